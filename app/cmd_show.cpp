@@ -1,0 +1,37 @@
+// loaz show: a position as a board, with its legal moves and status.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "app/command.h"
+#include "core/game.h"
+#include "core/notation.h"
+
+namespace loa::app {
+
+int RunShow(int argc, char** argv) {
+  CLI::App cli{"Print a position (RULES.md position string): board, side to move, legal moves, status.", argv[0]};
+  std::string fen, simultaneous = "draw";
+  cli.add_option("FEN", fen, "position string, e.g. '1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b'")->required();
+  cli.add_option("--simultaneous", simultaneous, "both sides united by one move: draw or mover")
+      ->check(CLI::IsMember({"draw", "mover"}));
+  CLI11_PARSE(cli, argc, argv);
+
+  Rules rules;
+  rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
+  const Game game(rules, Position::FromString(fen));
+  const Position& pos = game.position();
+  std::printf("%s\nposition: %s\nto move: %s\n", pos.Diagram().c_str(), pos.ToString().c_str(),
+              pos.side_to_move() == kBlack ? "black" : "white");
+  MoveList moves;
+  game.LegalMoves(moves);
+  std::printf("legal moves (%d):", moves.size());
+  for (Move m : moves) std::printf(" %s", FormatMove(m).c_str());
+  std::printf("\nstatus: %s", game.over() ? ResultName(game.result()) : "ongoing");
+  if (game.over()) std::printf(" (%s)", ReasonName(game.reason()));
+  std::printf("\n");
+  return 0;
+}
+
+}  // namespace loa::app

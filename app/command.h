@@ -1,0 +1,25 @@
+#pragma once
+// The subcommands of the `loaz` binary: one file each, listed in one table.
+
+#include <string>
+#include <vector>
+
+namespace loa::app {
+
+// A subcommand: its name, a one-line summary, and its entry point, which
+// receives argv with argv[0] = "loaz NAME" and returns the exit code. Bad
+// input is thrown as loa::Error and reported by main.
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(int argc, char** argv);
+};
+
+// Returns every subcommand in the order `loaz help` lists them.
+const std::vector<Command>& Commands();
+
+int RunPerft(int argc, char** argv);
+int RunReplay(int argc, char** argv);
+int RunShow(int argc, char** argv);
+
+}  // namespace loa::app

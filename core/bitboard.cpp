@@ -1,0 +1,34 @@
+#include "core/bitboard.h"
+
+namespace loa {
+namespace {
+
+// Returns the 8-connected group of `within` that contains the squares of seed.
+Bitboard FloodFill(Bitboard seed, Bitboard within) {
+  Bitboard group = seed;
+  for (;;) {
+    Bitboard grown = (group | Neighbours(group)) & within;
+    if (grown == group) return group;
+    group = grown;
+  }
+}
+
+}  // namespace
+
+bool IsConnected(Bitboard b) {
+  if ((b & (b - 1)) == 0) return true;
+  // Most sets fail early: a square with no neighbour in the set.
+  if (b & ~Neighbours(b)) return false;
+  return FloodFill(b & (0 - b), b) == b;
+}
+
+int CountGroups(Bitboard b) {
+  int groups = 0;
+  while (b) {
+    b &= ~FloodFill(b & (0 - b), b);
+    ++groups;
+  }
+  return groups;
+}
+
+}  // namespace loa

@@ -1,0 +1,28 @@
+#pragma once
+// The one exception hierarchy for bad input: caught in main, printed as one line.
+
+#include <stdexcept>
+#include <string>
+
+namespace loa {
+
+// Bad input from a user, a file or another program; what() is a complete,
+// self-contained message naming the offending file, key, move or position.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Text that cannot be read: a position string, a move, a record, a config.
+class ParseError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A file that cannot be opened, read or written.
+class IoError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace loa

@@ -1,0 +1,97 @@
+#pragma once
+// A game: rule options, the history of positions and moves with undo,
+// repetition counts, and the result with its reason.
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/move.h"
+#include "core/position.h"
+
+namespace loa {
+
+// What happens when one move unites both sides (RULES.md rule 8).
+enum class Simultaneous { kDraw, kMover };
+
+// The rule options. The defaults are the Computer Olympiad's.
+struct Rules {
+  Simultaneous simultaneous = Simultaneous::kDraw;
+  StartKind start = StartKind::kStandard;
+  // A game reaching this many plies is a draw marked "cap"; 0 means no cap.
+  int max_plies = 0;
+
+  // Returns the options as "simultaneous=draw start=standard max_plies=0".
+  std::string ToString() const;
+  // Parses space- or comma-separated key=value pairs over the defaults;
+  // throws ParseError naming the pair it cannot read.
+  static Rules FromString(std::string_view text);
+  bool operator==(const Rules& o) const {
+    return simultaneous == o.simultaneous && start == o.start && max_plies == o.max_plies;
+  }
+};
+
+enum class Result { kOngoing, kBlackWins, kWhiteWins, kDraw };
+enum class Reason { kNone, kUnited, kBothUnited, kRepetition, kCap };
+
+// "black", "white", "draw", "ongoing".
+const char* ResultName(Result r);
+// "united", "both-united", "repetition", "cap", "-".
+const char* ReasonName(Reason r);
+// Returns the win of colour c.
+constexpr Result WinFor(Color c) { return c == kBlack ? Result::kBlackWins : Result::kWhiteWins; }
+
+struct Verdict {
+  Result result = Result::kOngoing;
+  Reason reason = Reason::kNone;
+  bool over() const { return result != Result::kOngoing; }
+};
+
+// Returns the verdict of the united rule on pos, reached by a move of
+// `mover`: a win for the one united side, both-united per the option, else
+// ongoing. Repetition and the cap are the Game's business.
+Verdict UnitedVerdict(const Position& pos, Color mover, Simultaneous simultaneous);
+
+// A game from a start position. Not thread-safe; copy it to share.
+class Game {
+ public:
+  explicit Game(const Rules& rules = Rules());
+  // A game from any position; if a side is already united there, the game is
+  // over as if the side not to move had just moved.
+  Game(const Rules& rules, const Position& start);
+
+  const Rules& rules() const { return rules_; }
+  const Position& position() const { return positions_.back(); }
+  const Position& start() const { return positions_.front(); }
+  const std::vector<Move>& moves() const { return moves_; }
+  int ply() const { return int(moves_.size()); }
+  const Verdict& verdict() const { return verdicts_.back(); }
+  Result result() const { return verdict().result; }
+  Reason reason() const { return verdict().reason; }
+  bool over() const { return verdict().over(); }
+
+  // Returns how many times pos has occurred in this game so far.
+  int Occurrences(const Position& pos) const;
+
+  // Appends the legal moves: none once the game is over, the pass alone
+  // when the side to move has no other move.
+  void LegalMoves(MoveList& moves) const;
+
+  // Plays m; the game must not be over and m must be legal.
+  void Play(Move m);
+
+  // Takes back the last move; returns false at the start.
+  bool Undo();
+
+ private:
+  Verdict Judge(const Position& pos, Color mover) const;
+
+  Rules rules_;
+  std::vector<Position> positions_;
+  std::vector<Move> moves_;
+  std::vector<Verdict> verdicts_;
+  std::unordered_map<uint64_t, int> occurrences_;
+};
+
+}  // namespace loa

@@ -1,0 +1,62 @@
+#include "core/notation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "core/error.h"
+
+namespace loa {
+namespace {
+
+// Returns the direction from `from` to `to` if they share a line, else -1.
+int DirectionBetween(Square from, Square to) {
+  const int df = FileOf(to) - FileOf(from), dr = RankOf(to) - RankOf(from);
+  if (df == 0 && dr == 0) return -1;
+  if (df != 0 && dr != 0 && df != dr && df != -dr) return -1;
+  const int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+  for (int d = 0; d < kNumDirections; ++d)
+    if (kFileStep[d] == sf && kRankStep[d] == sr) return d;
+  return -1;
+}
+
+}  // namespace
+
+std::string FormatMove(Move m) {
+  if (m.is_pass()) return "pass";
+  return SquareName(m.from()) + (m.is_capture() ? "x" : "-") + SquareName(m.to());
+}
+
+Move ParseMove(std::string_view text, const Position& pos) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  std::string lower(text);
+  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string where = "move '" + std::string(text) + "' in position '" + pos.ToString() + "': ";
+  if (lower == "pass") {
+    if (!pos.IsLegal(Move::Pass())) throw ParseError(where + "a pass is legal only with no other move");
+    return Move::Pass();
+  }
+  const char sep = lower.size() == 5 ? lower[2] : 0;
+  if (lower.size() != 5 || (sep != '-' && sep != 'x' && sep != ':'))
+    throw ParseError(where + "expected FROM-TO, FROMxTO or pass, e.g. b1-d3");
+  const Square from = ParseSquare(lower.substr(0, 2)), to = ParseSquare(lower.substr(3, 2));
+  if (from == kNoSquare) throw ParseError(where + "'" + lower.substr(0, 2) + "' is not a square of the board");
+  if (to == kNoSquare) throw ParseError(where + "'" + lower.substr(3, 2) + "' is not a square of the board");
+  const Color us = pos.side_to_move();
+  if (!(pos.pieces(us) & SquareBB(from)))
+    throw ParseError(where + "no " + (us == kBlack ? "black" : "white") + " piece on " + SquareName(from));
+  const int dir = DirectionBetween(from, to);
+  if (dir < 0) throw ParseError(where + "not along a rank, file or diagonal");
+  const Move m = pos.MoveAt(from, Direction(dir));
+  if (!m.is_null() && m.to() == to) return m;
+  const int distance = PopCount(pos.occupied() & LineThrough(OrientationOf(Direction(dir)), from));
+  const int steps = std::max(std::abs(FileOf(to) - FileOf(from)), std::abs(RankOf(to) - RankOf(from)));
+  if (steps != distance)
+    throw ParseError(where + "illegal: its line holds " + std::to_string(distance) + " pieces, so it moves " +
+                     std::to_string(distance) + " squares, not " + std::to_string(steps));
+  if (pos.pieces(us) & SquareBB(to)) throw ParseError(where + "illegal: it lands on its own piece");
+  throw ParseError(where + "illegal: it jumps over an enemy piece");
+}
+
+}  // namespace loa

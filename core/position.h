@@ -1,0 +1,88 @@
+#pragma once
+// A position: the placement of the pieces and the side to move, with its
+// Zobrist hash. Copy-make: Apply returns a new position.
+
+#include <string>
+#include <string_view>
+
+#include "core/bitboard.h"
+#include "core/move.h"
+#include "core/types.h"
+
+namespace loa {
+
+// The two start positions of RULES.md.
+enum class StartKind { kStandard, kScrambled };
+
+// Three words: the two colours' bitboards and a Zobrist hash whose lowest bit
+// is the side to move. Trivially copyable; all methods are const and
+// thread-safe.
+class Position {
+ public:
+  // An empty board, Black to move; only useful as a placeholder.
+  Position() = default;
+  // The board with the given pieces; the sets must not overlap.
+  Position(Bitboard black, Bitboard white, Color side_to_move);
+
+  // Returns the start position of the given kind, Black to move.
+  static Position Start(StartKind kind = StartKind::kStandard);
+
+  // Parses a position string (RULES.md); throws ParseError naming the string
+  // and the fault (rank length, unknown letter, side to move, piece counts).
+  static Position FromString(std::string_view text);
+
+  // Returns the position string, e.g. "1bbbbbb1/w6w/.../1bbbbbb1 b".
+  std::string ToString() const;
+
+  // Returns the board as eight lines of text, rank 8 first, with coordinates.
+  std::string Diagram() const;
+
+  Bitboard pieces(Color c) const { return pieces_[c]; }
+  Bitboard occupied() const { return pieces_[kBlack] | pieces_[kWhite]; }
+  Color side_to_move() const { return Color(hash_ & 1); }
+  uint64_t hash() const { return hash_; }
+
+  // Appends every legal move; the pass alone when no other move exists. The
+  // caller decides whether the game is already over (Game, perft).
+  void GenerateMoves(MoveList& moves) const;
+
+  // Returns the number of moves GenerateMoves would append.
+  int CountMoves() const;
+
+  // Returns whether m is among the moves GenerateMoves appends.
+  bool IsLegal(Move m) const;
+
+  // Returns the regular move of origin `from` in direction `dir` if it is
+  // legal, else the null move. This is the way back from a policy index.
+  Move MoveAt(Square from, Direction dir) const;
+
+  // Returns the position after m; m must be legal here.
+  Position Apply(Move m) const;
+
+  // Returns whether the pieces of c form one group (a single piece does).
+  bool IsUnited(Color c) const { return IsConnected(pieces_[c]); }
+
+  bool operator==(const Position& o) const {
+    return pieces_[0] == o.pieces_[0] && pieces_[1] == o.pieces_[1] && hash_ == o.hash_;
+  }
+  bool operator!=(const Position& o) const { return !(*this == o); }
+
+ private:
+  // Calls visit(from, to, dir, capture) for each regular legal move.
+  template <typename Visit>
+  void ForEachMove(Visit&& visit) const;
+
+  Bitboard pieces_[2] = {0, 0};
+  uint64_t hash_ = 0;
+};
+
+// Returns the Zobrist key of a piece of colour c on square s (lowest bit 0).
+uint64_t PieceKey(Color c, Square s);
+
+// Returns the name of square s, e.g. "e4".
+std::string SquareName(Square s);
+
+// Parses a square name such as "e4" or "E4"; returns kNoSquare if malformed.
+Square ParseSquare(std::string_view text);
+
+}  // namespace loa

@@ -1,0 +1,142 @@
+#include "core/record.h"
+
+#include <cctype>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/notation.h"
+
+namespace loa {
+namespace {
+
+bool IsResultToken(const std::string& t) {
+  return t == "*" || t == "black" || t == "white" || t == "draw" || t == "1-0" || t == "0-1" || t == "1/2-1/2";
+}
+
+// Returns whether t is a move number such as "12." or "12...".
+bool IsMoveNumber(const std::string& t) {
+  size_t i = 0;
+  while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
+  return i > 0 && i < t.size() && t.find_first_not_of('.', i) == std::string::npos;
+}
+
+// Parses `[Name "value"]`; throws naming the line.
+std::pair<std::string, std::string> ParseTag(const std::string& line, const std::string& where) {
+  const size_t space = line.find(' '), open = line.find('"'), close = line.rfind('"');
+  if (line.back() != ']' || space == std::string::npos || open == std::string::npos || close <= open)
+    throw ParseError(where + ": malformed tag pair '" + line + "' (expected [Name \"value\"])");
+  return {line.substr(1, space - 1), line.substr(open + 1, close - open - 1)};
+}
+
+}  // namespace
+
+std::string TagValue(const Tags& tags, std::string_view name) {
+  for (const auto& [key, value] : tags)
+    if (key == name) return value;
+  return "";
+}
+
+Record ParseRecord(std::string_view text, const std::string& source) {
+  Record record;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int line_number = 0;
+  std::string movetext;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    line = line.substr(first);
+    if (line[0] == '[') {
+      record.tags.push_back(ParseTag(line, source + ":" + std::to_string(line_number)));
+      continue;
+    }
+    if (line[0] == ';' || line[0] == '#') continue;  // comment line
+    movetext += line + '\n';
+  }
+  const std::string rules = TagValue(record.tags, "Rules");
+  try {
+    record.rules = Rules::FromString(rules);
+    const std::string fen = TagValue(record.tags, "FEN");
+    record.start = fen.empty() ? Position::Start(record.rules.start) : Position::FromString(fen);
+  } catch (const ParseError& e) {
+    throw ParseError(source + ": " + e.what());
+  }
+  // Drop {comments}, then split into tokens.
+  std::string cleaned;
+  int depth = 0;
+  for (char ch : movetext) {
+    if (ch == '{') ++depth;
+    else if (ch == '}') depth = depth > 0 ? depth - 1 : 0;
+    else if (depth == 0) cleaned += ch;
+  }
+  std::istringstream tokens(cleaned);
+  std::string token;
+  while (tokens >> token) {
+    // "12.c8-c6" is allowed: split a glued move number.
+    const size_t dot = token.find_last_of('.');
+    if (dot != std::string::npos && dot + 1 < token.size() && IsMoveNumber(token.substr(0, dot + 1)))
+      token = token.substr(dot + 1);
+    if (IsMoveNumber(token)) continue;
+    if (IsResultToken(token)) {
+      record.result_token = token;
+      continue;
+    }
+    if (!record.result_token.empty())
+      throw ParseError(source + ": move '" + token + "' after the result '" + record.result_token + "'");
+    record.moves.push_back(token);
+  }
+  return record;
+}
+
+Game ReplayRecord(const Record& record, const Rules& rules, const std::string& source) {
+  Game game(rules, record.start);
+  for (const std::string& text : record.moves) {
+    const int ply = game.ply() + 1;
+    const std::string where = source + ": ply " + std::to_string(ply) + ": ";
+    if (game.over())
+      throw ParseError(where + "move '" + text + "' after the game ended (" + ResultName(game.result()) + ", " +
+                       ReasonName(game.reason()) + ") in position '" + game.position().ToString() + "'");
+    try {
+      game.Play(ParseMove(text, game.position()));
+    } catch (const ParseError& e) {
+      throw ParseError(where + e.what());
+    }
+  }
+  return game;
+}
+
+std::string FormatRecord(const Game& game, const Tags& tags) {
+  std::ostringstream out;
+  for (const auto& [key, value] : tags) out << '[' << key << " \"" << value << "\"]\n";
+  out << "[Result \"" << (game.over() ? ResultName(game.result()) : "*") << "\"]\n";
+  if (game.over()) out << "[Termination \"" << ReasonName(game.reason()) << "\"]\n";
+  if (game.start() != Position::Start(game.rules().start)) out << "[FEN \"" << game.start().ToString() << "\"]\n";
+  if (!(game.rules() == Rules())) out << "[Rules \"" << game.rules().ToString() << "\"]\n";
+  out << '\n';
+  // Numbered as in chess: a number before each Black move ("N...") when White
+  // opens the move text.
+  Color side = game.start().side_to_move();
+  int number = 1;
+  bool line_open = false;
+  for (Move m : game.moves()) {
+    if (side == kBlack) {
+      if (line_open) out << '\n';
+      out << number << ". " << FormatMove(m);
+      line_open = true;
+    } else {
+      if (!line_open) out << number << "... ";
+      else out << ' ';
+      out << FormatMove(m);
+      line_open = true;
+      ++number;
+    }
+    side = Opponent(side);
+  }
+  if (line_open) out << '\n';
+  out << (game.over() ? ResultName(game.result()) : "*") << '\n';
+  return out.str();
+}
+
+}  // namespace loa

@@ -1,0 +1,41 @@
+#pragma once
+// Game records: PGN-style tag pairs, then numbered move text. The format is
+// described in README.md ("Game records").
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/game.h"
+
+namespace loa {
+
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
+// A record as read, before its moves are checked against the rules.
+struct Record {
+  Tags tags;                       // every tag pair, in file order
+  Position start;                  // the [FEN] tag, else the rules' start
+  Rules rules;                     // the [Rules] tag over the defaults
+  std::vector<std::string> moves;  // move tokens in order, unchecked
+  std::string result_token;        // the closing result token, if any
+};
+
+// Returns the value of tag `name`, or an empty string.
+std::string TagValue(const Tags& tags, std::string_view name);
+
+// Parses record text; `source` names the file in errors. Throws ParseError on
+// a malformed tag, FEN or Rules value.
+Record ParseRecord(std::string_view text, const std::string& source);
+
+// Replays the moves of a record under `rules` from its start; throws
+// ParseError naming the source, the ply, the move and the position at the
+// first malformed or illegal move, or at a move after the game ended.
+Game ReplayRecord(const Record& record, const Rules& rules, const std::string& source);
+
+// Returns the record text of a game: the given tags, then Result,
+// Termination, FEN (for a non-standard start) and Rules, then the moves.
+std::string FormatRecord(const Game& game, const Tags& tags = {});
+
+}  // namespace loa

@@ -1,0 +1,36 @@
+#pragma once
+// Player specs: "KIND" or "KIND:key=value,key=value".
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <string>
+
+namespace loa {
+
+// A parsed spec. The getters range-check and throw ParseError naming the
+// spec and the key; CheckKeys rejects keys the kind does not know.
+class PlayerSpec {
+ public:
+  // Parses "kind:key=value,..."; throws ParseError on a malformed pair.
+  static PlayerSpec Parse(const std::string& text);
+
+  const std::string& kind() const { return kind_; }
+  const std::string& text() const { return text_; }
+  bool Has(const std::string& key) const { return options_.count(key) != 0; }
+
+  // Throws ParseError naming the first key not in `known`.
+  void CheckKeys(std::initializer_list<const char*> known) const;
+
+  std::string GetString(const std::string& key, const std::string& fallback) const;
+  int64_t GetInt(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
+  double GetDouble(const std::string& key, double fallback, double min, double max) const;
+
+ private:
+  [[noreturn]] void Fail(const std::string& why) const;
+
+  std::string text_, kind_;
+  std::map<std::string, std::string> options_;
+};
+
+}  // namespace loa

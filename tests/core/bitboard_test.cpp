@@ -1,0 +1,9 @@
+#include "core/bitboard.h"
+
+#include <gtest/gtest.h>
+
+namespace loa {
+namespace {
+TEST(Bitboard, SingleSquareIsConnected) { EXPECT_TRUE(IsConnected(SquareBB(27))); }
+}  // namespace
+}  // namespace loa
