@@ -1,0 +1,44 @@
+#pragma once
+// The one entry point from a net file to an Evaluator: what the mcts player
+// and self-play call. Sees no LibTorch, so its users compile fast.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "mcts/evaluator.h"
+
+namespace loa {
+
+// How to run a net. Every field has a working default for one CPU search.
+struct NetEvaluatorOptions {
+  // "cpu", "cuda" or "auto" (cuda when LibTorch sees a GPU, else cpu).
+  std::string device = "cpu";
+  // Intra-op threads of the forward pass (torch::set_num_threads, Eigen's pool).
+  int threads = 1;
+  // The largest batch one forward pass takes; larger requests are split.
+  int max_batch = 256;
+  // Entries of the NN cache keyed by position hash; 0 turns the cache off.
+  std::size_t cache_entries = 1 << 18;
+  // "auto", "eigen" or "torch". auto on cpu: a call of at most
+  // kEigenMaxAutoBatch positions runs on Eigen (the engine's small batches),
+  // a larger one on LibTorch (self-play); on cuda, always LibTorch.
+  std::string backend = "auto";
+  // How long (microseconds) the LibTorch evaluator waits for requests from
+  // other threads to fill a batch before it runs what it has.
+  int batch_wait_us = 200;
+  // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
+  std::string cuda_precision = "bf16";
+};
+
+// Under auto on cpu, the largest call that runs on Eigen (from `loaz bench
+// net`: Eigen wins at small batches, LibTorch's batched kernels at large ones).
+inline constexpr int kEigenMaxAutoBatch = 16;
+
+// Loads a net file, an export (.safetensors) or a checkpoint (.pt), and returns
+// an evaluator for it behind an NN cache. The result's Evaluate is thread-safe.
+// Throws loa::Error naming the file when it is missing, truncated or of
+// another architecture or encoder version, or when an option is out of range.
+std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEvaluatorOptions& options);
+
+}  // namespace loa
