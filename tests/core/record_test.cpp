@@ -1,0 +1,119 @@
+// Game records: the expert games of ../shared/testdata replay to their known
+// outcomes, and records round-trip.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/notation.h"
+#include "core/record.h"
+
+namespace loa {
+namespace {
+
+const std::string kGames = std::string(LOAZ_TESTDATA_DIR) + "/games/";
+
+struct Expected {
+  std::string file;
+  int plies;
+  std::string outcome;
+};
+
+// Reads OUTCOMES.txt: "file plies outcome" per line, '#' comments.
+std::vector<Expected> ReadOutcomes() {
+  std::istringstream in(ReadFile(kGames + "OUTCOMES.txt"));
+  std::vector<Expected> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    Expected e;
+    if (fields >> e.file >> e.plies >> e.outcome) out.push_back(e);
+  }
+  return out;
+}
+
+TEST(Record, ExpertGamesReplayToTheirOutcomes) {
+  const auto expected = ReadOutcomes();
+  ASSERT_EQ(expected.size(), 16u);
+  for (const Expected& e : expected) {
+    const std::string path = kGames + e.file;
+    const Record record = ParseRecord(ReadFile(path), path);
+    const Game game = ReplayRecord(record, record.rules, path);
+    EXPECT_EQ(game.ply(), e.plies) << e.file;
+    if (e.outcome == "unfinished") {
+      EXPECT_FALSE(game.over()) << e.file;
+    } else {
+      EXPECT_EQ(ResultName(game.result()), e.outcome) << e.file;
+      EXPECT_EQ(game.reason(), Reason::kUnited) << e.file;
+    }
+  }
+}
+
+Game RandomGame(uint32_t seed, const Rules& rules, const Position& start) {
+  std::mt19937 rng(seed);
+  Game game(rules, start);
+  while (!game.over() && game.ply() < 120) {
+    MoveList moves;
+    game.LegalMoves(moves);
+    game.Play(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)]);
+  }
+  return game;
+}
+
+TEST(Record, WriteThenReadGivesTheSameGame) {
+  Rules capped;
+  capped.max_plies = 60;
+  capped.simultaneous = Simultaneous::kMover;
+  const Position white_first = Position::FromString("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w");
+  for (uint32_t seed = 0; seed < 20; ++seed) {
+    const Rules rules = seed % 2 ? capped : Rules();
+    const Game game = RandomGame(seed, rules, seed % 3 ? Position::Start() : white_first);
+    const std::string text = FormatRecord(game, {{"Black", "random"}, {"White", "random \"quoted\""}});
+    const Record record = ParseRecord(text, "memory");
+    EXPECT_EQ(TagValue(record.tags, "Black"), "random");
+    const Game back = ReplayRecord(record, record.rules, "memory");
+    ASSERT_EQ(back.moves(), game.moves()) << text;
+    EXPECT_EQ(back.result(), game.result());
+    EXPECT_EQ(back.reason(), game.reason());
+    EXPECT_EQ(back.rules(), game.rules());
+    EXPECT_EQ(record.result_token, game.over() ? ResultName(game.result()) : "*");
+  }
+}
+
+TEST(Record, IllegalMoveNamesPlyMoveAndPosition) {
+  const Record record = ParseRecord("1. c8-c6 h4-f2\n2. g8-g5\n", "bad.txt");
+  try {
+    ReplayRecord(record, record.rules, "bad.txt");
+    FAIL() << "g8-g5 is illegal";
+  } catch (const ParseError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("bad.txt: ply 3"), std::string::npos) << what;
+    EXPECT_NE(what.find("'g8-g5'"), std::string::npos) << what;
+    EXPECT_NE(what.find("position '"), std::string::npos) << what;
+  }
+}
+
+TEST(Record, MovesAfterTheEndAndBadTagsAreRejected) {
+  const Record after = ParseRecord("1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n3. b4-e7 a3xc1\n4. b3-e6 h3xf1\n5. e1-e5 h2-h4\n", "x");
+  EXPECT_THROW(ReplayRecord(after, after.rules, "x"), ParseError);
+  EXPECT_THROW(ParseRecord("[Black \"a\"\n1. c8-c6\n", "x"), ParseError);
+  EXPECT_THROW(ParseRecord("[FEN \"8/8 b\"]\n", "x"), ParseError);
+  EXPECT_THROW(ParseRecord("[Rules \"simultaneous=maybe\"]\n", "x"), ParseError);
+}
+
+TEST(FileUtil, AtomicWriteThenRead) {
+  const std::string path = ::testing::TempDir() + "/loaz_record_test.txt";
+  WriteFileAtomic(path, "one");
+  WriteFileAtomic(path, "two");
+  EXPECT_EQ(ReadFile(path), "two");
+  EXPECT_THROW(ReadFile(path + ".missing"), IoError);
+  EXPECT_THROW(WriteFileAtomic("/nonexistent-dir/x", "y"), IoError);
+}
+
+}  // namespace
+}  // namespace loa
