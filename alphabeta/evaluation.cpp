@@ -1,0 +1,155 @@
+#include "alphabeta/evaluation.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "core/bitboard.h"
+
+namespace loa {
+namespace {
+
+constexpr Bitboard kRank8 = kRank1 << 56;
+constexpr Bitboard kEdge = kRank1 | kRank8 | kFileA | kFileH;
+
+// Returns the piece-square value of s: the paper's centralisation table has
+// the same shape (negative on the edge, most in the four centre squares); the
+// values are this repository's. Symmetric under the 8 board symmetries.
+constexpr int CentralisationValue(Square s) {
+  constexpr int kByRing[4] = {40, 25, 5, -20};  // centre ring 0 .. edge ring 3
+  constexpr int kCorner = -40;
+  const int df = FileOf(s) < 4 ? 3 - FileOf(s) : FileOf(s) - 4;
+  const int dr = RankOf(s) < 4 ? 3 - RankOf(s) : RankOf(s) - 4;
+  return df == 3 && dr == 3 ? kCorner : kByRing[std::max(df, dr)];
+}
+
+struct CentralisationTable {
+  int value[kNumSquares] = {};
+  constexpr CentralisationTable() {
+    for (Square s = 0; s < kNumSquares; ++s) value[s] = CentralisationValue(s);
+  }
+};
+constexpr CentralisationTable kCentralisation{};
+
+// The least sum of Chebyshev distances to the centre of mass that n pieces can
+// have: one on it, eight around it, the rest one ring further (Winands 2003).
+constexpr int MinimalDistanceSum(int n) { return n <= 9 ? std::max(0, n - 1) : 8 + 2 * (n - 9); }
+
+// Mobility weights (units of half a move): captures count double and moves to
+// the edge half, as the paper describes MIA's mobility.
+constexpr int kQuietMove = 2;
+constexpr int kCaptureFactor = 2;
+constexpr int kEdgeDivisor = 2;
+
+// Returns the number of 2x2 blocks holding at least three squares of b.
+int CountQuads(Bitboard b) {
+  // Bit s of each set is the square of the block whose lower-left corner is s.
+  const Bitboard anchors = ~(kFileH | kRank8);
+  const Bitboard a = b, c = b >> 1, d = b >> 8, e = b >> 9;
+  const Bitboard at_least_three = (a & c & (d | e)) | (d & e & (a | c));
+  return PopCount(at_least_three & anchors);
+}
+
+// Returns the number of 8-adjacent pairs within b.
+int CountAdjacentPairs(Bitboard b) {
+  return PopCount(b & ((b << 1) & ~kFileA)) + PopCount(b & (b << 8)) + PopCount(b & ((b << 9) & ~kFileA)) +
+         PopCount(b & ((b << 7) & ~kFileH));
+}
+
+// Returns the weighted mobility of the pieces `own` against `enemy`.
+int Mobility(Bitboard own, Bitboard enemy) {
+  const Bitboard occupied = own | enemy;
+  int total = 0;
+  for (Bitboard b = own; b;) {
+    const Square from = PopLowest(b);
+    for (int o = 0; o < kNumOrientations; ++o) {
+      const int distance = PopCount(occupied & LineThrough(Orientation(o), from));
+      for (Direction dir : {Direction(o), Reverse(Direction(o))}) {
+        const Square to = TargetSquare(from, dir, distance);
+        if (to == kNoSquare || (own & SquareBB(to)) || (enemy & Between(from, to))) continue;
+        int value = kQuietMove * ((enemy & SquareBB(to)) ? kCaptureFactor : 1);
+        if (kEdge & SquareBB(to)) value /= kEdgeDivisor;
+        total += value;
+      }
+    }
+  }
+  return total;
+}
+
+// Returns how many enemy edge pieces have own pieces on at least two of their
+// inner neighbours (one for a corner piece, which has a single one).
+int Walls(Bitboard own, Bitboard enemy) {
+  int walled = 0;
+  for (Bitboard b = enemy & kEdge; b;) {
+    const Square s = PopLowest(b);
+    Bitboard edge_lines = 0;
+    if (RankOf(s) == 0) edge_lines |= kRank1;
+    if (RankOf(s) == 7) edge_lines |= kRank8;
+    if (FileOf(s) == 0) edge_lines |= kFileA;
+    if (FileOf(s) == 7) edge_lines |= kFileH;
+    const Bitboard inner = Neighbours(SquareBB(s)) & ~edge_lines;
+    if (PopCount(inner & own) >= std::min(2, PopCount(inner))) ++walled;
+  }
+  return walled;
+}
+
+// Returns the index of the lowest and highest non-empty line among masks.
+template <int kStep>
+void Extent(Bitboard b, Bitboard first_line, int& low, int& high) {
+  low = 0;
+  while (!(b & (first_line << (kStep * low)))) ++low;
+  high = 7;
+  while (!(b & (first_line << (kStep * high)))) --high;
+}
+
+}  // namespace
+
+SideFeatures ComputeFeatures(const Position& pos, Color c) {
+  SideFeatures f;
+  const Bitboard own = pos.pieces(c), enemy = pos.pieces(Opponent(c));
+  const int n = PopCount(own);
+  if (n == 0) return f;
+  // Sums of files and ranks: the centre of mass is (sum_file / n, sum_rank / n).
+  int sum_file = 0, sum_rank = 0;
+  for (int i = 1; i < 8; ++i) {
+    sum_file += i * PopCount(own & (kFileA << i));
+    sum_rank += i * PopCount(own & (kRank1 << (8 * i)));
+  }
+  // Distances in units of 1/n so that the centre of mass need not be rounded.
+  int distance_sum = 0, centralisation = 0;
+  for (Bitboard b = own; b;) {
+    const Square s = PopLowest(b);
+    distance_sum += std::max(std::abs(FileOf(s) * n - sum_file), std::abs(RankOf(s) * n - sum_rank));
+    centralisation += kCentralisation.value[s];
+  }
+  const int surplus = std::max(0, distance_sum - MinimalDistanceSum(n) * n);
+  f.concentration = -100 * surplus / (n * n);
+  f.centralisation = centralisation / n;
+  // The board centre is (3.5, 3.5): in units of 1/(2n) it is 7n.
+  const int centre_offset = std::max(std::abs(2 * sum_file - 7 * n), std::abs(2 * sum_rank - 7 * n));
+  f.centre_of_mass = -100 * centre_offset / (2 * n);
+  f.quads = CountQuads(own);
+  f.mobility = Mobility(own, enemy);
+  f.walls = Walls(own, enemy);
+  f.connectedness = 100 * CountAdjacentPairs(own) / n;
+  int low_file, high_file, low_rank, high_rank;
+  Extent<1>(own, kFileA, low_file, high_file);
+  Extent<8>(own, kRank1, low_rank, high_rank);
+  f.uniformity = -(high_file - low_file + 1) * (high_rank - low_rank + 1);
+  return f;
+}
+
+int Evaluate(const Position& pos, const EvalWeights& w) {
+  const Color us = pos.side_to_move();
+  const SideFeatures a = ComputeFeatures(pos, us), b = ComputeFeatures(pos, Opponent(us));
+  const int value = w.concentration * (a.concentration - b.concentration) +
+                    w.centralisation * (a.centralisation - b.centralisation) +
+                    w.centre_of_mass * (a.centre_of_mass - b.centre_of_mass) + w.quads * (a.quads - b.quads) +
+                    w.mobility * (a.mobility - b.mobility) + w.walls * (a.walls - b.walls) +
+                    w.connectedness * (a.connectedness - b.connectedness) +
+                    w.uniformity * (a.uniformity - b.uniformity) + w.side_to_move;
+  // Scaled so that the default weights give a few hundred points for a clear edge.
+  constexpr int kScale = 4;
+  return std::clamp(value / kScale, -kMaxEvaluation + 1, kMaxEvaluation - 1);
+}
+
+}  // namespace loa

@@ -1,0 +1,98 @@
+// The evaluation: its symmetries and its features on hand-built positions.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "alphabeta/evaluation.h"
+#include "core/game.h"
+
+namespace loa {
+namespace {
+
+// Returns b under symmetry t (0..7) of the square: bit 0 mirrors files,
+// bit 1 mirrors ranks, bit 2 transposes.
+Bitboard Transform(Bitboard b, int t) {
+  Bitboard out = 0;
+  for (; b; b &= b - 1) {
+    const Square s = LowestSquare(b);
+    int f = FileOf(s), r = RankOf(s);
+    if (t & 1) f = 7 - f;
+    if (t & 2) r = 7 - r;
+    if (t & 4) std::swap(f, r);
+    out |= SquareBB(MakeSquare(f, r));
+  }
+  return out;
+}
+
+std::vector<Position> RandomPositions(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> positions;
+  while (int(positions.size()) < count) {
+    Game game;
+    const int stop = int(rng() % 80);
+    while (!game.over() && game.ply() < stop) {
+      MoveList moves;
+      game.LegalMoves(moves);
+      game.Play(moves[rng() % moves.size()]);
+    }
+    if (!game.over()) positions.push_back(game.position());
+  }
+  return positions;
+}
+
+TEST(EvaluationTest, IsInvariantUnderTheBoardSymmetries) {
+  for (const Position& pos : RandomPositions(40, 3)) {
+    const int value = Evaluate(pos);
+    for (int t = 1; t < 8; ++t) {
+      const Position image(Transform(pos.pieces(kBlack), t), Transform(pos.pieces(kWhite), t), pos.side_to_move());
+      EXPECT_EQ(Evaluate(image), value) << pos.ToString() << " symmetry " << t;
+    }
+  }
+}
+
+TEST(EvaluationTest, IsInvariantUnderSwappingColours) {
+  for (const Position& pos : RandomPositions(40, 4)) {
+    const Position swapped(pos.pieces(kWhite), pos.pieces(kBlack), Opponent(pos.side_to_move()));
+    EXPECT_EQ(Evaluate(swapped), Evaluate(pos)) << pos.ToString();
+  }
+}
+
+TEST(EvaluationTest, StartPositionIsBalanced) {
+  // The start is symmetric between the colours (a quarter turn swaps them),
+  // so only the tempo counts.
+  const Position start = Position::Start();
+  const Position white_to_move(start.pieces(kBlack), start.pieces(kWhite), kWhite);
+  EXPECT_EQ(Evaluate(start), Evaluate(white_to_move));
+  EXPECT_GT(Evaluate(start), 0);
+}
+
+TEST(EvaluationTest, FeaturesOfAHandBuiltPosition) {
+  // Black: a 2x2 block c3 d3 c4 d4 plus a lone h8; white: a1 b1 on the edge
+  // below the block, nothing walled.
+  const Position pos = Position::FromString("7b/8/8/8/2bb4/2bb4/8/ww6 b");
+  const SideFeatures black = ComputeFeatures(pos, kBlack);
+  EXPECT_EQ(black.quads, 1);
+  EXPECT_EQ(black.connectedness, 100 * 6 / 5);  // the block has 6 adjacent pairs
+  EXPECT_EQ(black.uniformity, -(6 * 6));        // files c..h, ranks 3..8
+  const SideFeatures white = ComputeFeatures(pos, kWhite);
+  EXPECT_EQ(white.quads, 0);
+  EXPECT_EQ(white.connectedness, 100 * 1 / 2);
+  EXPECT_EQ(white.uniformity, -2);
+  EXPECT_EQ(white.walls, 0);
+  EXPECT_EQ(black.walls, 0);
+  // A united block is as concentrated as it can be.
+  const SideFeatures block = ComputeFeatures(Position::FromString("8/8/8/8/2bb4/2bb4/8/ww6 b"), kBlack);
+  EXPECT_EQ(block.concentration, 0);
+  EXPECT_GT(block.concentration, black.concentration);
+}
+
+TEST(EvaluationTest, WallsCountEdgePiecesHemmedIn) {
+  // White b1 has black a2 b2 c2 on its inner side; white h8 (a corner) has black g7.
+  const Position pos = Position::FromString("7w/6b1/8/8/8/8/bbb5/1w6 b");
+  EXPECT_EQ(ComputeFeatures(pos, kBlack).walls, 2);
+  EXPECT_EQ(ComputeFeatures(pos, kWhite).walls, 0);
+}
+
+}  // namespace
+}  // namespace loa

@@ -1,0 +1,215 @@
+// The alpha-beta search: forced wins, legality, agreement with plain minimax,
+// determinism.
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "alphabeta/search.h"
+#include "core/notation.h"
+
+namespace loa {
+namespace {
+
+// Returns whether the side to move can force a win within n of its own moves
+// (olympiad rules, no repetition): an AND-OR search independent of AlphaBeta.
+bool CanWinWithin(const Position& pos, int n);
+
+// Returns whether playing m in pos keeps a forced win within n moves.
+bool MoveWinsWithin(const Position& pos, Move m, int n) {
+  const Color us = pos.side_to_move();
+  const Position child = pos.Apply(m);
+  const Verdict verdict = UnitedVerdict(child, us, Simultaneous::kDraw);
+  if (verdict.over()) return verdict.result == WinFor(us);
+  if (n == 1) return false;
+  MoveList replies;
+  child.GenerateMoves(replies);
+  for (Move r : replies) {
+    const Position next = child.Apply(r);
+    const Verdict after = UnitedVerdict(next, Opponent(us), Simultaneous::kDraw);
+    if (after.over() ? after.result != WinFor(us) : !CanWinWithin(next, n - 1)) return false;
+  }
+  return true;
+}
+
+bool CanWinWithin(const Position& pos, int n) {
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves)
+    if (MoveWinsWithin(pos, m, n)) return true;
+  return false;
+}
+
+// Plain minimax with the same evaluation and win scores as the search.
+int Minimax(const Position& pos, int depth, int ply) {
+  if (depth == 0) return Evaluate(pos);
+  const Color us = pos.side_to_move();
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  int best = -kWinScore - 1;
+  for (Move m : moves) {
+    const Position child = pos.Apply(m);
+    const Verdict verdict = UnitedVerdict(child, us, Simultaneous::kDraw);
+    int score;
+    if (!verdict.over())
+      score = -Minimax(child, depth - 1, ply + 1);
+    else if (verdict.result == Result::kDraw)
+      score = 0;
+    else
+      score = verdict.result == WinFor(us) ? kWinScore - (ply + 1) : -(kWinScore - (ply + 1));
+    best = std::max(best, score);
+  }
+  return best;
+}
+
+// Returns games reached by random play from the start, each stopped at a
+// random ply before its end: positions with a history.
+std::vector<Game> RandomGames(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Game> games;
+  while (int(games.size()) < count) {
+    Game game;
+    const int stop = 4 + int(rng() % 60);
+    while (!game.over() && game.ply() < stop) {
+      MoveList moves;
+      game.LegalMoves(moves);
+      game.Play(moves[rng() % moves.size()]);
+    }
+    if (!game.over()) games.push_back(game);
+  }
+  return games;
+}
+
+SearchOptions PlainOptions() {
+  SearchOptions options;
+  options.null_move = false;
+  options.late_move_reductions = false;
+  options.hash_megabytes = 1;
+  return options;
+}
+
+struct ForcedWin {
+  const char* fen;
+  int moves;  // the side to move wins with its n-th move, not sooner
+};
+
+// Found by random play from the start, checked by CanWinWithin (below, too).
+const ForcedWin kForcedWins[] = {
+    {"5b2/6w1/8/8/5b2/4wwbb/1w2w3/w7 b", 1},
+    {"4b3/4b3/4bw2/3b4/6b1/bww5/2ww4/8 w", 1},
+    {"b4w2/b3w3/w1wb4/2w1wb2/1w1wb3/1b6/2w1b1b1/8 w", 2},
+    {"8/8/4wb2/w7/2b2b2/w2bb3/1bw4w/4b3 b", 2},
+    {"8/1bb5/4b3/8/2ww4/b6w/b1bw4/w7 w", 3},
+    {"3b1b2/4b3/4w3/2b5/3w2w1/4b3/2w5/7b w", 3},
+};
+
+TEST(AlphaBetaTest, FindsForcedWinsInOneTwoAndThree) {
+  for (const ForcedWin& win : kForcedWins) {
+    SCOPED_TRACE(win.fen);
+    const Position pos = Position::FromString(win.fen);
+    ASSERT_TRUE(CanWinWithin(pos, win.moves));
+    if (win.moves > 1) {
+      ASSERT_FALSE(CanWinWithin(pos, win.moves - 1));
+    }
+    AlphaBeta search;
+    SearchLimits limits;
+    limits.depth = 2 * win.moves + 3;
+    const SearchResult result = search.Search(Game(Rules(), pos), limits);
+    EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
+    EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves)) << "move " << int(result.best.raw());
+  }
+}
+
+TEST(AlphaBetaTest, PlainSearchFindsTheSameWins) {
+  for (const ForcedWin& win : kForcedWins) {
+    SCOPED_TRACE(win.fen);
+    const Position pos = Position::FromString(win.fen);
+    AlphaBeta search(PlainOptions());
+    SearchLimits limits;
+    limits.depth = 2 * win.moves - 1;
+    const SearchResult result = search.Search(Game(Rules(), pos), limits);
+    EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
+    EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves));
+  }
+}
+
+TEST(AlphaBetaTest, AgreesWithMinimaxAtDepthThree) {
+  for (const Game& game : RandomGames(12, 11)) {
+    SCOPED_TRACE(game.position().ToString());
+    AlphaBeta search(PlainOptions());
+    SearchLimits limits;
+    limits.depth = 3;
+    const SearchResult result = search.Search(Game(Rules(), game.position()), limits);
+    EXPECT_EQ(result.depth, 3);
+    EXPECT_EQ(result.score, Minimax(game.position(), 3, 0));
+  }
+}
+
+TEST(AlphaBetaTest, ReturnsLegalMovesUnderEveryLimit) {
+  std::mt19937_64 rng(5);
+  for (const Game& game : RandomGames(30, 23)) {
+    SearchLimits limits;
+    if (rng() % 2)
+      limits.depth = 1 + int(rng() % 4);
+    else
+      limits.nodes = 1 + int64_t(rng() % 5000);
+    AlphaBeta search;
+    const SearchResult result = search.Search(game, limits);
+    EXPECT_TRUE(game.position().IsLegal(result.best)) << game.position().ToString();
+    EXPECT_FALSE(result.pv.empty());
+  }
+}
+
+TEST(AlphaBetaTest, PassesWhenNoOtherMoveExists) {
+  // Each black piece sits in a corner behind three white ones.
+  const Game game(Rules(), Position::FromString("6wb/6ww/8/8/8/8/ww6/bw6 b"));
+  ASSERT_FALSE(game.over());
+  AlphaBeta search;
+  SearchLimits limits;
+  limits.depth = 4;
+  EXPECT_TRUE(search.Search(game, limits).best.is_pass());
+}
+
+TEST(AlphaBetaTest, IsDeterministicAtFixedDepthAndNodes) {
+  for (const Game& game : RandomGames(4, 31)) {
+    for (int which = 0; which < 2; ++which) {
+      SearchLimits limits;
+      if (which == 0)
+        limits.depth = 5;
+      else
+        limits.nodes = 20000;
+      AlphaBeta first, second;
+      const SearchResult a = first.Search(game, limits), b = second.Search(game, limits);
+      EXPECT_EQ(a.best, b.best);
+      EXPECT_EQ(a.score, b.score);
+      EXPECT_EQ(a.nodes, b.nodes);
+      EXPECT_EQ(a.pv, b.pv);
+      if (which == 1) {
+        EXPECT_LE(a.nodes, limits.nodes);
+      }
+    }
+  }
+}
+
+TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
+  // Two pieces shuffle out and back twice; white's c2-a2 would then bring the
+  // start position a third time: a draw. With an evaluation that is only the
+  // tempo, every other move scores below zero for white.
+  Game game;
+  for (const char* text : {"b1-b3", "a2-c2", "b3-b1", "c2-a2", "b1-b3", "a2-c2", "b3-b1"})
+    game.Play(ParseMove(text, game.position()));
+  ASSERT_FALSE(game.over());
+  EvalWeights tempo_only;
+  tempo_only = EvalWeights{0, 0, 0, 0, 0, 0, 0, 0, 100};
+  AlphaBeta search(PlainOptions(), tempo_only);
+  SearchLimits limits;
+  limits.depth = 1;
+  const SearchResult result = search.Search(game, limits);
+  EXPECT_EQ(result.score, 0);
+  EXPECT_EQ(result.best, ParseMove("c2-a2", game.position()));
+}
+
+}  // namespace
+}  // namespace loa
