@@ -1,0 +1,113 @@
+#include "train/config.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace loa::train {
+namespace {
+
+// Returns the message of the Error that parsing text throws ("" if none).
+template <typename E = Error>
+std::string ErrorOf(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    ParseConfig(text, "configs/test.yaml", overrides);
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ConfigTest, EmptyFileGivesDefaults) {
+  const Config c = ParseConfig("", "empty.yaml");
+  EXPECT_EQ(c.train.batch_size, TrainConfig().batch_size);
+  EXPECT_EQ(c.net.blocks, NetConfig().blocks);
+  EXPECT_EQ(c.mcts.playouts, SearchParams().playouts);
+  EXPECT_EQ(c.RunDirectory(), "runs/default");
+}
+
+TEST(ConfigTest, ReadsEverySection) {
+  const Config c = ParseConfig(R"(
+run: {name: x, directory: /tmp/r, seed: 7, device: cpu}
+rules: {simultaneous: mover, start: scrambled, max_plies: 200}
+net: {blocks: 2, channels: 16, moves_left: false}
+mcts: {playouts: 50, cheap_playouts: 10, full_search_fraction: 0.25}
+selfplay: {workers: 2, games_per_worker: 8}
+replay: {window: 1e4, min_samples: 100}
+train: {batch_size: 64, optimizer: adamw, learning_rate: 0.001}
+eval: {opponents: ["ab:depth=1"], games: 4}
+)",
+                               "x.yaml");
+  EXPECT_EQ(c.RunDirectory(), "/tmp/r/x");
+  EXPECT_EQ(c.run.seed, 7);
+  EXPECT_EQ(c.mcts.seed, 7u);
+  EXPECT_EQ(c.rules.simultaneous, Simultaneous::kMover);
+  EXPECT_EQ(c.rules.start, StartKind::kScrambled);
+  EXPECT_EQ(c.rules.max_plies, 200);
+  EXPECT_EQ(c.net.channels, 16);
+  EXPECT_FALSE(c.net.moves_left);
+  EXPECT_FLOAT_EQ(c.mcts.full_search_fraction, 0.25f);
+  EXPECT_EQ(c.replay.window, 10000);
+  EXPECT_EQ(c.train.optimizer, "adamw");
+  EXPECT_EQ(c.eval.opponents, std::vector<std::string>{"ab:depth=1"});
+}
+
+TEST(ConfigTest, UnknownKeyNamesKeyAndFile) {
+  const std::string message = ErrorOf<ParseError>("train:\n  bach_size: 3\n");
+  EXPECT_NE(message.find("configs/test.yaml"), std::string::npos) << message;
+  EXPECT_NE(message.find("train.bach_size"), std::string::npos) << message;
+}
+
+TEST(ConfigTest, UnknownSectionNamesIt) {
+  const std::string message = ErrorOf<ParseError>("trian:\n  batch_size: 3\n");
+  EXPECT_NE(message.find("configs/test.yaml"), std::string::npos) << message;
+  EXPECT_NE(message.find("'trian'"), std::string::npos) << message;
+}
+
+TEST(ConfigTest, OutOfRangeNamesKeyFileAndRange) {
+  const std::string message = ErrorOf("train:\n  batch_size: 0\n");
+  EXPECT_NE(message.find("configs/test.yaml"), std::string::npos) << message;
+  EXPECT_NE(message.find("train.batch_size"), std::string::npos) << message;
+  EXPECT_NE(message.find("out of range"), std::string::npos) << message;
+  EXPECT_NE(ErrorOf("replay: {validation_share: 0.9}").find("replay.validation_share"), std::string::npos);
+  EXPECT_NE(ErrorOf("train: {optimizer: adam}").find("train.optimizer"), std::string::npos);
+}
+
+TEST(ConfigTest, WrongTypeNamesKeyAndFile) {
+  for (const char* text : {"train: {batch_size: lots}", "train: {batch_size: 2.5}", "train: {batch_size: [1]}",
+                           "replay: {symmetries: maybe}", "train: {learning_rate: fast}"}) {
+    const std::string message = ErrorOf<ParseError>(text);
+    EXPECT_NE(message.find("configs/test.yaml"), std::string::npos) << text << ": " << message;
+    EXPECT_NE(message.find("expected"), std::string::npos) << text << ": " << message;
+  }
+  EXPECT_NE(ErrorOf<ParseError>("train: {batch_size: lots}").find("train.batch_size"), std::string::npos);
+}
+
+TEST(ConfigTest, InconsistentFieldsAreErrors) {
+  EXPECT_NE(ErrorOf("replay: {window: 10, min_samples: 20}").find("replay.min_samples"), std::string::npos);
+}
+
+TEST(ConfigTest, OverridesApplyAndAreNamedInErrors) {
+  const Config c = ParseConfig("train: {batch_size: 8}", "x.yaml", {"train.batch_size=16", "eval.opponents=[a, b]"});
+  EXPECT_EQ(c.train.batch_size, 16);
+  EXPECT_EQ(c.eval.opponents.size(), 2u);
+  const std::string message = ErrorOf("", {"train.batch_size=-1"});
+  EXPECT_NE(message.find("--set train.batch_size=-1"), std::string::npos) << message;
+  EXPECT_NE(ErrorOf<ParseError>("", {"train.nope=1"}).find("--set train.nope=1"), std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("", {"nonsense"}).find("--set nonsense"), std::string::npos);
+}
+
+TEST(ConfigTest, ResolvedYamlReadsBackTheSame) {
+  Config c = ParseConfig("net: {blocks: 3}\ntrain: {learning_rate: 0.0123}\neval: {opponents: []}", "x.yaml");
+  const std::string yaml = ConfigToYaml(c);
+  const Config back = ParseConfig(yaml, "resolved.yaml");
+  EXPECT_EQ(ConfigToYaml(back), yaml);
+  EXPECT_EQ(back.net.blocks, 3);
+  EXPECT_DOUBLE_EQ(back.train.learning_rate, 0.0123);
+  EXPECT_TRUE(back.eval.opponents.empty());
+}
+
+}  // namespace
+}  // namespace loa::train

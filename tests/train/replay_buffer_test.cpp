@@ -1,0 +1,185 @@
+#include "train/replay_buffer.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "core/file_util.h"
+#include "core/game.h"
+#include "net/encoder.h"
+
+namespace loa::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A shard of one game of `plies` moves from the start; every sample's
+// target is the move played, its outcome `outcome`, its ply in `ply` and
+// its shard number in `game` (so that tests can tell shards apart).
+std::shared_ptr<Shard> GameShard(int number, int plies, int8_t outcome = 1) {
+  auto shard = std::make_shared<Shard>();
+  shard->games = 1;
+  Game game;
+  for (int ply = 0; ply < plies && !game.over(); ++ply) {
+    MoveList moves;
+    game.LegalMoves(moves);
+    const Move m = moves[(number * 7 + ply * 3) % moves.size()];
+    Sample s;
+    s.black = game.position().pieces(kBlack);
+    s.white = game.position().pieces(kWhite);
+    s.side_to_move = game.position().side_to_move();
+    s.outcome = outcome;
+    s.plies_left = uint16_t(plies - ply);
+    s.ply = uint32_t(number);  // the shard's number, for the tests
+    shard->Add(s, {{m.PolicyIndex(), 1.0f}});
+    game.Play(m);
+  }
+  return shard;
+}
+
+ReplayConfig NoValidation(int64_t window) {
+  ReplayConfig c;
+  c.window = window;
+  c.min_samples = 1;
+  c.validation_share = 0;
+  return c;
+}
+
+TEST(ReplayBufferTest, WindowKeepsTheNewestShards) {
+  ReplayBuffer buffer(NoValidation(25), 1);
+  // Shards of 10 samples: old ones lost, the three newest won.
+  for (int i = 0; i < 10; ++i) buffer.Add("s" + std::to_string(i), GameShard(i, 10, i < 7 ? -1 : 1));
+  EXPECT_EQ(buffer.size(), 30);  // the newest three fill 25; the fourth goes
+  EXPECT_EQ(buffer.shards(), 3);
+  Batch batch;
+  buffer.SampleBatch(3000, false, &batch);
+  std::map<float, int> moves_left;
+  for (int r = 0; r < batch.size; ++r) {
+    EXPECT_EQ(batch.wdl[size_t(r) * 3], 1.0f) << "row " << r << " comes from an evicted shard";
+    moves_left[batch.moves_left[r]]++;
+  }
+  // Uniform over the window: plies left 1..10, 300 of each expected.
+  EXPECT_EQ(moves_left.size(), 10u);
+  for (const auto& [value, count] : moves_left) {
+    EXPECT_GT(count, 200) << value;
+    EXPECT_LT(count, 400) << value;
+  }
+}
+
+TEST(ReplayBufferTest, SamplesAreConsistentUnderSymmetries) {
+  ReplayConfig config = NoValidation(1000);
+  ReplayBuffer buffer(config, 3);
+  for (int i = 0; i < 4; ++i) buffer.Add("s" + std::to_string(i), GameShard(i, 20, int8_t(i % 3 - 1)));
+  Batch batch;
+  buffer.SampleBatch(500, false, &batch);
+  for (int r = 0; r < batch.size; ++r) {
+    float mass = 0, wdl = 0;
+    for (int i = 0; i < kPolicySize; ++i) {
+      const float p = batch.policy[size_t(r) * kPolicySize + i];
+      mass += p;
+      // The target is always a legal move of the transformed position.
+      if (p > 0) EXPECT_EQ(batch.legal_mask[size_t(r) * kPolicySize + i], 0.0f);
+    }
+    for (int k = 0; k < 3; ++k) wdl += batch.wdl[size_t(r) * 3 + k];
+    EXPECT_NEAR(mass, 1.0f, 1e-4);
+    EXPECT_EQ(wdl, 1.0f);
+    // Twelve pieces a side in these opening positions, on the own and enemy planes.
+    float own = 0;
+    for (int s = 0; s < kNumSquares; ++s) own += batch.planes[size_t(r) * kInputSize + kOwnPlane * 64 + s];
+    EXPECT_GE(own, 1.0f);
+  }
+}
+
+TEST(ReplayBufferTest, SymmetriesAreUsed) {
+  ReplayConfig config = NoValidation(1000);
+  ReplayBuffer buffer(config, 5);
+  buffer.Add("s", GameShard(0, 1));  // one sample: the start position
+  Batch batch;
+  buffer.SampleBatch(200, false, &batch);
+  std::map<int, int> targets;  // the played move's policy slot under each symmetry
+  for (int r = 0; r < batch.size; ++r)
+    for (int i = 0; i < kPolicySize; ++i)
+      if (batch.policy[size_t(r) * kPolicySize + i] > 0) targets[i]++;
+  EXPECT_GE(targets.size(), 4u);  // 8 symmetries; some may map a move alike
+  config.symmetries = false;
+  ReplayBuffer plain(config, 5);
+  plain.Add("s", GameShard(0, 1));
+  plain.SampleBatch(50, false, &batch);
+  targets.clear();
+  for (int r = 0; r < batch.size; ++r)
+    for (int i = 0; i < kPolicySize; ++i)
+      if (batch.policy[size_t(r) * kPolicySize + i] > 0) targets[i]++;
+  EXPECT_EQ(targets.size(), 1u);
+}
+
+TEST(ReplayBufferTest, ValidationShardsAreHeldOut) {
+  ReplayConfig config = NoValidation(100000);
+  config.validation_share = 0.25;
+  ReplayBuffer buffer(config, 1);
+  int held_out = 0;
+  for (int i = 0; i < 200; ++i) {
+    const std::string name = "w0_" + std::to_string(i) + ".shard";
+    held_out += buffer.IsValidation(name);
+    buffer.Add(name, GameShard(i, 2));
+  }
+  EXPECT_GT(held_out, 25);
+  EXPECT_LT(held_out, 75);
+  EXPECT_EQ(buffer.validation_size(), 2 * held_out);
+  EXPECT_EQ(buffer.size(), 2 * (200 - held_out));
+}
+
+class ShardFeedTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    root_ = (fs::temp_directory_path() / ("loaz_feed_" + test + "_" + std::to_string(::getpid()))).string();
+    fs::remove_all(root_);
+    RunDir(root_).Create();
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  std::string root_;
+};
+
+TEST_F(ShardFeedTest, CorruptShardIsSkippedWithAWarningNamingIt) {
+  RunDir run(root_);
+  WriteShard(run.ShardPath("w", 0), *GameShard(0, 10));
+  WriteFileAtomic(run.ShardPath("w", 1), "garbage that is not a shard at all, 40 bytes or more, surely");
+  WriteShard(run.ShardPath("w", 2), *GameShard(2, 10));
+  WriteFileAtomic(run.SelfplayDir() + "/w_000003.shard.tmp.123", "half a shard");  // a write cut short
+  const std::string log_path = root_ + "/log.txt";
+  {
+    Logger log(log_path, LogLevel::kError);
+    ShardFeed feed(run, log);
+    ReplayBuffer buffer(NoValidation(1000), 1);
+    EXPECT_EQ(feed.Poll(buffer), 20);
+    EXPECT_EQ(buffer.size(), 20);
+    EXPECT_EQ(feed.games_seen(), 2);
+    EXPECT_EQ(feed.Poll(buffer), 0);  // nothing new, and no second warning
+    WriteShard(run.ShardPath("w", 4), *GameShard(4, 5));
+    EXPECT_EQ(feed.Poll(buffer), 5);
+    EXPECT_EQ(feed.train_samples_seen(), 25);
+  }
+  const std::string log_text = ReadFile(log_path);
+  EXPECT_NE(log_text.find("w_000001.shard"), std::string::npos) << log_text;
+  EXPECT_EQ(log_text.find("w_000001.shard", log_text.find("w_000001.shard") + 1), std::string::npos) << log_text;
+  EXPECT_EQ(log_text.find("shard.tmp"), std::string::npos) << log_text;
+}
+
+TEST_F(ShardFeedTest, ResumeReadsOnlyTheNewestWindowButCountsAll) {
+  RunDir run(root_);
+  for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath("w", i), *GameShard(i, 10));
+  Logger log("", LogLevel::kError);
+  ShardFeed feed(run, log);
+  ReplayBuffer buffer(NoValidation(30), 1);
+  feed.Poll(buffer);
+  EXPECT_EQ(buffer.size(), 30);
+  EXPECT_EQ(feed.train_samples_seen(), 100);
+  EXPECT_EQ(feed.games_seen(), 10);
+}
+
+}  // namespace
+}  // namespace loa::train

@@ -1,0 +1,99 @@
+#include "train/shard.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/game.h"
+
+namespace loa::train {
+namespace {
+
+// A shard of `games` short games from the start, each sample's target
+// spread over the first three legal moves.
+Shard MakeShard(int games) {
+  Shard shard;
+  shard.games = games;
+  for (int g = 0; g < games; ++g) {
+    Game game;
+    for (int ply = 0; ply < 5; ++ply) {
+      MoveList moves;
+      game.LegalMoves(moves);
+      Sample s;
+      s.black = game.position().pieces(kBlack);
+      s.white = game.position().pieces(kWhite);
+      s.side_to_move = game.position().side_to_move();
+      s.flags = kFullSearch;
+      s.outcome = int8_t(ply % 3 - 1);
+      s.root_value = 0.25f * float(ply % 2) - 0.1f;
+      s.plies_left = uint16_t(5 - ply);
+      s.game = uint16_t(g);
+      s.ply = uint32_t(ply);
+      shard.Add(s, {{moves[0].PolicyIndex(), 0.5f},
+                    {moves[1].PolicyIndex(), 0.3f},
+                    {moves[2].PolicyIndex(), 0.2f},
+                    {moves[3].PolicyIndex(), 0.0f}});
+      game.Play(moves[g % moves.size()]);
+    }
+  }
+  return shard;
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("loaz_shard_test_" + name)).string();
+}
+
+TEST(ShardTest, RoundTrip) {
+  const Shard shard = MakeShard(3);
+  ASSERT_EQ(shard.samples.size(), 15u);
+  ASSERT_EQ(shard.samples[0].num_policy, 3);  // the zero entry is dropped
+  const std::string path = TempPath("round_trip.shard");
+  WriteShard(path, shard);
+  const Shard back = ReadShard(path);
+  EXPECT_EQ(back.games, 3);
+  ASSERT_EQ(back.samples.size(), shard.samples.size());
+  for (size_t i = 0; i < shard.samples.size(); ++i) {
+    const Sample &a = shard.samples[i], &b = back.samples[i];
+    EXPECT_EQ(a.position(), b.position());
+    EXPECT_EQ(a.outcome, b.outcome);
+    EXPECT_EQ(a.root_value, b.root_value);
+    EXPECT_EQ(a.plies_left, b.plies_left);
+    EXPECT_EQ(a.game, b.game);
+    EXPECT_EQ(a.ply, b.ply);
+    EXPECT_EQ(a.flags, b.flags);
+    ASSERT_EQ(a.num_policy, b.num_policy);
+    for (int k = 0; k < a.num_policy; ++k) {
+      EXPECT_EQ(shard.policy[a.policy_offset + k].index, back.policy[b.policy_offset + k].index);
+      EXPECT_EQ(shard.policy[a.policy_offset + k].prob, back.policy[b.policy_offset + k].prob);
+    }
+  }
+  const ShardCounts counts = ReadShardCounts(path);
+  EXPECT_EQ(counts.games, 3);
+  EXPECT_EQ(counts.samples, 15);
+  std::remove(path.c_str());
+}
+
+TEST(ShardTest, CorruptionIsAnErrorNamingTheFile) {
+  const std::string bytes = SerializeShard(MakeShard(2));
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  std::string bad_magic = bytes;
+  bad_magic[0] = 'X';
+  std::string bad_version = bytes;
+  bad_version[8] = 99;
+  for (const std::string& corrupt :
+       {bytes.substr(0, bytes.size() - 3), flipped, bad_magic, bad_version, std::string("short")}) {
+    try {
+      ParseShard(corrupt, "selfplay/w_000001.shard");
+      ADD_FAILURE() << "a corrupt shard was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("selfplay/w_000001.shard"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace loa::train

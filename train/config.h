@@ -1,0 +1,127 @@
+#pragma once
+// The config of a training run: one plain struct per YAML section, with the
+// defaults of configs/default.yaml's machine (2 CPU cores). Every field is
+// declared once, with its range, in config.cpp's Visit functions.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/game.h"
+#include "mcts/params.h"
+#include "net/net_config.h"
+
+namespace loa::train {
+
+// Section `run`: where the run lives and what drives it.
+struct RunConfig {
+  std::string name = "default";  // the run directory is directory/name
+  std::string directory = "runs";
+  int64_t seed = 1;             // every random generator derives from it
+  std::string device = "auto";  // auto | cpu | cuda
+  double max_hours = 0;         // stop after this much run time (0: never)
+};
+
+// Section `selfplay`: the self-play workers.
+struct SelfplayConfig {
+  int workers = 1;                  // threads, each advancing many games at once
+  int games_per_worker = 32;        // games one worker advances together (its batch)
+  int games_per_shard = 8;          // finished games written per replay shard
+  int64_t max_games = 0;            // stop self-play after this many games in the run (0: never)
+  int inference_threads = 1;        // intra-op threads of the forward pass
+  int max_batch = 256;              // the largest forward pass
+  int64_t cache_entries = 1 << 18;  // NN cache entries (0: off)
+  // Resignation (AlphaZero): resign when the root value stays below the
+  // threshold for `resign_consecutive` moves of the same side; -1 turns it off.
+  double resign_threshold = -0.95;
+  int resign_consecutive = 3;
+  // AlphaZero plays 10% of the games that would resign to the end, to check
+  // that the threshold is not losing won games.
+  double resign_playout_share = 0.1;
+  double checkpoint_poll_seconds = 10;  // how often a worker looks for a newer checkpoint
+  int record_every = 1;                 // keep the record of every k-th game (0: none)
+};
+
+// Section `replay`: the sliding window the trainer samples from.
+struct ReplayConfig {
+  int64_t window = 200000;     // newest samples kept
+  int64_t min_samples = 5000;  // training starts when the window holds this many
+  // The most training samples per new self-play sample (KataGo's
+  // max-train-ratio, OpenSpiel's replay reuse): the trainer waits for
+  // self-play when it is ahead.
+  double max_train_ratio = 4.0;
+  double validation_share = 0.05;  // share of shards held out for validation
+  bool symmetries = true;          // augment each sample with a random one of the 8
+  double scan_seconds = 5;         // how often the trainer looks for new shards
+};
+
+// Section `train`: the optimiser and the schedule.
+struct TrainConfig {
+  int batch_size = 256;
+  int64_t max_steps = 0;          // stop after this many steps (0: never)
+  int threads = 1;                // intra-op threads of training
+  std::string optimizer = "sgd";  // sgd | adamw
+  double learning_rate = 0.02;
+  double momentum = 0.9;               // SGD momentum (AlphaZero)
+  double weight_decay = 1e-4;          // L2 coefficient (AlphaZero c = 1e-4); AdamW: decoupled
+  int warmup_steps = 200;              // linear warm-up from 0 (Goyal et al.)
+  std::string lr_schedule = "cosine";  // constant | cosine | step
+  int64_t lr_decay_steps = 100000;     // cosine horizon, or step period
+  double lr_min_factor = 0.05;         // cosine floor / step factor
+  double grad_clip = 10.0;             // clip the gradient norm (0: off)
+  double policy_weight = 1.0;
+  double value_weight = 1.0;
+  double moves_left_weight = 0.1;  // KataGo weights its moves-left loss low
+  int checkpoint_every = 500;      // steps between checkpoints
+  int keep_checkpoints = 0;        // newest checkpoints kept (0: all)
+  int log_every = 20;              // steps between metrics lines
+  int validation_batches = 4;      // validation batches at each checkpoint
+};
+
+// Section `eval`: matches during the run.
+struct EvalConfig {
+  int every_checkpoints = 2;  // evaluate every k-th checkpoint (0: never)
+  int games = 20;             // games per opponent, colours alternating
+  std::vector<std::string> opponents = {"ab:depth=1", "ab:depth=2", "ab:depth=3"};
+  bool previous_best = true;  // also play the previous evaluated checkpoint
+  int playouts = 200;         // the net's playouts per move
+  int random_plies = 2;       // random opening plies, so that games differ
+  int threads = 1;            // games played at once
+  int max_plies = 300;        // move cap of evaluation games
+};
+
+// The whole config.
+struct Config {
+  RunConfig run;
+  // The rules; self-play needs a move cap (RULES.md, options), 300 plies
+  // being some three times a long LOA game.
+  Rules rules = [] {
+    Rules r;
+    r.max_plies = 300;
+    return r;
+  }();
+  NetConfig net;
+  SearchParams mcts;
+  SelfplayConfig selfplay;
+  ReplayConfig replay;
+  TrainConfig train;
+  EvalConfig eval;
+
+  // Returns run.directory/run.name.
+  std::string RunDirectory() const;
+};
+
+// Reads the YAML config at `path` with `overrides` ("section.key=value",
+// from --set) applied on top. Throws ParseError naming the file (or the
+// --set) and the key for an unknown section or key or a value of the wrong
+// type, and Error for a value out of range.
+Config LoadConfig(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// Parses YAML text; `source` names it in messages. As LoadConfig.
+Config ParseConfig(const std::string& text, const std::string& source, const std::vector<std::string>& overrides = {});
+
+// Returns the config as YAML, every field written (the resolved config).
+std::string ConfigToYaml(const Config& config);
+
+}  // namespace loa::train

@@ -1,0 +1,77 @@
+#pragma once
+// FieldVisitors over YAML: one reads a section node with type and range
+// checks, one writes a section into an emitter. Used by config.cpp only.
+
+#include <optional>
+#include <set>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "train/config_fields.h"
+
+namespace loa::train {
+
+// Says where a key's value came from, for messages: the config file, or the
+// --set that overrode it.
+class SourceMap {
+ public:
+  explicit SourceMap(std::string file) : file_(std::move(file)) {}
+  // Records that section.key was set by `text` (the whole --set argument).
+  void Override(const std::string& dotted_key, const std::string& text);
+  // Returns "--set a.b=c" for an overridden key, else the file name.
+  std::string SourceOf(const std::string& dotted_key) const;
+
+ private:
+  std::string file_;
+  std::set<std::pair<std::string, std::string>> overrides_;
+};
+
+// Reads the fields of one section from a YAML map, leaving absent keys at
+// their defaults. Throws ParseError for a value of the wrong type and Error
+// for one out of range, naming the source and section.key.
+class YamlReader : public FieldVisitor {
+ public:
+  YamlReader(const YAML::Node& section, std::string section_name, const SourceMap& sources);
+
+  void Int(const char* key, int& value, int min, int max) override;
+  void Int64(const char* key, int64_t& value, int64_t min, int64_t max) override;
+  void Double(const char* key, double& value, double min, double max) override;
+  void Bool(const char* key, bool& value) override;
+  void String(const char* key, std::string& value, bool allow_empty) override;
+  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices) override;
+  void StringList(const char* key, std::vector<std::string>& value) override;
+
+  // Throws ParseError naming the first key of the section no field read.
+  void CheckNoUnknownKeys() const;
+
+ private:
+  // Returns the scalar text of key, or nothing when the key is absent or
+  // null; throws ParseError when it is present but not a scalar.
+  std::optional<std::string> Scalar(const char* key, const char* expected);
+  [[noreturn]] void Fail(const std::string& key, const std::string& why, bool type_error) const;
+
+  YAML::Node section_;
+  std::string name_;
+  const SourceMap& sources_;
+  std::set<std::string> read_;
+};
+
+// Writes the fields of one section as a YAML map into an emitter.
+class YamlWriter : public FieldVisitor {
+ public:
+  explicit YamlWriter(YAML::Emitter& out) : out_(out) {}
+
+  void Int(const char* key, int& value, int min, int max) override;
+  void Int64(const char* key, int64_t& value, int64_t min, int64_t max) override;
+  void Double(const char* key, double& value, double min, double max) override;
+  void Bool(const char* key, bool& value) override;
+  void String(const char* key, std::string& value, bool allow_empty) override;
+  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices) override;
+  void StringList(const char* key, std::vector<std::string>& value) override;
+
+ private:
+  YAML::Emitter& out_;
+};
+
+}  // namespace loa::train

@@ -1,0 +1,161 @@
+#include "train/replay_buffer.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "core/error.h"
+#include "net/encoder.h"
+#include "net/symmetry.h"
+
+namespace loa::train {
+namespace {
+
+// FNV-1a 64 of a name: the same split into training and validation shards
+// in every process and on every machine.
+uint64_t NameHash(const std::string& name) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : name) {
+    hash ^= uint8_t(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return Mix(hash);
+}
+
+int64_t ValidationCapacity(int64_t window, double share) {
+  return share <= 0 ? 0 : std::max<int64_t>(1, int64_t(double(window) * share));
+}
+
+}  // namespace
+
+void Batch::Resize(int n) {
+  size = n;
+  planes.assign(size_t(n) * kInputSize, 0.0f);
+  policy.assign(size_t(n) * kPolicySize, 0.0f);
+  legal_mask.assign(size_t(n) * kPolicySize, kIllegalLogit);
+  wdl.assign(size_t(n) * 3, 0.0f);
+  moves_left.assign(size_t(n), 0.0f);
+  root_value.assign(size_t(n), 0.0f);
+}
+
+void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch) {
+  assert(row < batch->size);
+  const Position pos = TransformPosition(t, s.position());
+  EncodePosition(pos, &batch->planes[size_t(row) * kInputSize]);
+
+  float* mask = &batch->legal_mask[size_t(row) * kPolicySize];
+  std::fill(mask, mask + kPolicySize, kIllegalLogit);
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves)
+    if (!m.is_pass()) mask[m.PolicyIndex()] = 0.0f;
+
+  float* policy = &batch->policy[size_t(row) * kPolicySize];
+  std::fill(policy, policy + kPolicySize, 0.0f);
+  float total = 0;
+  for (int i = 0; i < s.num_policy; ++i) total += shard.policy[s.policy_offset + i].prob;
+  for (int i = 0; i < s.num_policy; ++i) {
+    const PolicyEntry& e = shard.policy[s.policy_offset + i];
+    policy[TransformPolicyIndex(t, e.index)] = float(e.prob) / total;
+  }
+
+  float* wdl = &batch->wdl[size_t(row) * 3];
+  wdl[0] = s.outcome > 0, wdl[1] = s.outcome == 0, wdl[2] = s.outcome < 0;
+  batch->moves_left[row] = float(s.plies_left) / kMovesLeftScale;
+  batch->root_value[row] = s.root_value;
+}
+
+void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {
+  samples += int64_t(shard->samples.size());
+  shards.push_back(std::move(shard));
+  // Drop the oldest shards while the rest still fill the window.
+  while (shards.size() > 1 && samples - int64_t(shards.front()->samples.size()) >= capacity) {
+    samples -= int64_t(shards.front()->samples.size());
+    shards.pop_front();
+  }
+  ends.clear();
+  int64_t end = 0;
+  for (const auto& s : shards) ends.push_back(end += int64_t(s->samples.size()));
+}
+
+ReplayBuffer::ReplayBuffer(const ReplayConfig& config, uint64_t seed) : config_(config), rng_(seed) {
+  train_.capacity = config.window;
+  validation_.capacity = ValidationCapacity(config.window, config.validation_share);
+}
+
+bool ReplayBuffer::IsValidation(const std::string& name) const {
+  return double(NameHash(name) >> 11) * 0x1.0p-53 < config_.validation_share;
+}
+
+void ReplayBuffer::Add(const std::string& name, std::shared_ptr<const Shard> shard) {
+  if (shard->samples.empty()) return;
+  (IsValidation(name) ? validation_ : train_).Add(std::move(shard));
+}
+
+void ReplayBuffer::SampleBatch(int n, bool validation, Batch* batch) {
+  const Window& w = validation ? validation_ : train_;
+  assert(w.samples > 0);
+  batch->Resize(n);
+  for (int row = 0; row < n; ++row) {
+    const int64_t k = int64_t(rng_.Next() % uint64_t(w.samples));
+    const size_t shard = size_t(std::upper_bound(w.ends.begin(), w.ends.end(), k) - w.ends.begin());
+    const int64_t begin = shard == 0 ? 0 : w.ends[shard - 1];
+    const Shard& s = *w.shards[shard];
+    const int t = config_.symmetries ? int(rng_.Next() % kNumSymmetries) : 0;
+    FillBatchRow(s, s.samples[size_t(k - begin)], t, row, batch);
+  }
+}
+
+int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
+  std::vector<ShardFile> fresh;
+  for (ShardFile& f : run_.ListShards())
+    if (!seen_.count(f.name)) fresh.push_back(std::move(f));
+  // On the first call, read only the newest shards that fill the window and
+  // the validation set; count the older ones from their headers.
+  std::vector<bool> read(fresh.size(), true);
+  if (first_) {
+    first_ = false;
+    int64_t left[2] = {buffer.capacity(false), buffer.capacity(true)};
+    for (size_t i = fresh.size(); i-- > 0;) {
+      const std::string& name = fresh[i].name;
+      const bool validation = buffer.IsValidation(name);
+      ShardCounts counts;
+      try {
+        counts = ReadShardCounts(run_.SelfplayDir() + "/" + name);
+      } catch (const loa::Error& e) {
+        continue;  // ReadShard below skips it and says why
+      }
+      if (left[validation] > 0) {
+        left[validation] -= counts.samples;
+        continue;
+      }
+      read[i] = false;
+      seen_.insert(name);
+      Count(name, counts, buffer);
+    }
+  }
+  int64_t added = 0;
+  for (size_t i = 0; i < fresh.size(); ++i) {
+    if (!read[i]) continue;
+    const std::string& name = fresh[i].name;
+    seen_.insert(name);
+    std::shared_ptr<const Shard> shard;
+    try {
+      shard = std::make_shared<const Shard>(ReadShard(run_.SelfplayDir() + "/" + name));
+    } catch (const loa::Error& e) {
+      log_.Warn(std::string("skipping replay shard: ") + e.what());
+      continue;
+    }
+    Count(name, {shard->games, int64_t(shard->samples.size())}, buffer);
+    added += int64_t(shard->samples.size());
+    buffer.Add(name, std::move(shard));
+  }
+  return added;
+}
+
+void ShardFeed::Count(const std::string& name, const ShardCounts& counts, const ReplayBuffer& buffer) {
+  games_seen_ += counts.games;
+  samples_seen_ += counts.samples;
+  if (!buffer.IsValidation(name)) train_samples_seen_ += counts.samples;
+}
+
+}  // namespace loa::train

@@ -1,0 +1,180 @@
+#include "train/shard.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/file_util.h"
+
+namespace loa::train {
+namespace {
+
+constexpr size_t kHeaderBytes = 40;
+constexpr size_t kRecordBytes = 32;
+constexpr size_t kEntryBytes = 4;
+
+// FNV-1a 64 over bytes: a cheap check that catches torn or altered payloads.
+uint64_t Fnv1a64(const char* data, size_t size) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= uint8_t(data[i]);
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+template <typename T>
+void Put(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));  // little-endian hosts only (x86, arm64)
+  out.append(bytes, sizeof(T));
+}
+
+// Reads little-endian values from a byte range, throwing on overrun.
+class Cursor {
+ public:
+  Cursor(const std::string& bytes, size_t offset, const std::string& name)
+      : bytes_(bytes), offset_(offset), name_(name) {}
+  template <typename T>
+  T Get() {
+    if (offset_ + sizeof(T) > bytes_.size()) throw Error(name_ + ": truncated replay shard");
+    T value;
+    std::memcpy(&value, bytes_.data() + offset_, sizeof(T));
+    offset_ += sizeof(T);
+    return value;
+  }
+
+ private:
+  const std::string& bytes_;
+  size_t offset_;
+  const std::string& name_;
+};
+
+struct Header {
+  uint32_t version = 0, games = 0, samples = 0, entries = 0;
+  uint64_t payload_bytes = 0, checksum = 0;
+};
+
+Header ParseHeader(const std::string& bytes, const std::string& name) {
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kShardMagic, sizeof kShardMagic) != 0)
+    throw Error(name + ": not a replay shard (bad magic or shorter than its header)");
+  Cursor in(bytes, sizeof kShardMagic, name);
+  Header h;
+  h.version = in.Get<uint32_t>();
+  if (h.version != kShardVersion)
+    throw Error(name + ": replay shard version " + std::to_string(h.version) + ", this build reads version " +
+                std::to_string(kShardVersion));
+  h.games = in.Get<uint32_t>();
+  h.samples = in.Get<uint32_t>();
+  h.entries = in.Get<uint32_t>();
+  h.payload_bytes = in.Get<uint64_t>();
+  h.checksum = in.Get<uint64_t>();
+  if (h.payload_bytes != uint64_t(h.samples) * kRecordBytes + uint64_t(h.entries) * kEntryBytes)
+    throw Error(name + ": replay shard header is inconsistent");
+  return h;
+}
+
+}  // namespace
+
+void Shard::Add(Sample sample, const std::vector<std::pair<int, float>>& target) {
+  sample.policy_offset = uint32_t(policy.size());
+  int count = 0;
+  for (const auto& [index, prob] : target) {
+    assert(index >= 0 && index < kPolicySize);
+    const long quantised = std::lround(double(prob) * kProbScale);
+    if (quantised <= 0) continue;
+    policy.push_back({uint16_t(index), uint16_t(std::min(quantised, long(kProbScale)))});
+    ++count;
+  }
+  assert(count <= 255);
+  sample.num_policy = uint8_t(count);
+  samples.push_back(sample);
+}
+
+std::string SerializeShard(const Shard& shard) {
+  std::string payload;
+  payload.reserve(shard.samples.size() * kRecordBytes + shard.policy.size() * kEntryBytes);
+  for (const Sample& s : shard.samples) {
+    Put(payload, s.black);
+    Put(payload, s.white);
+    Put(payload, s.side_to_move);
+    Put(payload, s.flags);
+    Put(payload, s.outcome);
+    Put(payload, s.num_policy);
+    Put(payload, s.root_value);
+    Put(payload, s.plies_left);
+    Put(payload, s.game);
+    Put(payload, s.ply);
+  }
+  for (const Sample& s : shard.samples)
+    for (int i = 0; i < s.num_policy; ++i) {
+      Put(payload, shard.policy[s.policy_offset + i].index);
+      Put(payload, shard.policy[s.policy_offset + i].prob);
+    }
+  std::string out(kShardMagic, sizeof kShardMagic);
+  Put(out, kShardVersion);
+  Put(out, uint32_t(shard.games));
+  Put(out, uint32_t(shard.samples.size()));
+  Put(out, uint32_t((payload.size() - shard.samples.size() * kRecordBytes) / kEntryBytes));
+  Put(out, uint64_t(payload.size()));
+  Put(out, Fnv1a64(payload.data(), payload.size()));
+  return out + payload;
+}
+
+Shard ParseShard(const std::string& bytes, const std::string& name) {
+  const Header h = ParseHeader(bytes, name);
+  if (bytes.size() != kHeaderBytes + h.payload_bytes)
+    throw Error(name + ": truncated replay shard (" + std::to_string(bytes.size()) + " bytes, header says " +
+                std::to_string(kHeaderBytes + h.payload_bytes) + ")");
+  if (Fnv1a64(bytes.data() + kHeaderBytes, h.payload_bytes) != h.checksum)
+    throw Error(name + ": replay shard checksum mismatch (corrupt file)");
+  Shard shard;
+  shard.games = int(h.games);
+  shard.samples.resize(h.samples);
+  Cursor in(bytes, kHeaderBytes, name);
+  uint64_t entries = 0;
+  for (Sample& s : shard.samples) {
+    s.black = in.Get<uint64_t>();
+    s.white = in.Get<uint64_t>();
+    s.side_to_move = in.Get<uint8_t>();
+    s.flags = in.Get<uint8_t>();
+    s.outcome = in.Get<int8_t>();
+    s.num_policy = in.Get<uint8_t>();
+    s.root_value = in.Get<float>();
+    s.plies_left = in.Get<uint16_t>();
+    s.game = in.Get<uint16_t>();
+    s.ply = in.Get<uint32_t>();
+    s.policy_offset = uint32_t(entries);
+    entries += s.num_policy;
+    if ((s.black & s.white) || s.side_to_move > 1 || s.outcome < -1 || s.outcome > 1 || s.game >= h.games ||
+        !(std::fabs(s.root_value) <= 1.0f))
+      throw Error(name + ": replay shard holds a malformed sample");
+  }
+  if (entries != h.entries) throw Error(name + ": replay shard policy entries disagree with its header");
+  shard.policy.resize(entries);
+  for (PolicyEntry& e : shard.policy) {
+    e.index = in.Get<uint16_t>();
+    e.prob = in.Get<uint16_t>();
+    if (e.index >= kPolicySize) throw Error(name + ": replay shard holds a policy index out of range");
+  }
+  return shard;
+}
+
+void WriteShard(const std::string& path, const Shard& shard) { WriteFileAtomic(path, SerializeShard(shard)); }
+
+Shard ReadShard(const std::string& path) { return ParseShard(ReadFile(path), path); }
+
+ShardCounts ReadShardCounts(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(path + ": cannot open");
+  std::string header(kHeaderBytes, '\0');
+  in.read(header.data(), kHeaderBytes);
+  header.resize(size_t(in.gcount()));
+  const Header h = ParseHeader(header, path);
+  return {int64_t(h.games), int64_t(h.samples)};
+}
+
+}  // namespace loa::train

@@ -1,0 +1,94 @@
+#pragma once
+// Replay shards: the finished self-play games of one worker, as compact
+// training samples in one binary file (DESIGN.md, Data).
+//
+// Layout, little-endian:
+//   header (40 bytes): magic "LOAZSHRD", u32 version, u32 games,
+//     u32 samples, u32 policy entries, u64 payload bytes, u64 FNV-1a 64 of
+//     the payload
+//   payload: samples x 32-byte fixed records, then all policy entries
+//     (u16 policy index, u16 probability * 65535), sample by sample.
+// A fixed record: u64 black, u64 white, u8 side to move, u8 flags, i8
+// outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
+// index in the shard, u32 ply of the game.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/move.h"
+#include "core/position.h"
+
+namespace loa::train {
+
+inline constexpr char kShardMagic[8] = {'L', 'O', 'A', 'Z', 'S', 'H', 'R', 'D'};
+// Bump when the layout changes; readers reject other versions by name.
+inline constexpr uint32_t kShardVersion = 1;
+
+// Sample flags.
+enum SampleFlags : uint8_t {
+  kFullSearch = 1,    // from a full search (a policy target); always set today
+  kGameCapped = 2,    // the game hit the move cap (adjudicated a draw)
+  kGameResigned = 4,  // the outcome comes from a resignation
+};
+
+// One entry of a sparse policy target.
+struct PolicyEntry {
+  uint16_t index;  // policy index, from * 8 + direction
+  uint16_t prob;   // probability * kProbScale
+};
+inline constexpr float kProbScale = 65535.0f;
+
+// One position of a self-play game and its training targets, seen from the
+// side to move there.
+struct Sample {
+  uint64_t black = 0, white = 0;
+  uint8_t side_to_move = 0;  // Color
+  uint8_t flags = 0;
+  int8_t outcome = 0;          // +1 win, 0 draw, -1 loss for the side to move
+  uint8_t num_policy = 0;      // entries in the policy target
+  float root_value = 0;        // the search's root value, win - loss, [-1, 1]
+  uint16_t plies_left = 0;     // plies from here to the end of the game
+  uint16_t game = 0;           // index of its game within the shard
+  uint32_t ply = 0;            // ply of the game at this position
+  uint32_t policy_offset = 0;  // first entry in the shard's policy array
+
+  // Returns the position (without history).
+  Position position() const { return Position(black, white, Color(side_to_move)); }
+};
+
+// The contents of one shard in memory.
+struct Shard {
+  int games = 0;
+  std::vector<Sample> samples;
+  std::vector<PolicyEntry> policy;  // samples[i]'s entries start at policy_offset
+
+  // Appends a sample and its policy target (probabilities over policy
+  // indices, each quantised; entries of probability 0 are dropped).
+  void Add(Sample sample, const std::vector<std::pair<int, float>>& target);
+};
+
+// Returns the bytes of a shard file for shard.
+std::string SerializeShard(const Shard& shard);
+
+// Parses the bytes of a shard file; `name` (the path) goes into messages.
+// Throws loa::Error for a wrong magic or version, a truncated file, a
+// checksum mismatch or a record out of range.
+Shard ParseShard(const std::string& bytes, const std::string& name);
+
+// Writes shard to path atomically (temporary name and rename).
+void WriteShard(const std::string& path, const Shard& shard);
+
+// Reads the shard at path; throws IoError or Error (see ParseShard).
+Shard ReadShard(const std::string& path);
+
+// The counts a shard's header gives.
+struct ShardCounts {
+  int64_t games = 0, samples = 0;
+};
+
+// Returns the counts of the shard at path, reading only its header; throws
+// as ReadShard does for a bad header.
+ShardCounts ReadShardCounts(const std::string& path);
+
+}  // namespace loa::train
