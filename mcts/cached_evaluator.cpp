@@ -1,0 +1,164 @@
+#include "mcts/cached_evaluator.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace loa {
+
+namespace {
+
+// Shards, each with its own lock: enough that search threads rarely meet.
+constexpr int kMaxShards = 64;
+// Entries per bucket; a new entry replaces the older of a full bucket.
+constexpr int kWays = 2;
+
+}  // namespace
+
+// Trivial, so that a calloc'ed table is a table of empty entries.
+struct CachedEvaluator::Entry {
+  Bitboard black, white;
+  uint64_t hash;
+  uint64_t stamp;  // 0: empty; else the shard's insertion count
+  int32_t num_moves;
+  float wdl[3];
+  float moves_left;
+  float priors[kMaxMoves];
+
+  bool Holds(const Position& pos) const {
+    return stamp != 0 && hash == pos.hash() && black == pos.pieces(kBlack) && white == pos.pieces(kWhite);
+  }
+};
+
+struct alignas(64) CachedEvaluator::Shard {
+  mutable std::mutex mutex;
+  Entry* entries = nullptr;  // buckets_per_shard_ * kWays, calloc'ed
+  uint64_t stamp = 0;
+  std::size_t size = 0;
+  ~Shard() { std::free(entries); }
+};
+
+CachedEvaluator::CachedEvaluator(std::unique_ptr<Evaluator> inner, std::size_t max_entries)
+    : CachedEvaluator(inner.get(), max_entries) {
+  owned_ = std::move(inner);
+}
+
+CachedEvaluator::CachedEvaluator(Evaluator* inner, std::size_t max_entries) : inner_(inner) {
+  if (max_entries < kWays) return;
+  num_shards_ = 1;
+  while (num_shards_ * 2 <= kMaxShards && std::size_t(num_shards_) * 2 * kWays <= max_entries) num_shards_ *= 2;
+  buckets_per_shard_ = max_entries / (std::size_t(num_shards_) * kWays);
+  capacity_ = buckets_per_shard_ * kWays * num_shards_;
+  shards_.reset(new Shard[num_shards_]);
+  for (int s = 0; s < num_shards_; ++s) {
+    // calloc: the zero pages are mapped only when an entry is written.
+    shards_[s].entries = static_cast<Entry*>(std::calloc(buckets_per_shard_ * kWays, sizeof(Entry)));
+    if (!shards_[s].entries) throw std::bad_alloc();
+  }
+}
+
+CachedEvaluator::~CachedEvaluator() = default;
+
+CachedEvaluator::Shard& CachedEvaluator::ShardOf(uint64_t hash) const {
+  return shards_[(hash >> 1) & uint64_t(num_shards_ - 1)];  // bit 0 is the side to move
+}
+
+CachedEvaluator::Entry* CachedEvaluator::BucketOf(const Shard& shard, uint64_t hash) const {
+  return shard.entries + ((hash >> 7) % buckets_per_shard_) * kWays;
+}
+
+bool CachedEvaluator::Lookup(const Position& pos, EvalOutput* out) const {
+  if (capacity_ == 0) return false;
+  Shard& shard = ShardOf(pos.hash());
+  std::lock_guard<std::mutex> lock(shard.mutex);
+  const Entry* bucket = BucketOf(shard, pos.hash());
+  for (int w = 0; w < kWays; ++w) {
+    const Entry& e = bucket[w];
+    if (!e.Holds(pos)) continue;
+    *out = EvalOutput();
+    std::memcpy(out->wdl, e.wdl, sizeof e.wdl);
+    out->moves_left = e.moves_left;
+    out->num_moves = e.num_moves;
+    std::memcpy(out->priors, e.priors, sizeof(float) * e.num_moves);
+    return true;
+  }
+  return false;
+}
+
+void CachedEvaluator::Insert(const Position& pos, const EvalOutput& eval) {
+  if (capacity_ == 0) return;
+  Shard& shard = ShardOf(pos.hash());
+  std::lock_guard<std::mutex> lock(shard.mutex);
+  Entry* bucket = BucketOf(shard, pos.hash());
+  Entry* slot = nullptr;
+  for (int w = 0; w < kWays && !slot; ++w)
+    if (bucket[w].Holds(pos)) slot = &bucket[w];
+  for (int w = 0; w < kWays && !slot; ++w)
+    if (bucket[w].stamp == 0) {
+      slot = &bucket[w];
+      ++shard.size;
+    }
+  if (!slot) {
+    slot = &bucket[0];
+    for (int w = 1; w < kWays; ++w)
+      if (bucket[w].stamp < slot->stamp) slot = &bucket[w];
+  }
+  slot->black = pos.pieces(kBlack);
+  slot->white = pos.pieces(kWhite);
+  slot->hash = pos.hash();
+  slot->stamp = ++shard.stamp;
+  slot->num_moves = eval.num_moves;
+  std::memcpy(slot->wdl, eval.wdl, sizeof slot->wdl);
+  slot->moves_left = eval.moves_left;
+  std::memcpy(slot->priors, eval.priors, sizeof(float) * eval.num_moves);
+}
+
+void CachedEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
+  // For each position: -1 when answered from the cache, else its index among
+  // the distinct missing positions.
+  std::vector<int> miss_of(count, -1);
+  std::vector<Position> missing;
+  for (int i = 0; i < count; ++i) {
+    if (Lookup(positions[i], &out[i])) continue;
+    for (int m = 0; m < int(missing.size()) && miss_of[i] < 0; ++m)
+      if (missing[m] == positions[i]) miss_of[i] = m;
+    if (miss_of[i] < 0) {
+      miss_of[i] = int(missing.size());
+      missing.push_back(positions[i]);
+    }
+  }
+  hits_.fetch_add(count - missing.size(), std::memory_order_relaxed);
+  misses_.fetch_add(missing.size(), std::memory_order_relaxed);
+  if (missing.empty()) return;
+  if (int(missing.size()) == count) {  // nothing cached, no repeats: no copies
+    inner_->Evaluate(positions, count, out);
+    for (int i = 0; i < count; ++i) Insert(positions[i], out[i]);
+    return;
+  }
+  std::vector<EvalOutput> fresh(missing.size());
+  inner_->Evaluate(missing.data(), int(missing.size()), fresh.data());
+  for (size_t m = 0; m < missing.size(); ++m) Insert(missing[m], fresh[m]);
+  for (int i = 0; i < count; ++i)
+    if (miss_of[i] >= 0) out[i] = fresh[miss_of[i]];
+}
+
+void CachedEvaluator::Clear() {
+  for (int s = 0; s < num_shards_; ++s) {
+    std::lock_guard<std::mutex> lock(shards_[s].mutex);
+    std::memset(static_cast<void*>(shards_[s].entries), 0, buckets_per_shard_ * kWays * sizeof(Entry));
+    shards_[s].size = 0;
+  }
+}
+
+std::size_t CachedEvaluator::size() const {
+  std::size_t total = 0;
+  for (int s = 0; s < num_shards_; ++s) {
+    std::lock_guard<std::mutex> lock(shards_[s].mutex);
+    total += shards_[s].size;
+  }
+  return total;
+}
+
+}  // namespace loa

@@ -1,0 +1,93 @@
+#pragma once
+// The search parameters: one plain struct, filled by the training config
+// (self-play) or by a player spec (the engine). Every default names its origin.
+
+#include <cstdint>
+
+namespace loa {
+
+struct SearchParams {
+  // --- Budget -------------------------------------------------------------
+  // The search stops when the root has this many visits; visits of a reused
+  // subtree count (KataGo's maxVisits). AlphaZero: 800 per move.
+  int playouts = 800;
+  // Search threads of one game (the engine's Search); the batched self-play
+  // driver is single-threaded and ignores it.
+  int threads = 1;
+  // Leaves one engine thread gathers (with virtual loss) before it calls the
+  // evaluator; 1 makes a one-thread search exactly sequential.
+  int leaves_per_batch = 1;
+  // The engine stops gathering when the tree holds this many nodes (28 bytes
+  // each): a memory bound for long timed searches.
+  int64_t max_tree_nodes = int64_t{1} << 24;
+
+  // --- PUCT ---------------------------------------------------------------
+  // Exploration c(N) = cpuct_init + cpuct_factor * log((N + cpuct_base + 1) /
+  // cpuct_base), U = c(N) * P * sqrt(N) / (1 + n). AlphaZero (Silver et al.
+  // 2018, pseudocode): c_init 1.25, c_base 19652 with Q in [0, 1]; our Q is in
+  // [-1, 1], so both terms double (CrazyAra uses init 2.5, base 19652 likewise).
+  float cpuct_init = 2.5f;
+  float cpuct_base = 19652.0f;
+  float cpuct_factor = 2.0f;
+  // First-play urgency: an unvisited child's Q is the parent's Q minus
+  // fpu_reduction * sqrt(prior mass of the visited children) (KataGo's
+  // fpuReductionMax 0.2, lc0's "reduction" strategy).
+  float fpu_reduction = 0.2f;
+  // The same at the root (KataGo's rootFpuReductionMax 0.1); a search with
+  // root noise uses 0, so that noised moves get their first visit.
+  float fpu_reduction_root = 0.1f;
+  // Virtual losses one in-flight playout adds to each node of its path
+  // (KataGo's numVirtualLossesPerThread default 3).
+  float virtual_loss = 3.0f;
+  // MCTS-Solver (Winands, Bjornsson, Saito 2008, first shown on LOA): proven
+  // wins, losses and draws are backed up and proven losses never chosen.
+  bool solver = true;
+  // Keep the subtree of the move played for the next search (AlphaZero,
+  // lc0, KataGo). The self-play driver drops it before a noised search
+  // (DESIGN.md): the subtree was grown without the new root's noise.
+  bool reuse_tree = true;
+
+  // --- Self-play only (the batched driver) ------------------------------
+  // Root Dirichlet noise P' = (1 - epsilon) P + epsilon Dir(alpha), in full
+  // searches only. AlphaZero chess: alpha 0.3 (~10 / legal moves; LOA has ~30),
+  // epsilon 0.25.
+  float dirichlet_alpha = 0.3f;
+  float dirichlet_epsilon = 0.25f;
+  // Move temperature at ply p: temperature_end + (temperature_start -
+  // temperature_end) * 0.5^(p / halflife) when halflife > 0 (KataGo: 0.75 ->
+  // 0.15, halflife 19); with halflife 0, temperature_start before
+  // temperature_cutoff_plies and temperature_end after. Default: AlphaZero's
+  // pseudocode, visit-proportional for the first 30 plies, then greedy.
+  float temperature_start = 1.0f;
+  float temperature_end = 0.0f;
+  int temperature_halflife_plies = 0;
+  int temperature_cutoff_plies = 30;
+  // Playout cap randomisation (KataGo, Wu 2019): a move gets a full search
+  // (`playouts`, noise, recorded as a training target) with this probability,
+  // else a cheap one (`cheap_playouts`, no noise, not a target). KataGo: 0.25,
+  // 600 and 100. 1 turns it off: every search full.
+  float full_search_fraction = 1.0f;
+  int cheap_playouts = 100;
+  // Forced playouts and policy-target pruning in full searches (KataGo):
+  // a root child with prior P gets at least sqrt(k * P * N) visits, which are
+  // pruned again from the target. KataGo: k = 2; 0 turns it off.
+  float forced_playouts_k = 2.0f;
+
+  // --- Time (the engine, on a clock) --------------------------------------
+  // The share of the main time one move may use is 1 / time_moves_to_go (a
+  // LOA game lasts about 30-40 moves a side; our estimate), plus most of a
+  // byo-yomi period; move_overhead_seconds is kept back for the protocol
+  // (lc0's MoveOverheadMs is 200 ms for network play; local play needs less).
+  int time_moves_to_go = 20;
+  double move_overhead_seconds = 0.05;
+
+  // --- Randomness ---------------------------------------------------------
+  // Seeds every random choice (noise, temperature, playout caps); never the
+  // clock (STYLE.md).
+  uint64_t seed = 1;
+
+  // Throws loa::Error naming the first field out of range.
+  void Validate() const;
+};
+
+}  // namespace loa

@@ -1,0 +1,59 @@
+#pragma once
+// What a finished search says of the root's moves, and the choices made from
+// it: the engine's best move, self-play's policy target and sampled move.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/move.h"
+#include "mcts/node.h"
+#include "mcts/params.h"
+#include "mcts/random.h"
+
+namespace loa {
+
+// One root move after a search. Values are for the root's side to move.
+struct RootChild {
+  Move move;
+  float prior = 0;  // as searched (with noise, if any)
+  uint32_t visits = 0;
+  float q = 0;                       // mean value; the exact one when proven
+  float d = 0;                       // mean draw probability
+  Proven proven = Proven::kUnknown;  // the result of playing this move
+  int end_plies = 0;                 // when proven: plies to the end after this move
+};
+
+// A policy target entry: a move and its share of the search.
+struct MoveProbability {
+  Move move;
+  float probability = 0;
+};
+
+// Below this, a temperature means "take the best move": p^(1/T) overflows
+// long before T reaches 0.
+inline constexpr float kGreedyTemperature = 1e-3f;
+
+// Returns the move temperature at `ply` under the schedule of params.
+float MoveTemperature(const SearchParams& params, int ply);
+
+// Returns the engine's move: a proven win (the shortest), else the most
+// visited move that is not a proven loss (ties to higher Q, then prior), else
+// the proven loss that lasts longest. children must not be empty.
+Move ChooseBestMove(const std::vector<RootChild>& children);
+
+// Returns the policy target of a search, probabilities summing to 1, moves
+// with no share left out:
+//  - a proven win: the shortest winning moves, shared equally;
+//  - else the visit counts, without proven losses when another move is not
+//    one, after KataGo's forced-playout pruning when `prune` (params give k
+//    and cpuct); with no visits at all (a one-playout search), the priors.
+std::vector<MoveProbability> PolicyTarget(const std::vector<RootChild>& children, const SearchParams& params,
+                                          bool prune);
+
+// Returns a move drawn from target with probability proportional to
+// p^(1 / temperature); temperature <= 0 returns the most probable move
+// (the first on ties). target must not be empty. Self-play plays
+// ChooseBestMove instead at a greedy temperature, as the engine does.
+Move SampleMove(const std::vector<MoveProbability>& target, float temperature, Rng& rng);
+
+}  // namespace loa

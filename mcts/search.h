@@ -1,0 +1,94 @@
+#pragma once
+// The engine's search of one game: several threads share one tree with
+// virtual loss; limits by playouts, by time, or both.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <vector>
+
+#include "core/game.h"
+#include "mcts/evaluator.h"
+#include "mcts/params.h"
+#include "mcts/root_stats.h"
+#include "mcts/tree.h"
+
+namespace loa {
+
+// When one search stops.
+struct SearchLimits {
+  // Root visits to reach (a reused subtree's count); 0 means params.playouts
+  // when there is no time limit, no visit limit when there is one.
+  int playouts = 0;
+  // Wall-clock budget; 0 means none. A position with one legal move is then
+  // answered at once.
+  double seconds = 0;
+  // Stop as soon as no other move can overtake the most visited one in the
+  // playouts left (lc0's smart pruning); the move is unchanged, the visits
+  // are not, so analysis and tests may turn it off.
+  bool early_stop = true;
+};
+
+// What one search found. Values are for the side to move.
+struct SearchResult {
+  Move best_move;
+  float value = 0;                   // in [-1, 1]; exact when proven
+  float draw = 0;                    // mean draw probability
+  Proven proven = Proven::kUnknown;  // the root's result
+  int end_plies = 0;                 // when proven: plies to the end
+  uint32_t visits = 0;               // root visits at the end
+  int64_t playouts = 0;              // visits this search added
+  int64_t evaluations = 0;           // positions sent to the evaluator
+  double seconds = 0;
+  uint32_t tree_size = 0;           // arena slots in use
+  std::vector<RootChild> children;  // the root's moves
+};
+
+// The engine's search. Run is not reentrant (one search at a time); Stop may
+// be called from any thread. With params.threads > 1 the evaluator's
+// Evaluate must be thread-safe.
+class Search {
+ public:
+  // evaluator must outlive the search; params are copied.
+  Search(Evaluator* evaluator, const SearchParams& params);
+
+  // Searches the game's position (the game must not be over), keeping the
+  // tree of the previous search when params.reuse_tree and the game goes on
+  // from it. Rethrows an exception of the evaluator (the tree is then reset).
+  SearchResult Run(const Game& game, const SearchLimits& limits);
+
+  // Asks a running search to stop soon; a no-op when none runs.
+  void Stop();
+
+  // Forgets the tree (a new game).
+  void Clear();
+
+  const SearchParams& params() const { return params_; }
+
+ private:
+  void Worker();
+  bool ShouldStop() const;
+  bool CannotChange(double elapsed) const;
+  double Elapsed() const;
+
+  Evaluator* evaluator_;
+  const SearchParams params_;
+  SearchTree tree_;
+
+  // The state of the running search, guarded by mutex_.
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stop_ = false;
+  uint32_t visit_target_ = 0;
+  uint32_t start_visits_ = 0;
+  uint64_t backups_ = 0;
+  int64_t evaluations_ = 0;
+  double budget_seconds_ = 0;
+  bool early_stop_ = true;
+  std::chrono::steady_clock::time_point start_;
+  std::exception_ptr error_;
+};
+
+}  // namespace loa

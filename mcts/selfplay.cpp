@@ -1,0 +1,125 @@
+#include "mcts/selfplay.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+
+namespace loa {
+
+struct SelfPlayDriver::Slot {
+  explicit Slot(const SearchParams& params) : tree(params) {}
+  bool active = false;
+  SelfPlayGame record;
+  SearchTree tree;
+  Rng rng;
+  bool full = true;
+  uint32_t visit_target = 0;
+  std::vector<Leaf> leaves;
+};
+
+SelfPlayDriver::SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, int parallel_games,
+                               uint64_t seed, int64_t first_game, int64_t num_games)
+    : evaluator_(evaluator),
+      params_(params),
+      rules_(rules),
+      seed_(seed),
+      next_game_(first_game),
+      end_game_(num_games < 0 ? std::numeric_limits<int64_t>::max() : first_game + num_games) {
+  params_.Validate();
+  assert(parallel_games > 0);
+  for (int i = 0; i < parallel_games; ++i) {
+    slots_.push_back(std::make_unique<Slot>(params_));
+    slots_.back()->leaves.resize(params_.leaves_per_batch);
+    if (StartGame(*slots_.back())) ++active_;
+  }
+  positions_.reserve(size_t(parallel_games) * params_.leaves_per_batch);
+  outputs_.resize(size_t(parallel_games) * params_.leaves_per_batch);
+}
+
+SelfPlayDriver::~SelfPlayDriver() = default;
+
+bool SelfPlayDriver::StartGame(Slot& slot) {
+  slot.active = next_game_ < end_game_;
+  if (!slot.active) return false;
+  slot.record = SelfPlayGame();
+  slot.record.index = next_game_++;
+  slot.record.game = Game(rules_);
+  slot.rng.Seed(GameSeed(seed_, slot.record.index));
+  slot.tree.Clear();
+  BeginMove(slot);
+  return true;
+}
+
+void SelfPlayDriver::BeginMove(Slot& slot) {
+  // Draw order per move: the playout cap, then the root noise, then the move.
+  slot.full = params_.full_search_fraction >= 1 || slot.rng.Uniform() < params_.full_search_fraction;
+  const bool noise = slot.full && params_.dirichlet_epsilon > 0;
+  slot.tree.SetRoot(slot.record.game, params_.reuse_tree && !noise);
+  slot.tree.BeginSearch(noise, slot.full, &slot.rng);
+  slot.visit_target = uint32_t(slot.full ? params_.playouts : params_.cheap_playouts);
+}
+
+void SelfPlayDriver::FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished) {
+  Game& game = slot.record.game;
+  SearchedMove searched;
+  searched.position = game.position();
+  const std::vector<RootChild> children = slot.tree.RootChildren();
+  searched.policy = PolicyTarget(children, params_, slot.full);
+  const float temperature = MoveTemperature(params_, game.ply());
+  searched.move =
+      temperature <= kGreedyTemperature ? ChooseBestMove(children) : SampleMove(searched.policy, temperature, slot.rng);
+  searched.root_value = slot.tree.RootValue();
+  searched.root_draw = slot.tree.RootDraw();
+  searched.proven = slot.tree.RootProven();
+  searched.visits = slot.tree.root_visits();
+  searched.full_search = slot.full;
+  game.Play(searched.move);
+  slot.record.moves.push_back(std::move(searched));
+  ++moves_played_;
+  if (!game.over() && !(resign_check_ && resign_check_(slot.record))) {
+    BeginMove(slot);
+    return;
+  }
+  finished->push_back(std::move(slot.record));
+  if (!StartGame(slot)) --active_;
+}
+
+void SelfPlayDriver::Step(std::vector<SelfPlayGame>* finished) {
+  positions_.clear();
+  owners_.clear();
+  for (int s = 0; s < int(slots_.size()); ++s) {
+    Slot& slot = *slots_[s];
+    while (slot.active) {
+      bool collided = false;
+      const int count = slot.tree.Gather(int(slot.leaves.size()), slot.visit_target, slot.leaves.data(), &collided);
+      if (count > 0) {
+        for (int i = 0; i < count; ++i) {
+          positions_.push_back(slot.leaves[i].position);
+          owners_.emplace_back(s, i);
+        }
+        break;
+      }
+      // Nothing is in flight between rounds, so no leaf means the search is over.
+      assert(!collided && slot.tree.Done(slot.visit_target));
+      FinishMove(slot, finished);
+    }
+  }
+  if (positions_.empty()) return;
+  const int count = int(positions_.size());
+  evaluator_->Evaluate(positions_.data(), count, outputs_.data());
+  evaluations_ += count;
+  for (int i = 0; i < count; ++i) {
+    Slot& slot = *slots_[owners_[i].first];
+    slot.tree.ExpandAndBackup(slot.leaves[owners_[i].second], outputs_[i]);
+  }
+}
+
+std::vector<SelfPlayGame> SelfPlayDriver::PlayAll() {
+  assert(end_game_ != std::numeric_limits<int64_t>::max());
+  std::vector<SelfPlayGame> games;
+  while (!done()) Step(&games);
+  std::sort(games.begin(), games.end(), [](const SelfPlayGame& a, const SelfPlayGame& b) { return a.index < b.index; });
+  return games;
+}
+
+}  // namespace loa

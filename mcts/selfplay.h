@@ -1,0 +1,97 @@
+#pragma once
+// The batched self-play driver: many games advance at once on one thread, and
+// the leaves of all their searches go to the evaluator as one batch. Each
+// game's moves depend only on (seed, its index) and the evaluator, never on
+// which other games share its batches.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/game.h"
+#include "mcts/evaluator.h"
+#include "mcts/params.h"
+#include "mcts/random.h"
+#include "mcts/root_stats.h"
+#include "mcts/tree.h"
+
+namespace loa {
+
+// One move of a self-play game with what its search says: the training
+// sample of a full search.
+struct SearchedMove {
+  Position position;                    // before the move
+  Move move;                            // the move played
+  std::vector<MoveProbability> policy;  // the policy target (PolicyTarget)
+  float root_value = 0;                 // root value for the side to move, in [-1, 1]
+  float root_draw = 0;                  // root mean draw probability
+  Proven proven = Proven::kUnknown;     // the root's result for the side to move
+  uint32_t visits = 0;                  // root visits
+  bool full_search = true;              // false: a cheap search, not a training target
+};
+
+// A finished self-play game.
+struct SelfPlayGame {
+  int64_t index = 0;                // its number: seeds its random choices
+  Game game;                        // start, moves and result (not over if resigned)
+  std::vector<SearchedMove> moves;  // moves[i] was played at ply i
+};
+
+// Advances many self-play games in lockstep. Not thread-safe: one driver per
+// worker thread; the evaluator need not be thread-safe for it.
+class SelfPlayDriver {
+ public:
+  // Plays games first_game .. first_game + num_games - 1 (num_games < 0:
+  // without end), parallel_games at a time. evaluator must outlive the
+  // driver; params are copied and validated (loa::Error if out of range).
+  SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, int parallel_games,
+                 uint64_t seed, int64_t first_game = 0, int64_t num_games = -1);
+  ~SelfPlayDriver();
+
+  // Runs one round: every game gathers its leaves, all of them are evaluated
+  // in one Evaluate call, and games whose search is over play their move.
+  // Appends the games that ended to *finished.
+  void Step(std::vector<SelfPlayGame>* finished);
+
+  // Steps until every game is played (num_games must be >= 0); returns them
+  // in order of index.
+  std::vector<SelfPlayGame> PlayAll();
+
+  // Returns whether every game has been played.
+  bool done() const { return active_ == 0; }
+
+  // Sets a test run after each move of a game that is not over: when it
+  // returns true, the game ends there (a resignation; the caller judges who
+  // resigned from the moves) and is appended to the finished games with its
+  // game not over. Used by train/ (selfplay.resign_*); none by default.
+  void set_resign_check(std::function<bool(const SelfPlayGame&)> check) { resign_check_ = std::move(check); }
+
+  int64_t evaluations() const { return evaluations_; }
+  int64_t moves_played() const { return moves_played_; }
+
+ private:
+  struct Slot;
+  bool StartGame(Slot& slot);
+  void BeginMove(Slot& slot);
+  void FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished);
+
+  Evaluator* evaluator_;
+  const SearchParams params_;
+  const Rules rules_;
+  const uint64_t seed_;
+  int64_t next_game_, end_game_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  int active_ = 0;
+  // The batch: positions and, for each, its slot and leaf.
+  std::vector<Position> positions_;
+  std::vector<EvalOutput> outputs_;
+  std::vector<std::pair<int, int>> owners_;
+  int64_t evaluations_ = 0, moves_played_ = 0;
+  std::function<bool(const SelfPlayGame&)> resign_check_;
+};
+
+// Returns the seed of game `index` of a run seeded with `seed`.
+inline uint64_t GameSeed(uint64_t seed, int64_t index) { return Mix(seed ^ Mix(uint64_t(index))); }
+
+}  // namespace loa

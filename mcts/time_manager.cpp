@@ -1,0 +1,29 @@
+#include "mcts/time_manager.h"
+
+#include <algorithm>
+
+namespace loa {
+
+namespace {
+
+// The share of a byo-yomi move the search may use: the rest absorbs the
+// protocol and scheduling jitter (our choice).
+constexpr double kByoyomiShare = 0.8;
+
+// The least a timed move gets, so that a search can at least expand the root.
+constexpr double kMinimumSeconds = 0.005;
+
+}  // namespace
+
+double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_stones, const SearchParams& params) {
+  main_seconds = std::max(0.0, main_seconds);
+  byoyomi_seconds = std::max(0.0, byoyomi_seconds);
+  if (main_seconds <= 0 && byoyomi_seconds <= 0) return 0;
+  const double per_byoyomi_move = byoyomi_seconds / std::max(1, byoyomi_stones);
+  double budget = main_seconds / params.time_moves_to_go + kByoyomiShare * per_byoyomi_move;
+  budget = std::min(budget, 0.5 * main_seconds + kByoyomiShare * per_byoyomi_move);
+  budget -= params.move_overhead_seconds;
+  return std::max(budget, kMinimumSeconds);
+}
+
+}  // namespace loa

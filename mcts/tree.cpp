@@ -1,0 +1,347 @@
+#include "mcts/tree.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <utility>
+
+#include "mcts/puct.h"
+
+namespace loa {
+
+namespace {
+
+// RULES.md rule 9: the third occurrence of a position draws.
+constexpr int kRepetitionLimit = 3;
+
+// A score that beats any PUCT score: forced playouts and proven wins.
+constexpr double kForcedScore = 1e9;
+
+// Returns the proven result, for the mover, of a finished game's verdict.
+Proven ResultFor(Result result, Color mover) {
+  if (result == Result::kDraw) return Proven::kDraw;
+  return result == WinFor(mover) ? Proven::kWin : Proven::kLoss;
+}
+
+}  // namespace
+
+SearchTree::SearchTree(const SearchParams& params) : params_(params) { arena_.Allocate(1); }
+
+void SearchTree::SetRoot(const Game& game, bool reuse) {
+  assert(!game.over());
+  std::vector<uint64_t> hashes;
+  hashes.reserve(game.ply() + 1);
+  Position pos = game.start();
+  hashes.push_back(pos.hash());
+  for (Move m : game.moves()) {
+    pos = pos.Apply(m);
+    hashes.push_back(pos.hash());
+  }
+
+  bool kept = false;
+  if (reuse && has_root_ && game.rules() == rules_ && game.ply() >= root_ply_ &&
+      std::equal(game_hashes_.begin(), game_hashes_.end(), hashes.begin())) {
+    assert(arena_[0].in_flight == 0);
+    uint32_t index = 0;
+    for (int ply = root_ply_; ply < game.ply() && index != kNoNode; ++ply) {
+      const Node& node = arena_[index];
+      const uint16_t played = game.moves()[ply].raw();
+      uint32_t next = kNoNode;
+      for (int i = 0; i < node.num_children; ++i)
+        if (arena_[node.first_child + i].move == played) next = node.first_child + i;
+      index = next;
+    }
+    if (index != kNoNode && arena_[index].state != Node::kTerminal && arena_[index].state != Node::kPending) {
+      if (index != 0) Reroot(index);
+      kept = true;
+    }
+  }
+  if (!kept) {
+    arena_.Clear();
+    arena_.Allocate(1);
+  }
+  has_root_ = true;
+  rules_ = game.rules();
+  root_position_ = game.position();
+  root_ply_ = game.ply();
+  game_hashes_ = std::move(hashes);
+  // Pieces are never added: only positions with the root's piece count (all
+  // of them since the last capture) can occur again.
+  repeatable_.clear();
+  const int pieces = PopCount(root_position_.occupied());
+  pos = game.start();
+  for (int ply = 0;; ++ply) {
+    if (PopCount(pos.occupied()) == pieces) repeatable_.push_back(pos.hash());
+    if (ply == game.ply()) break;
+    pos = pos.Apply(game.moves()[ply]);
+  }
+}
+
+void SearchTree::Clear() {
+  arena_.Clear();
+  arena_.Allocate(1);
+  has_root_ = false;
+}
+
+void SearchTree::Reroot(uint32_t index) {
+  // Breadth-first copy of the subtree into a spare arena, children blocks
+  // kept contiguous; the spare's old memory serves the next tree.
+  static thread_local NodeArena spare;
+  static thread_local std::vector<std::pair<uint32_t, uint32_t>> queue;
+  spare.Clear();
+  spare.Allocate(1);
+  spare[0] = arena_[index];
+  queue.clear();
+  queue.emplace_back(index, 0);
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const auto [from, to] = queue[head];
+    const Node& old = arena_[from];
+    if (old.num_children == 0) continue;
+    const uint32_t first = spare.Allocate(old.num_children);
+    spare[to].first_child = first;
+    for (int i = 0; i < old.num_children; ++i) {
+      spare[first + i] = arena_[old.first_child + i];
+      if (spare[first + i].num_children > 0) queue.emplace_back(old.first_child + i, first + i);
+    }
+  }
+  arena_.swap(spare);
+}
+
+void SearchTree::BeginSearch(bool noise, bool forced_playouts, Rng* rng) {
+  noise_ = noise && params_.dirichlet_epsilon > 0;
+  forced_ = forced_playouts && params_.forced_playouts_k > 0;
+  rng_ = rng;
+  assert(!noise_ || rng_);
+  if (noise_ && arena_[0].state == Node::kExpanded) ApplyNoise();
+}
+
+void SearchTree::ApplyNoise() {
+  Node& root = arena_[0];
+  if (root.num_children < 2) return;
+  double noise[kMaxMoves], sum = 0;
+  for (int i = 0; i < root.num_children; ++i) sum += noise[i] = rng_->Gamma(params_.dirichlet_alpha);
+  if (sum <= 0) return;
+  const float epsilon = params_.dirichlet_epsilon;
+  for (int i = 0; i < root.num_children; ++i) {
+    Node& child = arena_[root.first_child + i];
+    child.prior = (1 - epsilon) * child.prior + epsilon * float(noise[i] / sum);
+  }
+}
+
+uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
+  const float virtual_loss = params_.virtual_loss;
+  const double total = std::max(1.0, double(parent.visits) - 1 + virtual_loss * parent.in_flight);
+  const double sqrt_total = std::sqrt(total);
+  const double cpuct = ExplorationFactor(params_, total);
+  const bool forced = at_root && forced_;
+  const double children_visits = double(parent.visits) - 1;
+
+  uint32_t best = parent.first_child;
+  double best_score = -INFINITY;
+  uint32_t best_unvisited = kNoNode;
+  float best_unvisited_prior = -1, visited_mass = 0;
+  for (int i = 0; i < parent.num_children; ++i) {
+    const uint32_t index = parent.first_child + i;
+    const Node& child = arena_[index];
+    const double n = child.visits + virtual_loss * child.in_flight;
+    if (child.is_proven()) {
+      if (child.proven == Proven::kWin) return index;  // the mover wins: nothing is better
+      if (child.proven == Proven::kLoss && params_.solver) continue;
+    } else if (n == 0) {
+      if (child.prior > best_unvisited_prior) {
+        best_unvisited_prior = child.prior;
+        best_unvisited = index;
+      }
+      continue;
+    }
+    if (child.visits + child.in_flight > 0) visited_mass += child.prior;
+    double q = child.is_proven() ? ProvenValue(child.proven) : child.q;
+    if (n > 0 && !child.is_proven()) q = (q * child.visits - virtual_loss * child.in_flight) / n;
+    double score = q + cpuct * child.prior * sqrt_total / (1 + n);
+    if (forced && child.proven != Proven::kLoss &&
+        child.visits + child.in_flight < std::sqrt(params_.forced_playouts_k * child.prior * children_visits))
+      score = kForcedScore + child.prior;
+    if (score > best_score) {
+      best_score = score;
+      best = index;
+    }
+  }
+  if (best_unvisited != kNoNode) {
+    const float reduction = at_root ? (noise_ ? 0.0f : params_.fpu_reduction_root) : params_.fpu_reduction;
+    const double fpu = -parent.q - reduction * std::sqrt(visited_mass);
+    double score = fpu + cpuct * best_unvisited_prior * sqrt_total;
+    if (forced && best_unvisited_prior > 0 && children_visits > 0) score = kForcedScore + best_unvisited_prior;
+    if (score > best_score) best = best_unvisited;
+  }
+  return best;
+}
+
+SearchTree::Selection SearchTree::SelectLeaf(Leaf* leaf) {
+  leaf->path.clear();
+  leaf->hashes.clear();
+  Position pos = root_position_;
+  uint32_t index = 0;
+  for (;;) {
+    Node& node = arena_[index];
+    leaf->path.push_back(index);
+    leaf->hashes.push_back(pos.hash());
+    if (node.is_proven()) {
+      const float value = ProvenValue(node.proven);
+      Backup(leaf->path, value, node.proven == Proven::kDraw ? 1.0f : 0.0f, false);
+      return Selection::kBackedUp;
+    }
+    if (node.state == Node::kPending) return Selection::kCollision;
+    if (node.state == Node::kLeaf) {
+      node.state = Node::kPending;
+      for (uint32_t i : leaf->path) ++arena_[i].in_flight;
+      leaf->position = pos;
+      return Selection::kLeaf;
+    }
+    index = SelectChild(node, index == 0);
+    pos = pos.Apply(arena_[index].edge_move());
+  }
+}
+
+Proven SearchTree::JudgeChild(const Leaf& leaf, const Position& child, Color mover) const {
+  const Verdict verdict = UnitedVerdict(child, mover, rules_.simultaneous);
+  if (verdict.over()) return ResultFor(verdict.result, mover);
+  // Repetition along the game and the tree path (the root is in both once).
+  const uint64_t hash = child.hash();
+  int occurrences = 1;
+  for (size_t i = 1; i < leaf.hashes.size(); ++i) occurrences += leaf.hashes[i] == hash;
+  if (PopCount(child.occupied()) == PopCount(root_position_.occupied()))
+    for (uint64_t h : repeatable_) occurrences += h == hash;
+  if (occurrences >= kRepetitionLimit) return Proven::kDraw;
+  const int ply = root_ply_ + int(leaf.path.size());
+  if (rules_.max_plies > 0 && ply >= rules_.max_plies) return Proven::kDraw;
+  return Proven::kUnknown;
+}
+
+void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
+  Node& node = arena_[leaf.path.back()];  // chunks never move: the reference survives Allocate
+  assert(node.state == Node::kPending);
+  MoveList moves;
+  leaf.position.GenerateMoves(moves);
+  assert(eval.num_moves == moves.size());
+  const uint32_t first = arena_.Allocate(moves.size());
+  const Color mover = leaf.position.side_to_move();
+  for (int i = 0; i < moves.size(); ++i) {
+    Node& child = arena_[first + i];
+    child.move = moves[i].raw();
+    child.prior = eval.priors[i];
+    child.proven = JudgeChild(leaf, leaf.position.Apply(moves[i]), mover);
+    if (child.is_proven()) child.state = Node::kTerminal;
+  }
+  node.first_child = first;
+  node.num_children = uint8_t(moves.size());
+  node.state = Node::kExpanded;
+  if (leaf.path.size() == 1 && noise_) ApplyNoise();
+  Backup(leaf.path, -eval.Value(), eval.wdl[1], true);
+}
+
+bool SearchTree::TryProve(Node& node) {
+  // Children's results are for this node's side to move.
+  int win_plies = -1, draw_plies = -1, loss_plies = -1;
+  bool all_proven = true;
+  for (int i = 0; i < node.num_children; ++i) {
+    const Node& child = arena_[node.first_child + i];
+    const int plies = child.end_plies;
+    switch (child.proven) {
+      case Proven::kWin:
+        win_plies = win_plies < 0 ? plies : std::min(win_plies, plies);
+        break;
+      case Proven::kDraw:
+        draw_plies = draw_plies < 0 ? plies : std::min(draw_plies, plies);
+        break;
+      case Proven::kLoss:
+        loss_plies = std::max(loss_plies, plies);
+        break;
+      case Proven::kUnknown:
+        all_proven = false;
+        break;
+    }
+  }
+  int plies;
+  if (win_plies >= 0) {
+    node.proven = Proven::kLoss;
+    plies = win_plies;
+  } else if (!all_proven) {
+    return false;
+  } else if (draw_plies >= 0) {
+    node.proven = Proven::kDraw;
+    plies = draw_plies;
+  } else {
+    node.proven = Proven::kWin;
+    plies = loss_plies;
+  }
+  node.end_plies = uint8_t(std::min(plies + 1, 255));
+  return true;
+}
+
+void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float draw, bool in_flight) {
+  // value is for the mover into the last node; it flips sign at each level.
+  bool proving = params_.solver && in_flight;  // a new expansion may prove its node
+  for (size_t i = path.size(); i-- > 0;) {
+    Node& node = arena_[path[i]];
+    if (proving) {
+      proving = !node.is_proven() && node.state == Node::kExpanded && TryProve(node);
+      if (proving) {
+        value = ProvenValue(node.proven);
+        draw = node.proven == Proven::kDraw ? 1.0f : 0.0f;
+      }
+    }
+    if (in_flight) --node.in_flight;
+    node.AddVisit(value, draw);
+    value = -value;
+  }
+}
+
+int SearchTree::Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided) {
+  *collided = false;
+  int count = 0;
+  while (count < max_leaves) {
+    const Node& root = arena_[0];
+    if (root.is_proven() || root.visits + root.in_flight >= visit_target) break;
+    const Selection selection = SelectLeaf(&leaves[count]);
+    if (selection == Selection::kLeaf) {
+      ++count;
+    } else if (selection == Selection::kCollision) {
+      *collided = true;
+      break;
+    }
+  }
+  return count;
+}
+
+bool SearchTree::Done(uint32_t visit_target) const { return arena_[0].is_proven() || arena_[0].visits >= visit_target; }
+
+float SearchTree::RootValue() const {
+  const Node& root = arena_[0];
+  return root.is_proven() ? ProvenValue(Flip(root.proven)) : -root.q;
+}
+
+float SearchTree::RootDraw() const {
+  const Node& root = arena_[0];
+  return root.is_proven() ? float(root.proven == Proven::kDraw) : root.d;
+}
+
+std::vector<RootChild> SearchTree::RootChildren() const {
+  std::vector<RootChild> children;
+  const Node& root = arena_[0];
+  children.reserve(root.num_children);
+  for (int i = 0; i < root.num_children; ++i) {
+    const Node& child = arena_[root.first_child + i];
+    RootChild c;
+    c.move = child.edge_move();
+    c.prior = child.prior;
+    c.visits = child.visits;
+    c.q = child.is_proven() ? ProvenValue(child.proven) : child.q;
+    c.d = child.is_proven() ? float(child.proven == Proven::kDraw) : child.d;
+    c.proven = child.proven;
+    c.end_plies = child.end_plies;
+    children.push_back(c);
+  }
+  return children;
+}
+
+}  // namespace loa

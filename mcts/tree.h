@@ -1,0 +1,108 @@
+#pragma once
+// One search tree: PUCT selection with first-play urgency, virtual loss and
+// forced playouts; expansion from an evaluation; backup with MCTS-Solver;
+// terminal positions and repetitions judged by the rules core; root noise;
+// tree reuse between moves. Both drivers (the engine's threaded Search and
+// the batched self-play driver) are built on it.
+
+#include <cstdint>
+#include <vector>
+
+#include "core/game.h"
+#include "core/position.h"
+#include "mcts/evaluator.h"
+#include "mcts/node.h"
+#include "mcts/params.h"
+#include "mcts/random.h"
+#include "mcts/root_stats.h"
+
+namespace loa {
+
+// A leaf on its way to the evaluator: the position and the path to it.
+// Reuse one per slot: its vectors keep their capacity.
+struct Leaf {
+  Position position;
+  std::vector<uint32_t> path;    // arena indices, the root first
+  std::vector<uint64_t> hashes;  // the hash of the position at each path node
+};
+
+// Not thread-safe: the threaded Search locks around every call; the batched
+// driver runs each tree on one thread. `params` must outlive the tree.
+class SearchTree {
+ public:
+  explicit SearchTree(const SearchParams& params);
+
+  // Makes the game's position the root. With `reuse`, when the game continues
+  // the game of the current root, the subtree of the moves played since is
+  // kept (compacted), else the tree starts afresh. The game must not be over
+  // and no playout may be in flight.
+  void SetRoot(const Game& game, bool reuse);
+
+  // Forgets the tree: the next SetRoot starts afresh (a new game).
+  void Clear();
+
+  // Sets the switches of the next search: root Dirichlet noise, drawn from
+  // rng (which must outlive the search), and forced playouts at the root.
+  void BeginSearch(bool noise, bool forced_playouts, Rng* rng);
+
+  enum class Selection {
+    kLeaf,       // *leaf needs an evaluation; virtual loss is on its path
+    kBackedUp,   // reached a terminal or proven node; its value is backed up
+    kCollision,  // reached a node whose evaluation is in flight; nothing done
+  };
+
+  // Walks from the root to a node to evaluate, by PUCT.
+  Selection SelectLeaf(Leaf* leaf);
+
+  // Expands leaf (from SelectLeaf) with its evaluation, judges its children
+  // by the rules, and backs up the value (proofs too, with the solver).
+  void ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval);
+
+  // Selects up to max_leaves leaves into leaves[0..n) and returns n; stops
+  // early when the root is proven or has visit_target visits (counting those
+  // in flight), or on a collision, which sets *collided.
+  int Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided);
+
+  // Returns whether the search is over: the root is proven or has
+  // visit_target completed visits.
+  bool Done(uint32_t visit_target) const;
+
+  const Position& root_position() const { return root_position_; }
+  int root_ply() const { return root_ply_; }
+  uint32_t root_visits() const { return arena_[0].visits; }
+  uint32_t root_in_flight() const { return arena_[0].in_flight; }
+  // Returns the arena slots in use: a bound on the tree's memory / 28 bytes.
+  uint32_t size() const { return arena_.size(); }
+
+  // Returns the root's result for its side to move (kUnknown if unproven).
+  Proven RootProven() const { return Flip(arena_[0].proven); }
+  // Returns the root's value for its side to move: exact when proven.
+  float RootValue() const;
+  // Returns the root's mean draw probability.
+  float RootDraw() const;
+  // Returns the root's moves with their statistics (empty if unexpanded).
+  std::vector<RootChild> RootChildren() const;
+
+ private:
+  uint32_t SelectChild(const Node& parent, bool at_root) const;
+  Proven JudgeChild(const Leaf& leaf, const Position& child, Color mover) const;
+  bool TryProve(Node& node);
+  void Backup(const std::vector<uint32_t>& path, float value, float draw, bool in_flight);
+  void ApplyNoise();
+  void Reroot(uint32_t index);
+
+  const SearchParams& params_;
+  NodeArena arena_;
+  Rules rules_;
+  Position root_position_;
+  int root_ply_ = 0;
+  bool has_root_ = false;
+  // Hashes of every game position up to the root, and of those that can still
+  // repeat (no capture since: same piece count as the root), root included.
+  std::vector<uint64_t> game_hashes_;
+  std::vector<uint64_t> repeatable_;
+  bool noise_ = false, forced_ = false;
+  Rng* rng_ = nullptr;
+};
+
+}  // namespace loa

@@ -1,0 +1,204 @@
+// The engine's search: legal moves from many threads, determinism with one,
+// tree reuse, stopping, errors, and the time budget.
+
+#include "mcts/search.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "core/error.h"
+#include "mcts/time_manager.h"
+#include "mcts/uniform_evaluator.h"
+#include "tests/mcts/test_util.h"
+
+namespace loa {
+namespace {
+
+using testing::HashEvaluator;
+
+// Returns games at various stages, from random playouts with a fixed seed.
+std::vector<Game> SomeGames(int count, uint64_t seed) {
+  std::vector<Game> games;
+  Rng rng(seed);
+  while (int(games.size()) < count) {
+    Game game;
+    const int plies = int(rng.Next() % 40);
+    for (int i = 0; i < plies && !game.over(); ++i) {
+      MoveList moves;
+      game.LegalMoves(moves);
+      game.Play(moves[int(rng.Next() % moves.size())]);
+    }
+    if (!game.over()) games.push_back(game);
+  }
+  return games;
+}
+
+// Checks the visit bookkeeping of an unproven root.
+void ExpectConsistent(const SearchResult& result) {
+  if (result.proven != Proven::kUnknown) return;
+  uint32_t sum = 0;
+  for (const RootChild& c : result.children) sum += c.visits;
+  EXPECT_EQ(sum + 1, result.visits);
+}
+
+TEST(SearchTest, ManyThreadsReturnLegalMoves) {
+  SearchParams params;
+  params.threads = 4;
+  params.leaves_per_batch = 4;
+  HashEvaluator evaluator;
+  Search search(&evaluator, params);
+  for (const Game& game : SomeGames(12, 3)) {
+    SearchLimits limits;
+    limits.playouts = 600;
+    limits.early_stop = false;
+    const SearchResult result = search.Run(game, limits);
+    EXPECT_TRUE(game.position().IsLegal(result.best_move));
+    ExpectConsistent(result);
+    if (result.proven == Proven::kUnknown) EXPECT_EQ(result.visits, 600u);
+  }
+}
+
+TEST(SearchTest, OneThreadIsDeterministic) {
+  SearchParams params;
+  HashEvaluator first_evaluator, second_evaluator;
+  Search first(&first_evaluator, params), second(&second_evaluator, params);
+  for (const Game& game : SomeGames(4, 9)) {
+    const SearchResult a = first.Run(game, SearchLimits()), b = second.Run(game, SearchLimits());
+    EXPECT_EQ(a.best_move, b.best_move);
+    ASSERT_EQ(a.children.size(), b.children.size());
+    for (size_t i = 0; i < a.children.size(); ++i) {
+      EXPECT_EQ(a.children[i].visits, b.children[i].visits);
+      EXPECT_EQ(a.children[i].q, b.children[i].q);
+    }
+  }
+}
+
+TEST(SearchTest, ReusesTheTreeOfTheMovePlayed) {
+  SearchParams params;
+  HashEvaluator evaluator;
+  Search search(&evaluator, params);
+  Game game;
+  SearchLimits limits;
+  limits.playouts = 800;
+  limits.early_stop = false;
+  const SearchResult first = search.Run(game, limits);
+  EXPECT_EQ(first.playouts, 800);
+  game.Play(first.best_move);
+  const SearchResult second = search.Run(game, limits);
+  EXPECT_EQ(second.visits, 800u);
+  EXPECT_LT(second.playouts, 800) << "the reused subtree's visits count";
+  search.Clear();
+  EXPECT_EQ(search.Run(game, limits).playouts, 800);
+}
+
+TEST(SearchTest, EarlyStopKeepsTheMoveAndSavesPlayouts) {
+  SearchParams params;
+  HashEvaluator evaluator;
+  Search full(&evaluator, params), early(&evaluator, params);
+  const Game game;
+  SearchLimits limits;
+  limits.playouts = 2000;
+  limits.early_stop = false;
+  const SearchResult a = full.Run(game, limits);
+  limits.early_stop = true;
+  const SearchResult b = early.Run(game, limits);
+  EXPECT_EQ(a.best_move, b.best_move);
+  EXPECT_LT(b.playouts, a.playouts);
+}
+
+// Asks its search to stop after a number of calls, from inside Evaluate.
+class StoppingEvaluator : public Evaluator {
+ public:
+  explicit StoppingEvaluator(int calls) : calls_left_(calls) {}
+  void Evaluate(const Position* positions, int count, EvalOutput* out) override {
+    inner_.Evaluate(positions, count, out);
+    if (--calls_left_ == 0) search->Stop();
+  }
+  Search* search = nullptr;
+
+ private:
+  UniformEvaluator inner_;
+  int calls_left_;
+};
+
+TEST(SearchTest, StopEndsATimedSearch) {
+  StoppingEvaluator evaluator(50);
+  SearchParams params;
+  Search search(&evaluator, params);
+  evaluator.search = &search;
+  SearchLimits limits;
+  limits.seconds = 1e6;  // only Stop can end it
+  limits.early_stop = false;
+  const SearchResult result = search.Run(Game(), limits);
+  EXPECT_EQ(result.evaluations, 50);
+  EXPECT_TRUE(Game().position().IsLegal(result.best_move));
+}
+
+TEST(SearchTest, TheNodeBoundEndsASearch) {
+  SearchParams params;
+  params.max_tree_nodes = 5000;
+  UniformEvaluator evaluator;
+  Search search(&evaluator, params);
+  SearchLimits limits;
+  limits.playouts = 1 << 20;
+  const SearchResult result = search.Run(Game(), limits);
+  EXPECT_GE(result.tree_size, 5000u);
+  EXPECT_LT(result.tree_size, 5000u + 2 * kMaxMoves);
+}
+
+TEST(SearchTest, ATimedSearchReturnsALegalMove) {
+  SearchParams params;
+  params.threads = 2;
+  UniformEvaluator evaluator;
+  Search search(&evaluator, params);
+  for (const Game& game : SomeGames(3, 4)) {
+    SearchLimits limits;
+    limits.seconds = 0.02;
+    EXPECT_TRUE(game.position().IsLegal(search.Run(game, limits).best_move));
+  }
+}
+
+class ThrowingEvaluator : public Evaluator {
+ public:
+  void Evaluate(const Position*, int, EvalOutput*) override { throw Error("net file 'x' is truncated"); }
+};
+
+TEST(SearchTest, AnEvaluatorErrorReachesTheCallerAndTheSearchRecovers) {
+  for (int threads : {1, 3}) {
+    ThrowingEvaluator thrower;
+    SearchParams params;
+    params.threads = threads;
+    Search search(&thrower, params);
+    EXPECT_THROW(search.Run(Game(), SearchLimits()), Error);
+    EXPECT_THROW(search.Run(Game(), SearchLimits()), Error);
+  }
+}
+
+TEST(SearchTest, BadParametersAreRejected) {
+  SearchParams params;
+  params.threads = 0;
+  UniformEvaluator evaluator;
+  EXPECT_THROW(Search(&evaluator, params), Error);
+  params = SearchParams();
+  params.dirichlet_epsilon = 1.5f;
+  EXPECT_THROW(params.Validate(), Error);
+}
+
+TEST(TimeManagerTest, Budgets) {
+  SearchParams params;
+  params.time_moves_to_go = 20;
+  params.move_overhead_seconds = 0.05;
+  EXPECT_EQ(MoveTimeBudget(0, 0, 0, params), 0);
+  EXPECT_NEAR(MoveTimeBudget(100, 0, 0, params), 100.0 / 20 - 0.05, 1e-9);
+  // Byo-yomi alone: most of one move's share.
+  EXPECT_NEAR(MoveTimeBudget(0, 10, 5, params), 0.8 * 2 - 0.05, 1e-9);
+  EXPECT_NEAR(MoveTimeBudget(0, 3, 0, params), 0.8 * 3 - 0.05, 1e-9);
+  // Never more than half the main time left, never below a floor.
+  params.time_moves_to_go = 1;
+  EXPECT_LE(MoveTimeBudget(10, 0, 0, params), 5.0);
+  EXPECT_GT(MoveTimeBudget(0.01, 0, 0, params), 0);
+}
+
+}  // namespace
+}  // namespace loa

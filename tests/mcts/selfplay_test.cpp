@@ -1,0 +1,161 @@
+// The batched self-play driver: batching changes nothing but speed, it plays
+// what the engine's search plays, and its records are consistent.
+
+#include "mcts/selfplay.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "mcts/search.h"
+#include "tests/mcts/test_util.h"
+
+namespace loa {
+namespace {
+
+using testing::HashEvaluator;
+
+// Self-play settings with every random feature on, small enough to be quick.
+SearchParams NoisyParams() {
+  SearchParams params;
+  params.playouts = 48;
+  params.cheap_playouts = 12;
+  params.full_search_fraction = 0.5f;
+  params.forced_playouts_k = 2;
+  params.dirichlet_epsilon = 0.25f;
+  params.temperature_start = 1.0f;
+  params.temperature_end = 0.2f;
+  params.temperature_halflife_plies = 10;
+  return params;
+}
+
+Rules CappedRules() {
+  Rules rules;
+  rules.max_plies = 80;
+  return rules;
+}
+
+void ExpectSameGames(const std::vector<SelfPlayGame>& a, const std::vector<SelfPlayGame>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t g = 0; g < a.size(); ++g) {
+    EXPECT_EQ(a[g].index, b[g].index);
+    ASSERT_EQ(a[g].game.moves(), b[g].game.moves()) << "game " << a[g].index;
+    EXPECT_EQ(a[g].game.result(), b[g].game.result());
+    ASSERT_EQ(a[g].moves.size(), b[g].moves.size());
+    for (size_t i = 0; i < a[g].moves.size(); ++i) {
+      const SearchedMove &x = a[g].moves[i], &y = b[g].moves[i];
+      EXPECT_EQ(x.full_search, y.full_search);
+      EXPECT_EQ(x.visits, y.visits);
+      EXPECT_EQ(x.root_value, y.root_value);
+      ASSERT_EQ(x.policy.size(), y.policy.size());
+      for (size_t k = 0; k < x.policy.size(); ++k) {
+        EXPECT_EQ(x.policy[k].move, y.policy[k].move);
+        EXPECT_EQ(x.policy[k].probability, y.policy[k].probability);
+      }
+    }
+  }
+}
+
+TEST(SelfPlayTest, BatchingDoesNotChangeTheGames) {
+  const SearchParams params = NoisyParams();
+  constexpr int kGames = 6;
+  HashEvaluator one_evaluator;
+  SelfPlayDriver one_at_a_time(&one_evaluator, params, CappedRules(), 1, 42, 0, kGames);
+  const std::vector<SelfPlayGame> sequential = one_at_a_time.PlayAll();
+  for (int parallel : {2, 6}) {
+    HashEvaluator evaluator;
+    SelfPlayDriver batched(&evaluator, params, CappedRules(), parallel, 42, 0, kGames);
+    ExpectSameGames(batched.PlayAll(), sequential);
+    EXPECT_EQ(evaluator.positions(), one_evaluator.positions());
+    EXPECT_LT(evaluator.calls(), one_evaluator.calls()) << "the leaves of several games share a call";
+  }
+  // A game's moves depend on its index, not on the games played before it.
+  HashEvaluator late_evaluator;
+  SelfPlayDriver late(&late_evaluator, params, CappedRules(), 2, 42, 4, 2);
+  const std::vector<SelfPlayGame> tail = late.PlayAll();
+  ExpectSameGames(tail, {sequential[4], sequential[5]});
+}
+
+TEST(SelfPlayTest, SeedsMakeDifferentGames) {
+  HashEvaluator evaluator;
+  SelfPlayDriver a(&evaluator, NoisyParams(), CappedRules(), 2, 1, 0, 2),
+      b(&evaluator, NoisyParams(), CappedRules(), 2, 2, 0, 2);
+  const std::vector<SelfPlayGame> x = a.PlayAll(), y = b.PlayAll();
+  EXPECT_NE(x[0].game.moves(), y[0].game.moves());
+  EXPECT_NE(x[0].game.moves(), x[1].game.moves());
+}
+
+TEST(SelfPlayTest, WithoutRandomnessTheDriverPlaysTheEnginesMoves) {
+  SearchParams params;
+  params.playouts = 64;
+  params.dirichlet_epsilon = 0;
+  params.temperature_start = params.temperature_end = 0;
+  params.forced_playouts_k = 0;
+  params.full_search_fraction = 1;
+  HashEvaluator evaluator;
+  SelfPlayDriver driver(&evaluator, params, CappedRules(), 1, 7, 0, 1);
+  const SelfPlayGame played = driver.PlayAll().at(0);
+
+  Search search(&evaluator, params);
+  Game game(CappedRules());
+  SearchLimits limits;
+  limits.playouts = params.playouts;
+  limits.early_stop = false;
+  for (size_t i = 0; i < played.moves.size(); ++i) {
+    const SearchResult result = search.Run(game, limits);
+    ASSERT_EQ(result.best_move, played.moves[i].move) << "ply " << i;
+    EXPECT_EQ(result.visits, played.moves[i].visits);
+    EXPECT_EQ(result.value, played.moves[i].root_value);
+    game.Play(result.best_move);
+  }
+  EXPECT_TRUE(game.over());
+}
+
+TEST(SelfPlayTest, RecordsAreConsistent) {
+  const SearchParams params = NoisyParams();
+  HashEvaluator evaluator;
+  SelfPlayDriver driver(&evaluator, params, CappedRules(), 3, 5, 0, 3);
+  int full = 0, cheap = 0;
+  for (const SelfPlayGame& record : driver.PlayAll()) {
+    EXPECT_TRUE(record.game.over());
+    ASSERT_EQ(record.moves.size(), record.game.moves().size());
+    Position pos = record.game.start();
+    for (size_t i = 0; i < record.moves.size(); ++i) {
+      const SearchedMove& m = record.moves[i];
+      EXPECT_EQ(m.position, pos);
+      EXPECT_EQ(m.move, record.game.moves()[i]);
+      double sum = 0, played_share = 0;
+      for (const MoveProbability& p : m.policy) {
+        EXPECT_TRUE(pos.IsLegal(p.move));
+        EXPECT_GT(p.probability, 0);
+        sum += p.probability;
+        if (p.move == m.move) played_share = p.probability;
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-5);
+      EXPECT_GT(played_share, 0) << "the move is drawn from the target";
+      EXPECT_GE(m.root_value, -1);
+      EXPECT_LE(m.root_value, 1);
+      if (m.proven == Proven::kUnknown)
+        EXPECT_GE(m.visits, uint32_t(m.full_search ? params.playouts : params.cheap_playouts));
+      (m.full_search ? full : cheap)++;
+      pos = pos.Apply(m.move);
+    }
+  }
+  EXPECT_GT(full, 0);
+  EXPECT_GT(cheap, 0);
+  EXPECT_EQ(driver.moves_played(), full + cheap);
+}
+
+TEST(SelfPlayTest, AResignCheckEndsTheGame) {
+  HashEvaluator evaluator;
+  SelfPlayDriver driver(&evaluator, NoisyParams(), CappedRules(), 2, 3, 0, 4);
+  driver.set_resign_check([](const SelfPlayGame& g) { return g.moves.size() == size_t(5 + g.index); });
+  for (const SelfPlayGame& g : driver.PlayAll()) {
+    EXPECT_FALSE(g.game.over());
+    EXPECT_EQ(g.moves.size(), size_t(5 + g.index));
+    EXPECT_EQ(g.game.ply(), int(g.moves.size()));
+  }
+}
+
+}  // namespace
+}  // namespace loa

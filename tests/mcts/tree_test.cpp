@@ -1,0 +1,287 @@
+// The search tree: expansion, value signs, terminal and repetition judgement,
+// tree reuse, root noise, the arena.
+
+#include "mcts/tree.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/notation.h"
+#include "mcts/uniform_evaluator.h"
+#include "tests/mcts/test_util.h"
+
+namespace loa {
+namespace {
+
+using testing::HashEvaluator;
+using testing::ValueEvaluator;
+
+// Runs playouts one leaf at a time until the root has `visits` visits.
+void RunPlayouts(SearchTree& tree, Evaluator& evaluator, uint32_t visits) {
+  Leaf leaf;
+  EvalOutput out;
+  while (!tree.Done(visits)) {
+    bool collided = false;
+    if (tree.Gather(1, visits, &leaf, &collided) == 0) break;
+    evaluator.Evaluate(&leaf.position, 1, &out);
+    tree.ExpandAndBackup(leaf, out);
+  }
+}
+
+Game PlayMoves(const std::vector<const char*>& moves, const Rules& rules = Rules()) {
+  Game game(rules);
+  for (const char* text : moves) game.Play(ParseMove(text, game.position()));
+  return game;
+}
+
+TEST(TreeTest, FirstPlayoutExpandsTheRootWithTheEvaluatorsPriors) {
+  SearchParams params;
+  SearchTree tree(params);
+  Game game;
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, nullptr);
+  HashEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 1);
+  EXPECT_EQ(tree.root_visits(), 1u);
+  EvalOutput expected;
+  evaluator.Evaluate(&game.position(), 1, &expected);
+  MoveList moves;
+  game.position().GenerateMoves(moves);
+  const std::vector<RootChild> children = tree.RootChildren();
+  ASSERT_EQ(int(children.size()), moves.size());
+  for (int i = 0; i < moves.size(); ++i) {
+    EXPECT_EQ(children[i].move, moves[i]);
+    EXPECT_FLOAT_EQ(children[i].prior, expected.priors[i]);
+    EXPECT_EQ(children[i].visits, 0u);
+  }
+  EXPECT_FLOAT_EQ(tree.RootValue(), expected.Value());
+}
+
+TEST(TreeTest, VisitsGoToTheMoveTheEvaluatorLikes) {
+  // The evaluator likes for Black any position where White has lost a piece
+  // (lasting: pieces never return). Black has one capture; it must draw the
+  // visits, and its value must come back with Black's sign.
+  const Position pos = Position::FromString("b1bb2b1/b4w2/w5bw/ww6/2b4w/w4w1w/wwb4w/1bb1b1b1 b");
+  ValueEvaluator evaluator([](const Position& p) {
+    const float black = PopCount(p.pieces(kWhite)) < 12 ? 0.8f : 0.0f;
+    return p.side_to_move() == kBlack ? black : -black;
+  });
+  SearchParams params;
+  SearchTree tree(params);
+  tree.SetRoot(Game(Rules(), pos), false);
+  tree.BeginSearch(false, false, nullptr);
+  RunPlayouts(tree, evaluator, 400);
+  const Move capture = ParseMove("c8xa6", pos);
+  const std::vector<RootChild> children = tree.RootChildren();
+  EXPECT_EQ(ChooseBestMove(children), capture);
+  for (const RootChild& c : children) {
+    if (c.move != capture) continue;
+    EXPECT_GT(c.visits, 200u);
+    EXPECT_GT(c.q, 0.7f);
+  }
+  EXPECT_GT(tree.RootValue(), 0.5f);
+}
+
+TEST(TreeTest, VisitsGoToTheWinningMoveWithoutTheSolver) {
+  // Black wins at once by uniting (a3-b2, the only win); the solver is off,
+  // yet terminal values are exact and the visits find the win.
+  const Position pos = Position::FromString("7w/8/7w/8/8/b7/8/b7 b");
+  Game game(Rules(), pos);
+  SearchParams params;
+  params.solver = false;
+  SearchTree tree(params);
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, nullptr);
+  UniformEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 300);
+  EXPECT_EQ(tree.RootProven(), Proven::kUnknown);
+  const Move best = ChooseBestMove(tree.RootChildren());
+  game.Play(best);
+  ASSERT_TRUE(game.over()) << FormatMove(best);
+  EXPECT_EQ(game.result(), Result::kBlackWins);
+}
+
+TEST(TreeTest, AThirdOccurrenceAlongGameAndPathIsADraw) {
+  // c8-c6 h3-f3 c6-c8 f3-h3 returns to the start (its 2nd occurrence).
+  const std::vector<const char*> cycle = {"c8-c6", "h3-f3", "c6-c8", "f3-h3", "c8-c6"};
+  Game game = PlayMoves(cycle);
+  SearchParams params;
+  SearchTree tree(params);
+  tree.SetRoot(game, true);
+  tree.BeginSearch(false, false, nullptr);
+  UniformEvaluator evaluator;  // even priors: every grandchild gets visits
+  RunPlayouts(tree, evaluator, 20000);
+  // h3-f3 c6-c8 f3-h3 would reach the start a third time: the tree must know
+  // it at depth 3 from the path alone. Walk there by reusing the tree.
+  for (const char* text : {"h3-f3", "c6-c8"}) game.Play(ParseMove(text, game.position()));
+  tree.SetRoot(game, true);
+  tree.BeginSearch(false, false, nullptr);
+  EXPECT_GT(tree.root_visits(), 0u) << "the subtree was not kept";
+  const Move back = ParseMove("f3-h3", game.position());
+  bool seen = false;
+  for (const RootChild& c : tree.RootChildren()) {
+    if (c.move != back) continue;
+    seen = true;
+    EXPECT_EQ(c.proven, Proven::kDraw);
+  }
+  EXPECT_TRUE(seen);
+  // The rules core agrees.
+  game.Play(back);
+  EXPECT_EQ(game.reason(), Reason::kRepetition);
+}
+
+TEST(TreeTest, ASecondOccurrenceIsNoDraw) {
+  Game game = PlayMoves({"c8-c6", "h3-f3", "c6-c8"});
+  SearchParams params;
+  SearchTree tree(params);
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, nullptr);
+  UniformEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 2);
+  const Move back = ParseMove("f3-h3", game.position());
+  for (const RootChild& c : tree.RootChildren())
+    if (c.move == back) EXPECT_EQ(c.proven, Proven::kUnknown);
+}
+
+TEST(TreeTest, BothUnitedFollowsTheSimultaneousRule) {
+  // White has exactly one move that unites both sides, and none that unites
+  // White alone.
+  const Position pos = Position::FromString("8/8/3b4/8/4w3/1w2bw2/8/8 w");
+  for (Simultaneous rule : {Simultaneous::kDraw, Simultaneous::kMover}) {
+    Rules rules;
+    rules.simultaneous = rule;
+    Game game(rules, pos);
+    SearchParams params;
+    params.solver = false;
+    SearchTree tree(params);
+    tree.SetRoot(game, false);
+    tree.BeginSearch(false, false, nullptr);
+    UniformEvaluator evaluator;
+    RunPlayouts(tree, evaluator, 1);
+    int both = 0;
+    for (const RootChild& c : tree.RootChildren()) {
+      const Verdict v = UnitedVerdict(pos.Apply(c.move), kWhite, rule);
+      if (v.reason != Reason::kBothUnited) {
+        EXPECT_EQ(c.proven, Proven::kUnknown);
+        continue;
+      }
+      ++both;
+      EXPECT_EQ(c.proven, rule == Simultaneous::kDraw ? Proven::kDraw : Proven::kWin);
+    }
+    EXPECT_EQ(both, 1);
+  }
+}
+
+TEST(TreeTest, TheMoveCapEndsTheTree) {
+  Rules rules;
+  rules.max_plies = 2;
+  Game game(rules);
+  game.Play(ParseMove("c8-c6", game.position()));
+  SearchParams params;
+  SearchTree tree(params);
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, nullptr);
+  UniformEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 50);
+  // Every reply reaches ply 2, the cap: a draw, and the root is proven so.
+  EXPECT_EQ(tree.RootProven(), Proven::kDraw);
+  for (const RootChild& c : tree.RootChildren()) EXPECT_EQ(c.proven, Proven::kDraw);
+}
+
+TEST(TreeTest, ReuseKeepsTheSubtreeOfTheMovePlayed) {
+  SearchParams params;
+  SearchTree tree(params);
+  Game game;
+  tree.SetRoot(game, true);
+  tree.BeginSearch(false, false, nullptr);
+  HashEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 500);
+  const std::vector<RootChild> before = tree.RootChildren();
+  const Move best = ChooseBestMove(before);
+  uint32_t child_visits = 0;
+  for (const RootChild& c : before)
+    if (c.move == best) child_visits = c.visits;
+  game.Play(best);
+  tree.SetRoot(game, true);
+  EXPECT_EQ(tree.root_visits(), child_visits);
+  // Searching on from the reused tree equals searching the kept part anew
+  // in count: the visit target includes the reused visits.
+  RunPlayouts(tree, evaluator, child_visits + 100);
+  EXPECT_EQ(tree.root_visits(), child_visits + 100);
+  // Without reuse, or after another game's moves, it starts afresh.
+  tree.SetRoot(game, false);
+  EXPECT_EQ(tree.root_visits(), 0u);
+  Game other = PlayMoves({"b1-b3"});
+  tree.SetRoot(other, true);
+  EXPECT_EQ(tree.root_visits(), 0u);
+}
+
+TEST(TreeTest, NoiseChangesThePriorsReproducibly) {
+  SearchParams params;
+  const Game game;
+  auto noised_priors = [&](uint64_t seed) {
+    SearchTree tree(params);
+    tree.SetRoot(game, false);
+    Rng rng(seed);
+    tree.BeginSearch(true, false, &rng);
+    UniformEvaluator evaluator;
+    RunPlayouts(tree, evaluator, 1);
+    std::vector<float> priors;
+    for (const RootChild& c : tree.RootChildren()) priors.push_back(c.prior);
+    return priors;
+  };
+  const std::vector<float> a = noised_priors(5), b = noised_priors(5), c = noised_priors(6);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  double sum = 0;
+  bool varied = false;
+  for (float p : a) {
+    sum += p;
+    varied |= std::fabs(p - 1.0f / a.size()) > 1e-3f;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-4);
+  EXPECT_TRUE(varied);
+}
+
+TEST(TreeTest, ArenaBlocksNeverStraddleChunks) {
+  NodeArena arena;
+  arena.Allocate(1);
+  for (int i = 0; i < 200; ++i) {
+    const int n = 1 + i % kMaxMoves;
+    const uint32_t first = arena.Allocate(n);
+    EXPECT_EQ(first >> NodeArena::kChunkBits, (first + n - 1) >> NodeArena::kChunkBits);
+    arena[first + n - 1].visits = 7;
+    EXPECT_EQ(arena[first + n - 1].visits, 7u);
+  }
+  arena.Clear();
+  EXPECT_EQ(arena.Allocate(3), 0u);
+  EXPECT_EQ(arena[2].visits, 0u);
+}
+
+TEST(TreeTest, VirtualLossSpreadsLeavesOfOneBatch) {
+  SearchParams params;
+  SearchTree tree(params);
+  tree.SetRoot(Game(), false);
+  tree.BeginSearch(false, false, nullptr);
+  UniformEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 1);
+  std::vector<Leaf> leaves(8);
+  bool collided = false;
+  const int count = tree.Gather(8, 100, leaves.data(), &collided);
+  ASSERT_EQ(count, 8);
+  EXPECT_FALSE(collided);
+  EXPECT_EQ(tree.root_in_flight(), 8u);
+  for (int i = 0; i < count; ++i)
+    for (int j = 0; j < i; ++j) EXPECT_NE(leaves[i].position, leaves[j].position);
+  std::vector<EvalOutput> out(count);
+  std::vector<Position> positions;
+  for (const Leaf& l : leaves) positions.push_back(l.position);
+  evaluator.Evaluate(positions.data(), count, out.data());
+  for (int i = 0; i < count; ++i) tree.ExpandAndBackup(leaves[i], out[i]);
+  EXPECT_EQ(tree.root_in_flight(), 0u);
+  EXPECT_EQ(tree.root_visits(), 9u);
+}
+
+}  // namespace
+}  // namespace loa
