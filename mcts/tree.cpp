@@ -15,7 +15,7 @@ namespace {
 constexpr int kRepetitionLimit = 3;
 
 // A score that beats any PUCT score: forced playouts and proven wins.
-constexpr double kForcedScore = 1e9;
+constexpr float kForcedScore = 1e9f;
 
 // Returns the proven result, for the mover, of a finished game's verdict.
 Proven ResultFor(Result result, Color mover) {
@@ -68,10 +68,14 @@ void SearchTree::SetRoot(const Game& game, bool reuse) {
   // Pieces are never added: only positions with the root's piece count (all
   // of them since the last capture) can occur again.
   repeatable_.clear();
+  repeatable_filter_ = HashFilter();
   const int pieces = PopCount(root_position_.occupied());
   pos = game.start();
   for (int ply = 0;; ++ply) {
-    if (PopCount(pos.occupied()) == pieces) repeatable_.push_back(pos.hash());
+    if (PopCount(pos.occupied()) == pieces) {
+      repeatable_.push_back(pos.hash());
+      repeatable_filter_.Add(pos.hash());
+    }
     if (ply == game.ply()) break;
     pos = pos.Apply(game.moves()[ply]);
   }
@@ -130,36 +134,38 @@ void SearchTree::ApplyNoise() {
 
 uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   const float virtual_loss = params_.virtual_loss;
-  const double total = std::max(1.0, double(parent.visits) - 1 + virtual_loss * parent.in_flight);
-  const double sqrt_total = std::sqrt(total);
-  const double cpuct = ExplorationFactor(params_, total);
+  const double total = std::max(1.0, double(parent.visits) - 1 + double(virtual_loss) * parent.in_flight);
+  // U = exploration * P / (1 + n): c(N) sqrt(N) once per node.
+  const float exploration = float(ExplorationFactor(params_, total) * std::sqrt(total));
   const bool forced = at_root && forced_;
-  const double children_visits = double(parent.visits) - 1;
+  const float children_visits = float(parent.visits) - 1;
 
   uint32_t best = parent.first_child;
-  double best_score = -INFINITY;
+  float best_score = -INFINITY;
   uint32_t best_unvisited = kNoNode;
   float best_unvisited_prior = -1, visited_mass = 0;
   for (int i = 0; i < parent.num_children; ++i) {
     const uint32_t index = parent.first_child + i;
     const Node& child = arena_[index];
-    const double n = child.visits + virtual_loss * child.in_flight;
+    const float n = float(child.visits) + virtual_loss * float(child.in_flight);
+    float q = child.q;
     if (child.is_proven()) {
       if (child.proven == Proven::kWin) return index;  // the mover wins: nothing is better
       if (child.proven == Proven::kLoss && params_.solver) continue;
+      q = ProvenValue(child.proven);
     } else if (n == 0) {
       if (child.prior > best_unvisited_prior) {
         best_unvisited_prior = child.prior;
         best_unvisited = index;
       }
       continue;
+    } else if (child.in_flight > 0) {
+      q = (q * float(child.visits) - virtual_loss * float(child.in_flight)) / n;
     }
     if (child.visits + child.in_flight > 0) visited_mass += child.prior;
-    double q = child.is_proven() ? ProvenValue(child.proven) : child.q;
-    if (n > 0 && !child.is_proven()) q = (q * child.visits - virtual_loss * child.in_flight) / n;
-    double score = q + cpuct * child.prior * sqrt_total / (1 + n);
+    float score = q + exploration * child.prior / (1 + n);
     if (forced && child.proven != Proven::kLoss &&
-        child.visits + child.in_flight < std::sqrt(params_.forced_playouts_k * child.prior * children_visits))
+        float(child.visits + child.in_flight) < std::sqrt(params_.forced_playouts_k * child.prior * children_visits))
       score = kForcedScore + child.prior;
     if (score > best_score) {
       best_score = score;
@@ -168,8 +174,8 @@ uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   }
   if (best_unvisited != kNoNode) {
     const float reduction = at_root ? (noise_ ? 0.0f : params_.fpu_reduction_root) : params_.fpu_reduction;
-    const double fpu = -parent.q - reduction * std::sqrt(visited_mass);
-    double score = fpu + cpuct * best_unvisited_prior * sqrt_total;
+    const float fpu = -parent.q - reduction * std::sqrt(visited_mass);
+    float score = fpu + exploration * best_unvisited_prior;
     if (forced && best_unvisited_prior > 0 && children_visits > 0) score = kForcedScore + best_unvisited_prior;
     if (score > best_score) best = best_unvisited;
   }
@@ -202,16 +208,25 @@ SearchTree::Selection SearchTree::SelectLeaf(Leaf* leaf) {
   }
 }
 
-Proven SearchTree::JudgeChild(const Leaf& leaf, const Position& child, Color mover) const {
-  const Verdict verdict = UnitedVerdict(child, mover, rules_.simultaneous);
-  if (verdict.over()) return ResultFor(verdict.result, mover);
+Proven SearchTree::JudgeChild(const Leaf& leaf, const HashFilter& seen, Move move, const Position& child,
+                              Color mover) const {
+  if (move.is_capture()) {
+    const Verdict verdict = UnitedVerdict(child, mover, rules_.simultaneous);
+    if (verdict.over()) return ResultFor(verdict.result, mover);
+  } else if (!move.is_pass() && child.IsUnited(mover)) {
+    // Without a capture the opponent's pieces, not united at the leaf, stay
+    // as they were: only the mover can have united (UnitedVerdict's answer).
+    return Proven::kWin;
+  }
   // Repetition along the game and the tree path (the root is in both once).
   const uint64_t hash = child.hash();
-  int occurrences = 1;
-  for (size_t i = 1; i < leaf.hashes.size(); ++i) occurrences += leaf.hashes[i] == hash;
-  if (PopCount(child.occupied()) == PopCount(root_position_.occupied()))
-    for (uint64_t h : repeatable_) occurrences += h == hash;
-  if (occurrences >= kRepetitionLimit) return Proven::kDraw;
+  if (seen.MayHold(hash)) {
+    int occurrences = 1;
+    for (size_t i = 1; i < leaf.hashes.size(); ++i) occurrences += leaf.hashes[i] == hash;
+    if (PopCount(child.occupied()) == PopCount(root_position_.occupied()))
+      for (uint64_t h : repeatable_) occurrences += h == hash;
+    if (occurrences >= kRepetitionLimit) return Proven::kDraw;
+  }
   const int ply = root_ply_ + int(leaf.path.size());
   if (rules_.max_plies > 0 && ply >= rules_.max_plies) return Proven::kDraw;
   return Proven::kUnknown;
@@ -225,11 +240,13 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   assert(eval.num_moves == moves.size());
   const uint32_t first = arena_.Allocate(moves.size());
   const Color mover = leaf.position.side_to_move();
+  HashFilter seen = repeatable_filter_;
+  for (size_t i = 1; i < leaf.hashes.size(); ++i) seen.Add(leaf.hashes[i]);
   for (int i = 0; i < moves.size(); ++i) {
     Node& child = arena_[first + i];
     child.move = moves[i].raw();
     child.prior = eval.priors[i];
-    child.proven = JudgeChild(leaf, leaf.position.Apply(moves[i]), mover);
+    child.proven = JudgeChild(leaf, seen, moves[i], leaf.position.Apply(moves[i]), mover);
     if (child.is_proven()) child.state = Node::kTerminal;
   }
   node.first_child = first;

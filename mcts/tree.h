@@ -26,6 +26,14 @@ struct Leaf {
   std::vector<uint64_t> hashes;  // the hash of the position at each path node
 };
 
+// A 256-bit set of hash fingerprints: "certainly not among them" for most
+// positions, so the repetition check rarely has to count.
+struct HashFilter {
+  uint64_t bits[4] = {};
+  void Add(uint64_t hash) { bits[hash >> 62] |= uint64_t{1} << ((hash >> 56) & 63); }
+  bool MayHold(uint64_t hash) const { return (bits[hash >> 62] >> ((hash >> 56) & 63)) & 1; }
+};
+
 // Not thread-safe: the threaded Search locks around every call; the batched
 // driver runs each tree on one thread. `params` must outlive the tree.
 class SearchTree {
@@ -85,7 +93,7 @@ class SearchTree {
 
  private:
   uint32_t SelectChild(const Node& parent, bool at_root) const;
-  Proven JudgeChild(const Leaf& leaf, const Position& child, Color mover) const;
+  Proven JudgeChild(const Leaf& leaf, const HashFilter& seen, Move move, const Position& child, Color mover) const;
   bool TryProve(Node& node);
   void Backup(const std::vector<uint32_t>& path, float value, float draw, bool in_flight);
   void ApplyNoise();
@@ -101,6 +109,7 @@ class SearchTree {
   // repeat (no capture since: same piece count as the root), root included.
   std::vector<uint64_t> game_hashes_;
   std::vector<uint64_t> repeatable_;
+  HashFilter repeatable_filter_;
   bool noise_ = false, forced_ = false;
   Rng* rng_ = nullptr;
 };
