@@ -35,21 +35,15 @@ double Search::Elapsed() const {
 
 bool Search::CannotChange(double elapsed) const {
   // Playouts left: by the visit target, and by the time at the rate so far.
-  double left = double(visit_target_) - tree_.root_visits() - tree_.root_in_flight();
+  // (Playouts in flight may still land on the second move.)
+  double left = double(visit_target_) - tree_.root_visits();
   if (budget_seconds_ > 0) {
     const double done = double(tree_.root_visits()) - start_visits_;
     if (elapsed <= 0 || done <= 0) return false;
     left = std::min(left, done / elapsed * (budget_seconds_ - elapsed));
   }
   uint32_t first = 0, second = 0;
-  for (const RootChild& c : tree_.RootChildren()) {
-    if (c.visits > first) {
-      second = first;
-      first = c.visits;
-    } else if (c.visits > second) {
-      second = c.visits;
-    }
-  }
+  tree_.TopTwoVisits(&first, &second);
   return first > 0 && double(second) + left < double(first);
 }
 

@@ -342,6 +342,20 @@ float SearchTree::RootDraw() const {
   return root.is_proven() ? float(root.proven == Proven::kDraw) : root.d;
 }
 
+void SearchTree::TopTwoVisits(uint32_t* first, uint32_t* second) const {
+  *first = *second = 0;
+  const Node& root = arena_[0];
+  for (int i = 0; i < root.num_children; ++i) {
+    const uint32_t visits = arena_[root.first_child + i].visits;
+    if (visits > *first) {
+      *second = *first;
+      *first = visits;
+    } else if (visits > *second) {
+      *second = visits;
+    }
+  }
+}
+
 std::vector<RootChild> SearchTree::RootChildren() const {
   std::vector<RootChild> children;
   const Node& root = arena_[0];

@@ -88,6 +88,9 @@ class SearchTree {
   float RootValue() const;
   // Returns the root's mean draw probability.
   float RootDraw() const;
+  // Sets the two largest visit counts among the root's children (0 if none);
+  // no allocation, for stopping rules checked at every playout.
+  void TopTwoVisits(uint32_t* first, uint32_t* second) const;
   // Returns the root's moves with their statistics (empty if unexpanded).
   std::vector<RootChild> RootChildren() const;
 
