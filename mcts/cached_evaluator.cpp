@@ -120,14 +120,20 @@ void CachedEvaluator::Evaluate(const Position* positions, int count, EvalOutput*
   // the distinct missing positions.
   std::vector<int> miss_of(count, -1);
   std::vector<Position> missing;
+  // Repeats among the missing (many self-play games at one opening): an
+  // open-addressing table of indices into `missing`, keyed by hash.
+  size_t table_size = 16;
+  while (table_size < 2 * size_t(count)) table_size *= 2;
+  std::vector<int> table(table_size, -1);
   for (int i = 0; i < count; ++i) {
     if (Lookup(positions[i], &out[i])) continue;
-    for (int m = 0; m < int(missing.size()) && miss_of[i] < 0; ++m)
-      if (missing[m] == positions[i]) miss_of[i] = m;
-    if (miss_of[i] < 0) {
-      miss_of[i] = int(missing.size());
+    size_t slot = (positions[i].hash() >> 1) & (table_size - 1);
+    while (table[slot] >= 0 && !(missing[table[slot]] == positions[i])) slot = (slot + 1) & (table_size - 1);
+    if (table[slot] < 0) {
+      table[slot] = int(missing.size());
       missing.push_back(positions[i]);
     }
+    miss_of[i] = table[slot];
   }
   hits_.fetch_add(count - missing.size(), std::memory_order_relaxed);
   misses_.fetch_add(missing.size(), std::memory_order_relaxed);
