@@ -21,5 +21,8 @@ const std::vector<Command>& Commands();
 int RunPerft(int argc, char** argv);
 int RunReplay(int argc, char** argv);
 int RunShow(int argc, char** argv);
+int RunGtp(int argc, char** argv);
+int RunMatch(int argc, char** argv);
+int RunTournament(int argc, char** argv);
 
 }  // namespace loa::app

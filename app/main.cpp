@@ -15,6 +15,9 @@ const std::vector<Command>& Commands() {
       {"perft", "count move sequences to a depth (rules checksum and speed)", RunPerft},
       {"replay", "replay a game record and print its final position and result", RunReplay},
       {"show", "print a position: board, side to move, legal moves, status", RunShow},
+      {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},
+      {"match", "play two players against each other: Elo, interval, SPRT", RunMatch},
+      {"tournament", "round robin and Bradley-Terry ratings table", RunTournament},
   };
   return kCommands;
 }

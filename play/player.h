@@ -2,6 +2,7 @@
 // A player: anything that chooses a move for a game (a search, a net, an
 // external engine, a person). Any two players can meet in a match.
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -12,9 +13,9 @@ namespace loa {
 // The clock of the side to move, as GTP's time_settings and time_left give
 // it; all zero means untimed (the player uses its own limits).
 struct Clock {
-  double main_seconds = 0;      // time left in the main period
-  double byoyomi_seconds = 0;   // time per byo-yomi period
-  int byoyomi_stones = 0;       // moves per byo-yomi period (0: none)
+  double main_seconds = 0;     // time left in the main period
+  double byoyomi_seconds = 0;  // time per byo-yomi period
+  int byoyomi_stones = 0;      // moves per byo-yomi period (0: none)
   bool timed() const { return main_seconds > 0 || byoyomi_seconds > 0; }
 };
 
@@ -28,6 +29,12 @@ class Player {
 
   // Forgets what it learnt of the last game (trees, tables, clocks).
   virtual void NewGame() {}
+
+  // Reseeds the player's random choices. A match calls it before each game
+  // with a seed made from its own seed and the game's number, so that a game
+  // does not depend on the games the same player object played before.
+  // Players without randomness ignore it.
+  virtual void SetSeed(uint64_t seed) {}
 
   // Returns a legal move for the side to move; the game must not be over.
   virtual Move ChooseMove(const Game& game, const Clock& clock) = 0;

@@ -1,0 +1,126 @@
+// The random, greedy and alpha-beta players.
+
+#include <algorithm>
+#include <limits>
+
+#include "alphabeta/search.h"
+#include "play/players.h"
+#include "play/seed.h"
+
+namespace loa {
+namespace {
+
+// The seed of a player whose spec names none.
+constexpr int64_t kDefaultSeed = 1;
+// The time per move of `ab` when its spec sets no limit.
+constexpr double kDefaultMoveSeconds = 1.0;
+// Under a clock: the main time is shared among this many moves (the expert
+// games in ../shared/testdata last 33 to 47 plies, under 25 moves a side;
+// the rest is a reserve), and this share of a byo-yomi period's time per
+// stone is used, the rest being a safety margin.
+constexpr double kMainTimeMovesToGo = 30;
+constexpr double kByoyomiUse = 0.8;
+// The transposition table of `ab`, in MiB, unless the spec says.
+constexpr int kDefaultHashMegabytes = 16;
+
+class RandomPlayer : public Player {
+ public:
+  RandomPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
+  std::string name() const override { return name_; }
+  void SetSeed(uint64_t seed) override { rng_.seed(MixSeed(spec_seed_, seed)); }
+  Move ChooseMove(const Game& game, const Clock&) override {
+    MoveList moves;
+    game.LegalMoves(moves);
+    return moves[RandomBelow(rng_, moves.size())];
+  }
+
+ private:
+  std::string name_;
+  uint64_t spec_seed_;
+  std::mt19937_64 rng_;
+};
+
+class GreedyPlayer : public Player {
+ public:
+  GreedyPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
+  std::string name() const override { return name_; }
+  void SetSeed(uint64_t seed) override { rng_.seed(MixSeed(spec_seed_, seed)); }
+  Move ChooseMove(const Game& game, const Clock&) override;
+
+ private:
+  std::string name_;
+  uint64_t spec_seed_;
+  std::mt19937_64 rng_;
+};
+
+Move GreedyPlayer::ChooseMove(const Game& game, const Clock&) {
+  MoveList moves, best;
+  game.LegalMoves(moves);
+  const Color us = game.position().side_to_move();
+  int best_value = std::numeric_limits<int>::min();
+  for (Move m : moves) {
+    const Position child = game.position().Apply(m);
+    const Verdict verdict = UnitedVerdict(child, us, game.rules().simultaneous);
+    int value;
+    if (verdict.over())
+      value = verdict.result == Result::kDraw ? 0 : verdict.result == WinFor(us) ? kWinScore : -kWinScore;
+    else
+      value = -Evaluate(child);
+    if (value > best_value) best.clear();
+    if (value >= best_value) {
+      best_value = value;
+      best.push_back(m);
+    }
+  }
+  return best[RandomBelow(rng_, best.size())];
+}
+
+class AlphaBetaPlayer : public Player {
+ public:
+  AlphaBetaPlayer(std::string name, const SearchLimits& limits, const SearchOptions& options)
+      : name_(std::move(name)), limits_(limits), search_(options) {}
+  std::string name() const override { return name_; }
+  void NewGame() override { search_.Clear(); }
+  Move ChooseMove(const Game& game, const Clock& clock) override {
+    SearchLimits limits = limits_;
+    if (clock.timed()) {
+      double budget = clock.main_seconds / kMainTimeMovesToGo;
+      if (clock.byoyomi_seconds > 0) budget += kByoyomiUse * clock.byoyomi_seconds / std::max(1, clock.byoyomi_stones);
+      limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
+    }
+    return search_.Search(game, limits).best;
+  }
+
+ private:
+  std::string name_;
+  SearchLimits limits_;
+  AlphaBeta search_;
+};
+
+}  // namespace
+
+std::unique_ptr<Player> MakeRandomPlayer(const PlayerSpec& spec) {
+  spec.CheckKeys({"seed"});
+  const uint64_t seed = spec.GetInt("seed", kDefaultSeed, 0, std::numeric_limits<int64_t>::max());
+  return std::make_unique<RandomPlayer>(spec.text(), seed);
+}
+
+std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec) {
+  spec.CheckKeys({"seed"});
+  const uint64_t seed = spec.GetInt("seed", kDefaultSeed, 0, std::numeric_limits<int64_t>::max());
+  return std::make_unique<GreedyPlayer>(spec.text(), seed);
+}
+
+std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec) {
+  spec.CheckKeys({"depth", "nodes", "time", "hash"});
+  SearchLimits limits;
+  limits.depth = int(spec.GetInt("depth", 0, 1, kMaxSearchDepth));
+  limits.nodes = spec.GetInt("nodes", 0, 1, int64_t{1} << 50);
+  limits.seconds = spec.GetDouble("time", 0, 0.001, 1e6);
+  if (limits.depth == 0 && limits.nodes == 0 && limits.seconds == 0) limits.seconds = kDefaultMoveSeconds;
+  SearchOptions options;
+  options.hash_megabytes = int(spec.GetInt("hash", kDefaultHashMegabytes, 1, 1 << 16));
+  return std::make_unique<AlphaBetaPlayer>(spec.text(), limits, options);
+}
+
+}  // namespace loa

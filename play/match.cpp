@@ -1,0 +1,195 @@
+#include "play/match.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/notation.h"
+#include "core/record.h"
+#include "play/openings.h"
+#include "play/seed.h"
+
+namespace loa {
+namespace {
+
+// What the worker threads share, under its mutex.
+struct MatchState {
+  std::mutex mutex;
+  int next_game = 0;
+  bool stop = false;
+  std::exception_ptr error;
+  MatchResult result;
+};
+
+std::string RecordPath(const std::string& dir, int index) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "game_%06d.txt", index + 1);
+  return (std::filesystem::path(dir) / name).string();
+}
+
+// Plays game `index` between a and b from its opening and returns it.
+Game PlayGame(const MatchConfig& config, const Openings& openings, int index, Player& a, Player& b) {
+  Game game = openings.Get(index / 2, config.seed);
+  const bool a_is_black = index % 2 == 0;
+  a.NewGame();
+  b.NewGame();
+  a.SetSeed(MixSeed(config.seed, 2 * uint64_t(index)));
+  b.SetSeed(MixSeed(config.seed, 2 * uint64_t(index) + 1));
+  while (!game.over()) {
+    Player& player = (game.position().side_to_move() == kBlack) == a_is_black ? a : b;
+    const Move move = player.ChooseMove(game, Clock());
+    if (move.is_null() || !game.position().IsLegal(move))
+      throw Error("match game " + std::to_string(index + 1) + ": player '" + player.name() + "' chose " +
+                  (move.is_null() ? "no move" : "the illegal move " + FormatMove(move)) + " in position '" +
+                  game.position().ToString() + "'");
+    game.Play(move);
+  }
+  return game;
+}
+
+// Counts a finished game, runs the SPRT and reports progress; the caller holds the lock.
+void Tally(const MatchConfig& config, MatchState& state, const MatchGame& game) {
+  MatchResult& r = state.result;
+  r.game_list.push_back(game);
+  ++r.games;
+  if (game.a_score == 1)
+    ++r.wins;
+  else if (game.a_score == 0)
+    ++r.losses;
+  else
+    ++r.draws;
+  r.elo = EstimateElo(r.wins, r.draws, r.losses);
+  if (config.sprt) {
+    r.llr = SprtLlr(r.wins, r.draws, r.losses, config.sprt->elo0, config.sprt->elo1);
+    if (r.decision == SprtDecision::kContinue) {
+      r.decision = SprtDecide(r.llr, *config.sprt);
+      if (r.decision != SprtDecision::kContinue) state.stop = true;
+    }
+  }
+  if (config.on_progress) {
+    MatchProgress progress;
+    progress.games_done = r.games;
+    progress.games_total = config.games;
+    progress.wins = r.wins;
+    progress.draws = r.draws;
+    progress.losses = r.losses;
+    progress.elo = r.elo;
+    progress.sprt = config.sprt.has_value();
+    progress.llr = r.llr;
+    config.on_progress(progress);
+  }
+}
+
+void Worker(const MatchConfig& config, const Openings& openings, MatchState& state, std::unique_ptr<Player> a,
+            std::unique_ptr<Player> b) {
+  try {
+    if (!a) a = config.make_a();
+    if (!b) b = config.make_b();
+    for (;;) {
+      int index;
+      {
+        std::lock_guard<std::mutex> lock(state.mutex);
+        if (state.stop || state.next_game >= config.games) return;
+        index = state.next_game++;
+      }
+      const Game game = PlayGame(config, openings, index, *a, *b);
+      MatchGame summary;
+      summary.index = index;
+      summary.a_is_black = index % 2 == 0;
+      summary.result = game.result();
+      summary.reason = game.reason();
+      summary.plies = game.ply();
+      summary.a_score = game.result() == Result::kDraw                                ? 0.5
+                        : (game.result() == Result::kBlackWins) == summary.a_is_black ? 1.0
+                                                                                      : 0.0;
+      if (!config.out_dir.empty()) {
+        const Tags tags = {{"Event", "loaz match"},
+                           {"Round", std::to_string(index + 1)},
+                           {"Black", summary.a_is_black ? a->name() : b->name()},
+                           {"White", summary.a_is_black ? b->name() : a->name()},
+                           {"Opening", openings.Describe(index / 2)},
+                           {"Seed", std::to_string(config.seed)}};
+        WriteFileAtomic(RecordPath(config.out_dir, index), FormatRecord(game, tags));
+      }
+      std::lock_guard<std::mutex> lock(state.mutex);
+      Tally(config, state, summary);
+    }
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (!state.error) state.error = std::current_exception();
+    state.stop = true;
+  }
+}
+
+}  // namespace
+
+MatchResult RunMatch(const MatchConfig& input) {
+  MatchConfig config = input;
+  if (config.games < 1) throw Error("match: --games must be at least 1");
+  if (config.threads < 1) throw Error("match: --threads must be at least 1");
+  if (!config.make_a) config.make_a = [spec = config.player_a] { return MakePlayer(spec); };
+  if (!config.make_b) config.make_b = [spec = config.player_b] { return MakePlayer(spec); };
+  const Openings openings(config.openings, config.rules);
+  if (!config.out_dir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(config.out_dir, error);
+    if (error) throw IoError("match: cannot create " + config.out_dir + ": " + error.message());
+  }
+  // The first pair is made here, so that a bad spec fails before any thread starts.
+  std::unique_ptr<Player> first_a = config.make_a(), first_b = config.make_b();
+  MatchState state;
+  state.result.a = first_a->name();
+  state.result.b = first_b->name();
+  state.result.sprt = config.sprt;
+  const int threads = std::min(config.threads, config.games);
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t)
+    workers.emplace_back(Worker, std::cref(config), std::cref(openings), std::ref(state), nullptr, nullptr);
+  Worker(config, openings, state, std::move(first_a), std::move(first_b));
+  for (std::thread& w : workers) w.join();
+  if (state.error) std::rethrow_exception(state.error);
+  MatchResult result = std::move(state.result);
+  std::sort(result.game_list.begin(), result.game_list.end(),
+            [](const MatchGame& x, const MatchGame& y) { return x.index < y.index; });
+  return result;
+}
+
+nlohmann::ordered_json MatchResult::ToJson() const {
+  nlohmann::ordered_json j = {{"a", a},
+                              {"b", b},
+                              {"games", games},
+                              {"wins", wins},
+                              {"draws", draws},
+                              {"losses", losses},
+                              {"score", elo.score},
+                              {"elo", elo.elo},
+                              {"elo_ci95", elo.ci95}};
+  if (sprt) {
+    const char* names[] = {"continue", "H0", "H1"};
+    double lower, upper;
+    SprtBounds(*sprt, lower, upper);
+    j["sprt"] = {
+        {"elo0", sprt->elo0}, {"elo1", sprt->elo1}, {"alpha", sprt->alpha}, {"beta", sprt->beta},
+        {"llr", llr},         {"lower", lower},     {"upper", upper},       {"decision", names[int(decision)]}};
+  }
+  return j;
+}
+
+std::string FormatProgress(const MatchProgress& p) {
+  char line[200];
+  std::snprintf(line, sizeof(line), "games %d/%d  +%d =%d -%d  score %.1f%%  Elo %+.0f +- %.0f", p.games_done,
+                p.games_total, p.wins, p.draws, p.losses, 100 * p.elo.score, p.elo.elo, p.elo.ci95);
+  std::string text = line;
+  if (p.sprt) {
+    std::snprintf(line, sizeof(line), "  LLR %.2f", p.llr);
+    text += line;
+  }
+  return text;
+}
+
+}  // namespace loa

@@ -1,0 +1,19 @@
+// MakePlayer: one branch per spec kind.
+
+#include "core/error.h"
+#include "play/players.h"
+
+namespace loa {
+
+std::unique_ptr<Player> MakePlayer(const std::string& text) {
+  const PlayerSpec spec = PlayerSpec::Parse(text);
+  const std::string& kind = spec.kind();
+  if (kind == "random") return MakeRandomPlayer(spec);
+  if (kind == "greedy") return MakeGreedyPlayer(spec);
+  if (kind == "ab") return MakeAlphaBetaPlayer(spec);
+  if (kind == "rollout") return MakeRolloutPlayer(spec);
+  if (kind == "gtp") return MakeGtpPlayer(spec);
+  throw ParseError("player '" + text + "': unknown kind '" + kind + "' (known: random, greedy, ab, rollout, gtp)");
+}
+
+}  // namespace loa

@@ -1,0 +1,33 @@
+#pragma once
+// The built-in players, one factory function per spec kind. MakePlayer
+// (player_factory.cpp) dispatches on the kind; each function checks the keys
+// its kind takes and throws ParseError naming the spec and the key.
+
+#include <memory>
+
+#include "play/player.h"
+#include "play/spec.h"
+
+namespace loa {
+
+// "random[:seed=S]": a uniformly random legal move.
+std::unique_ptr<Player> MakeRandomPlayer(const PlayerSpec& spec);
+
+// "greedy[:seed=S]": the move with the best one-ply evaluation (an immediate
+// win first); ties are broken at random.
+std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec);
+
+// "ab:depth=D", "ab:nodes=N", "ab:time=SECONDS" (any combination; time=1
+// when none is given), "hash=MB": the alpha-beta baseline.
+std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec);
+
+// "rollout:sims=N[,c=C][,seed=S]": MCTS with uniformly random playouts and
+// proven wins and losses backed up (MCTS-Solver).
+std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec);
+
+// "gtp:cmd=COMMAND": an external engine that speaks the text protocol of
+// `loaz gtp`, started with /bin/sh -c COMMAND; the rest of the spec is the
+// command, commas and all.
+std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec);
+
+}  // namespace loa

@@ -1,0 +1,122 @@
+// The text protocol: a recorded session, malformed input included, gives
+// the expected replies and leaves the game as it was after each error.
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "play/gtp_engine.h"
+
+namespace loa {
+namespace {
+
+std::string RunSession(const std::string& input) {
+  GtpEngine engine(MakePlayer("greedy"));
+  std::istringstream in(input);
+  std::ostringstream out;
+  engine.Run(in, out);
+  return out.str();
+}
+
+TEST(GtpEngineTest, RecordedSession) {
+  const std::string input =
+      "1 protocol_version\n"
+      "name\n"
+      "known_command genmove\n"
+      "known_command fly\n"
+      "# a comment line\n"
+      "\n"
+      "boardsize 9\n"
+      "boardsize 8\n"
+      "play b c8-c6\n"
+      "play b c1-c3\n"
+      "play white b4\n"
+      "play w h2-h1-h3\n"
+      "play w a2:c2\n"
+      "play green a3-c3\n"
+      "2 undo\n"
+      "undo\n"
+      "undo\n"
+      "loa_position 5b2/6w1/8/8/5b2/4wwbb/1w2w3/w7 b  # black wins with f8-f5\n"
+      "loa_position 5b2/6w1/8 b\n"
+      "genmove w\n"
+      "3 genmove b\n"
+      "loa_result\n"
+      "final_score\n"
+      "genmove w\n"
+      "play w g7-g6\n"
+      "undo\n"
+      "loa_result\n"
+      "final_score\n"
+      "loa_legal_moves\n"
+      "frobnicate now\n"
+      "time_settings 60 x 1\n"
+      "time_left b 30 0\n"
+      "4 quit\n"
+      "name\n";
+  const std::string expected =
+      "=1 2\n\n"
+      "= LOAZero\n\n"
+      "= true\n\n"
+      "= false\n\n"
+      "? unacceptable size: LOA is played on 8x8\n\n"
+      "= \n\n"
+      "= \n\n"
+      "? it is white's turn\n\n"
+      "? move 'b4' in position '1b1bbbb1/w6w/w1b4w/w6w/w6w/w6w/w6w/1bbbbbb1 w': expected FROM-TO, FROMxTO or "
+      "pass, e.g. b1-d3\n\n"
+      "? move 'h2-h1-h3' in position '1b1bbbb1/w6w/w1b4w/w6w/w6w/w6w/w6w/1bbbbbb1 w': expected FROM-TO, FROMxTO "
+      "or pass, e.g. b1-d3\n\n"
+      "= \n\n"
+      "? invalid color 'green' (b, black, w or white)\n\n"
+      "=2 \n\n"
+      "= \n\n"
+      "? cannot undo: no move played\n\n"
+      "= \n\n"
+      "? position '5b2/6w1/8 b': expected 8 ranks separated by '/'\n\n"
+      "? it is black's turn\n\n"
+      "=3 f8-f5\n\n"
+      "= black united\n\n"
+      "= B+\n\n"
+      "? game is over (black united)\n\n"
+      "? game is over (black united)\n\n"
+      "= \n\n"
+      "= ongoing\n\n"
+      "? game is not over\n\n"
+      "= g3-g5 g3-g1 g3-h4 g3-f2 g3-e5 h3-h4 h3-h2 h3-g2 h3-g4 f4-f7 f4-h6 f4-g4 f4-e4 f4-h2 f4-d6 f8-f5 f8-e7 f8-g8 "
+      "f8-e8\n\n"
+      "? unknown command 'frobnicate'\n\n"
+      "? byo-yomi time 'x' is not a number\n\n"
+      "= \n\n"
+      "=4 \n\n";
+  EXPECT_EQ(RunSession(input), expected);
+}
+
+TEST(GtpEngineTest, ShowboardAndLists) {
+  GtpEngine engine(MakePlayer("random"));
+  const std::string board = engine.Handle("showboard");
+  EXPECT_EQ(board.substr(0, 3), "= \n");
+  EXPECT_NE(board.find("  8 . b b b b b b ."), std::string::npos);
+  EXPECT_NE(board.find("black to move\n\n"), std::string::npos);
+  const std::string list = engine.Handle("list_commands");
+  for (const char* command : {"loa_position", "loa_rules", "loa_legal_moves", "loa_result", "loa_loadgame", "genmove"})
+    EXPECT_NE(list.find(std::string("\n") + command + "\n"), std::string::npos) << command;
+  EXPECT_EQ(engine.Handle("   "), "");
+}
+
+TEST(GtpEngineTest, RulesAndRecordsLoad) {
+  GtpEngine engine(MakePlayer("random"));
+  EXPECT_EQ(engine.Handle("loa_rules start=scrambled"), "= \n\n");
+  EXPECT_EQ(engine.game().position(), Position::Start(StartKind::kScrambled));
+  EXPECT_EQ(engine.Handle("loa_rules simultaneous=sometimes").substr(0, 2), "? ");
+  EXPECT_EQ(engine.game().rules().start, StartKind::kScrambled);
+  EXPECT_EQ(engine.Handle("loa_loadgame /no/such/file").substr(0, 2), "? ");
+  const std::string game = std::string(LOAZ_TESTDATA_DIR) + "/games/appendix_E_game2.txt";
+  EXPECT_EQ(engine.Handle("loa_loadgame " + game), "= \n\n");
+  EXPECT_EQ(engine.game().ply(), 33);
+  EXPECT_EQ(engine.Handle("loa_result"), "= black united\n\n");
+  EXPECT_EQ(engine.Handle("final_score"), "= B+\n\n");
+}
+
+}  // namespace
+}  // namespace loa

@@ -1,0 +1,155 @@
+// Matches: reproducible with a seed, colours swapped, records written and
+// replayable, the SPRT stops, external engines play through the protocol.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/record.h"
+#include "play/match.h"
+#include "play/tournament.h"
+
+namespace loa {
+namespace {
+
+MatchConfig SmallMatch(const std::string& a, const std::string& b, int games) {
+  MatchConfig config;
+  config.player_a = a;
+  config.player_b = b;
+  config.games = games;
+  config.openings = "random:plies=4";
+  config.seed = 7;
+  return config;
+}
+
+std::string TempDir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("loaz_play_test_" + name);
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+void ExpectSameGames(const MatchResult& x, const MatchResult& y) {
+  ASSERT_EQ(x.game_list.size(), y.game_list.size());
+  for (size_t i = 0; i < x.game_list.size(); ++i) {
+    EXPECT_EQ(x.game_list[i].index, y.game_list[i].index);
+    EXPECT_EQ(x.game_list[i].result, y.game_list[i].result);
+    EXPECT_EQ(x.game_list[i].plies, y.game_list[i].plies);
+  }
+  EXPECT_EQ(x.wins, y.wins);
+  EXPECT_EQ(x.draws, y.draws);
+}
+
+TEST(MatchTest, IsReproducibleWithASeed) {
+  const MatchConfig config = SmallMatch("random", "greedy", 8);
+  const MatchResult first = RunMatch(config), second = RunMatch(config);
+  ExpectSameGames(first, second);
+  MatchConfig threaded = config;
+  threaded.threads = 3;
+  ExpectSameGames(first, RunMatch(threaded));
+  MatchConfig reseeded = config;
+  reseeded.seed = 8;
+  const MatchResult other = RunMatch(reseeded);
+  bool differs = false;
+  for (size_t i = 0; i < other.game_list.size(); ++i) differs |= other.game_list[i].plies != first.game_list[i].plies;
+  EXPECT_TRUE(differs);
+}
+
+TEST(MatchTest, SwapsColoursAndWritesReplayableRecords) {
+  MatchConfig config = SmallMatch("ab:depth=1", "random", 4);
+  config.out_dir = TempDir("records");
+  const MatchResult result = RunMatch(config);
+  ASSERT_EQ(result.games, 4);
+  EXPECT_EQ(result.wins + result.draws + result.losses, 4);
+  for (const MatchGame& g : result.game_list) {
+    EXPECT_EQ(g.a_is_black, g.index % 2 == 0);
+    char name[32];
+    std::snprintf(name, sizeof(name), "/game_%06d.txt", g.index + 1);
+    const std::string path = config.out_dir + name;
+    const Record record = ParseRecord(ReadFile(path), path);
+    const Game game = ReplayRecord(record, record.rules, path);
+    EXPECT_EQ(game.result(), g.result);
+    EXPECT_EQ(game.ply(), g.plies);
+    EXPECT_EQ(TagValue(record.tags, g.a_is_black ? "Black" : "White"), "ab:depth=1");
+  }
+  // The two games of an opening start alike.
+  const Record first = ParseRecord(ReadFile(config.out_dir + "/game_000001.txt"), "1");
+  const Record second = ParseRecord(ReadFile(config.out_dir + "/game_000002.txt"), "2");
+  EXPECT_TRUE(std::equal(first.moves.begin(), first.moves.begin() + 4, second.moves.begin()));
+  const nlohmann::ordered_json json = result.ToJson();
+  for (const char* key : {"a", "b", "games", "wins", "draws", "losses", "score", "elo", "elo_ci95"})
+    EXPECT_TRUE(json.contains(key)) << key;
+}
+
+TEST(MatchTest, SprtStopsEarly) {
+  MatchConfig config = SmallMatch("ab:depth=2", "random", 1000);
+  config.sprt = SprtConfig{0, 200, 0.05, 0.05};
+  const MatchResult result = RunMatch(config);
+  EXPECT_LT(result.games, 1000);
+  EXPECT_EQ(result.decision, SprtDecision::kAcceptH1);
+}
+
+TEST(MatchTest, MoveCapEndsEveryGame) {
+  MatchConfig config = SmallMatch("random", "random", 2);
+  config.rules.max_plies = 6;
+  const MatchResult result = RunMatch(config);
+  for (const MatchGame& g : result.game_list) EXPECT_LE(g.plies, 6);
+}
+
+TEST(MatchTest, OpeningFilesAreReadAndCheckedByLine) {
+  const std::string dir = TempDir("openings");
+  std::filesystem::create_directories(dir);
+  const std::string good = dir + "/good.txt", bad = dir + "/bad.txt";
+  std::ofstream(good)
+      << "# two openings\n8/8/4wb2/w7/2b2b2/w2bb3/1bw4w/4b3 b\n\n1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w\n";
+  std::ofstream(bad) << "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b\n1bbbbbb1/w6w/w6w b\n";
+  MatchConfig config = SmallMatch("random", "random", 4);
+  config.openings = good;
+  EXPECT_EQ(RunMatch(config).games, 4);
+  config.openings = bad;
+  try {
+    RunMatch(config);
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad + ":2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MatchTest, ExternalEngineThroughTheProtocol) {
+  if (!std::filesystem::exists(LOAZ_BINARY)) GTEST_SKIP() << LOAZ_BINARY << " is not built";
+  // The same deterministic player in-process and behind the protocol.
+  const MatchResult local = RunMatch(SmallMatch("ab:depth=2", "ab:depth=1", 4));
+  const MatchResult remote =
+      RunMatch(SmallMatch("gtp:cmd=" + std::string(LOAZ_BINARY) + " gtp --player ab:depth=2", "ab:depth=1", 4));
+  ExpectSameGames(local, remote);
+}
+
+TEST(MatchTest, AFailingEngineIsNamed) {
+  try {
+    RunMatch(SmallMatch("gtp:cmd=exit 0", "random", 2));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("engine 'exit 0'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TournamentTest, RatesARoundRobin) {
+  TournamentConfig config;
+  config.players = {"random", "ab:depth=1", "ab:depth=2"};
+  config.games_per_pair = 4;
+  config.match = SmallMatch("", "", 0);
+  config.anchor = "random";
+  const TournamentResult result = RunTournament(config);
+  ASSERT_EQ(result.matches.size(), 3u);
+  EXPECT_EQ(result.ratings[0].elo, 0);
+  EXPECT_GT(result.ratings[1].elo, 0);
+  EXPECT_GT(result.ratings[2].elo, 0);
+  EXPECT_NE(result.Table().find("(anchor)"), std::string::npos);
+  config.anchor = "nobody";
+  EXPECT_THROW(RunTournament(config), Error);
+}
+
+}  // namespace
+}  // namespace loa

@@ -1,0 +1,100 @@
+// The players and their specs.
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/error.h"
+#include "core/notation.h"
+#include "play/player.h"
+
+namespace loa {
+namespace {
+
+// Returns the message of the ParseError that MakePlayer(spec) throws.
+std::string SpecError(const std::string& spec) {
+  try {
+    MakePlayer(spec);
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(PlayerSpecTest, BadSpecsNameThePartTheyCannotRead) {
+  EXPECT_NE(SpecError("alphabeta:depth=3").find("unknown kind 'alphabeta'"), std::string::npos);
+  EXPECT_NE(SpecError("ab:depth=three").find("depth=three is not a whole number"), std::string::npos);
+  EXPECT_NE(SpecError("ab:depth=0").find("depth=0 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("ab:deep=3").find("unknown option 'deep'"), std::string::npos);
+  EXPECT_NE(SpecError("random:seed").find("'seed' is not key=value"), std::string::npos);
+  EXPECT_NE(SpecError("rollout:sims=-5").find("sims=-5 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("greedy:depth=2").find("unknown option 'depth' for greedy"), std::string::npos);
+  EXPECT_NE(SpecError("gtp").find("gtp needs cmd=COMMAND"), std::string::npos);
+  EXPECT_NE(SpecError("ab:time=fast").find("time=fast is not a number"), std::string::npos);
+}
+
+TEST(PlayersTest, NamesAreTheirSpecs) {
+  EXPECT_EQ(MakePlayer("ab:depth=2")->name(), "ab:depth=2");
+  EXPECT_EQ(MakePlayer("random:seed=4")->name(), "random:seed=4");
+}
+
+TEST(PlayersTest, EveryPlayerPlaysLegalMovesToTheEnd) {
+  for (const char* spec : {"random", "greedy", "ab:depth=2", "ab:nodes=300", "rollout:sims=30"}) {
+    SCOPED_TRACE(spec);
+    auto player = MakePlayer(spec);
+    Rules rules;
+    rules.max_plies = 120;
+    Game game(rules);
+    player->NewGame();
+    player->SetSeed(3);
+    while (!game.over()) {
+      const Move m = player->ChooseMove(game, Clock());
+      ASSERT_TRUE(game.position().IsLegal(m)) << game.position().ToString();
+      game.Play(m);
+    }
+  }
+}
+
+TEST(PlayersTest, SeedsMakeRandomPlayersRepeatable) {
+  auto a = MakePlayer("random:seed=9"), b = MakePlayer("random:seed=9"), c = MakePlayer("random:seed=10");
+  const Game game;
+  a->SetSeed(1);
+  b->SetSeed(1);
+  c->SetSeed(1);
+  int differ = 0;
+  for (int i = 0; i < 20; ++i) {
+    const Move x = a->ChooseMove(game, Clock());
+    EXPECT_EQ(x, b->ChooseMove(game, Clock()));
+    differ += x != c->ChooseMove(game, Clock());
+  }
+  EXPECT_GT(differ, 0);
+}
+
+TEST(PlayersTest, EveryPlayerButRandomTakesAnImmediateWin) {
+  // Black wins with f8-f5 and with no other move.
+  const Game game(Rules(), Position::FromString("5b2/6w1/8/8/5b2/4wwbb/1w2w3/w7 b"));
+  const Move win = ParseMove("f8-f5", game.position());
+  for (const char* spec : {"greedy", "ab:depth=1", "ab:nodes=50", "rollout:sims=20"})
+    EXPECT_EQ(MakePlayer(spec)->ChooseMove(game, Clock()), win) << spec;
+}
+
+TEST(PlayersTest, RolloutFindsAForcedWinInTwo) {
+  // White wins in two moves whatever black does (checked by the alpha-beta tests).
+  const Position pos = Position::FromString("b4w2/b3w3/w1wb4/2w1wb2/1w1wb3/1b6/2w1b1b1/8 w");
+  Game game(Rules(), pos);
+  auto rollout = MakePlayer("rollout:sims=3000");
+  auto defender = MakePlayer("ab:depth=3");
+  for (int ply = 0; ply < 3 && !game.over(); ++ply)
+    game.Play((ply % 2 == 0 ? rollout : defender)->ChooseMove(game, Clock()));
+  EXPECT_EQ(game.result(), Result::kWhiteWins);
+}
+
+TEST(PlayersTest, AlphaBetaUnderAClockStillMoves) {
+  Clock clock;
+  clock.main_seconds = 0.3;
+  const Game game;
+  EXPECT_TRUE(game.position().IsLegal(MakePlayer("ab")->ChooseMove(game, clock)));
+}
+
+}  // namespace
+}  // namespace loa
