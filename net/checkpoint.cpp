@@ -1,0 +1,169 @@
+#include "net/checkpoint.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/file_util.h"
+
+namespace loa {
+namespace {
+
+// Stored under "format"; anything else is not a checkpoint of ours.
+constexpr char kCheckpointFormat[] = "loazero-checkpoint";
+
+// Runs body, turning LibTorch's errors about the file into one loa::Error.
+template <typename Body>
+auto Guarded(const std::string& path, Body&& body) {
+  try {
+    return body();
+  } catch (const c10::Error& e) {
+    std::string what = e.what_without_backtrace();
+    throw Error(path + ": truncated or not a LOAZero checkpoint (" + what.substr(0, what.find('\n')) + ")");
+  }
+}
+
+// Opens the archive in bytes with its tensors mapped to device.
+torch::serialize::InputArchive OpenArchive(const std::string& path, const std::string& bytes, torch::Device device) {
+  return Guarded(path, [&] {
+    torch::serialize::InputArchive archive;
+    archive.load_from(bytes.data(), bytes.size(), device);
+    return archive;
+  });
+}
+
+c10::IValue ReadValue(const std::string& path, torch::serialize::InputArchive& archive, const char* key) {
+  c10::IValue value;
+  if (!Guarded(path, [&] { return archive.try_read(key, value); }))
+    throw Error(path + ": not a LOAZero checkpoint (no '" + key + "')");
+  return value;
+}
+
+CheckpointInfo ReadInfo(const std::string& path, torch::serialize::InputArchive& archive) {
+  CheckpointInfo info;
+  c10::IValue format = ReadValue(path, archive, "format");
+  if (!format.isString() || format.toStringRef() != kCheckpointFormat)
+    throw Error(path + ": not a LOAZero checkpoint (format is not " + kCheckpointFormat + ")");
+  info.encoder_version = int(ReadValue(path, archive, "encoder_version").toInt());
+  if (info.encoder_version != kEncoderVersion)
+    throw Error(path + ": encoder version " + std::to_string(info.encoder_version) +
+                ", but this build encodes version " + std::to_string(kEncoderVersion));
+  try {
+    info.config = NetConfig::FromJson(ReadValue(path, archive, "architecture").toStringRef());
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+  info.state.step = ReadValue(path, archive, "step").toInt();
+  info.state.rules = ReadValue(path, archive, "rules").toStringRef();
+  auto counters = nlohmann::json::parse(ReadValue(path, archive, "counters").toStringRef(), nullptr, false);
+  if (counters.is_discarded() || !counters.is_object()) throw Error(path + ": malformed counters");
+  for (auto it = counters.begin(); it != counters.end(); ++it)
+    info.state.counters[it.key()] = it.value().get<int64_t>();
+  info.has_optimizer = ReadValue(path, archive, "has_optimizer").toBool();
+  return info;
+}
+
+}  // namespace
+
+void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
+                    const TrainingState& state) {
+  torch::serialize::OutputArchive archive;
+  archive.write("format", c10::IValue(std::string(kCheckpointFormat)));
+  archive.write("encoder_version", c10::IValue(int64_t(kEncoderVersion)));
+  archive.write("architecture", c10::IValue(model->config().ToJson()));
+  archive.write("step", c10::IValue(state.step));
+  archive.write("rules", c10::IValue(state.rules));
+  archive.write("counters", c10::IValue(nlohmann::json(state.counters).dump()));
+  archive.write("has_optimizer", c10::IValue(optimizer != nullptr));
+  torch::serialize::OutputArchive model_archive;
+  model->save(model_archive);
+  archive.write("model", model_archive);
+  if (optimizer) {
+    torch::serialize::OutputArchive optimizer_archive;
+    optimizer->save(optimizer_archive);
+    archive.write("optimizer", optimizer_archive);
+  }
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  WriteFileAtomic(path, bytes.str());
+}
+
+CheckpointInfo ReadCheckpointInfo(const std::string& path) {
+  std::string bytes = ReadFile(path);
+  torch::serialize::InputArchive archive = OpenArchive(path, bytes, torch::kCPU);
+  return Guarded(path, [&] { return ReadInfo(path, archive); });
+}
+
+TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer) {
+  std::string bytes = ReadFile(path);
+  const torch::Device device = model->parameters().front().device();
+  torch::serialize::InputArchive archive = OpenArchive(path, bytes, device);
+  CheckpointInfo info = Guarded(path, [&] { return ReadInfo(path, archive); });
+  if (info.config != model->config())
+    throw Error(path + ": architecture " + info.config.ToJson() + " differs from the model's " +
+                model->config().ToJson());
+  if (optimizer && !info.has_optimizer) throw Error(path + ": holds no optimizer state");
+  Guarded(path, [&] {
+    torch::serialize::InputArchive model_archive;
+    archive.read("model", model_archive);
+    model->load(model_archive);
+    model->to(device);
+    if (optimizer) {
+      torch::serialize::InputArchive optimizer_archive;
+      archive.read("optimizer", optimizer_archive);
+      optimizer->load(optimizer_archive);
+    }
+    return 0;
+  });
+  return info.state;
+}
+
+LoaNet LoadModel(const std::string& path, TrainingState* state) {
+  LoaNet model(ReadCheckpointInfo(path).config);
+  TrainingState loaded = LoadCheckpoint(path, model, nullptr);
+  model->eval();
+  if (state) *state = loaded;
+  return model;
+}
+
+ExportedNet ExportCheckpoint(const std::string& path) {
+  TrainingState state;
+  LoaNet model = LoadModel(path, &state);
+  ExportedNet net = ToExport(model, state.rules, state.step);
+  net.source = path;
+  return net;
+}
+
+ExportedNet ReadNetFile(const std::string& path) {
+  return LooksLikeSafeTensors(path) ? ReadExport(path) : ExportCheckpoint(path);
+}
+
+namespace {
+
+LoaNet NewModel(const NetConfig& config, uint64_t seed) {
+  torch::manual_seed(seed);
+  LoaNet model(config);
+  model->eval();
+  return model;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+ExportedNet NewNet(const NetConfig& config, uint64_t seed, const std::string& rules) {
+  LoaNet model = NewModel(config, seed);
+  return ToExport(model, rules, 0);
+}
+
+void WriteNewNet(const std::string& path, const NetConfig& config, uint64_t seed, const std::string& rules) {
+  LoaNet model = NewModel(config, seed);
+  if (EndsWith(path, ".pt"))
+    SaveCheckpoint(path, model, nullptr, TrainingState{0, {}, rules});
+  else
+    WriteExport(path, ToExport(model, rules, 0));
+}
+
+}  // namespace loa

@@ -1,0 +1,59 @@
+#pragma once
+// Checkpoints: what a training run needs to resume. The model, the
+// optimizer state (any torch::optim optimizer), the step, named counters,
+// the architecture and the encoder version, in one LibTorch archive written
+// atomically (temporary file and rename).
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <torch/torch.h>
+
+#include "net/export.h"
+#include "net/model.h"
+
+namespace loa {
+
+// The training state saved beside the weights.
+struct TrainingState {
+  int64_t step = 0;                         // optimizer steps taken
+  std::map<std::string, int64_t> counters;  // e.g. games, samples seen
+  std::string rules;                        // Rules::ToString() of the run
+};
+
+// What a checkpoint says of itself, read without building a model.
+struct CheckpointInfo {
+  NetConfig config;
+  int encoder_version = 0;
+  TrainingState state;
+  bool has_optimizer = false;
+};
+
+// Writes model (its tensors as they are, on any device), optimizer (when
+// not null) and state to path atomically; loading maps the tensors to the
+// device of the model loaded into.
+// Not thread-safe with training on the same model. Throws IoError.
+void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
+                    const TrainingState& state);
+
+// Returns the header of the checkpoint at path. Throws IoError for a
+// missing file and Error for a truncated one, one that is not a LOAZero
+// checkpoint, or one of another encoder version.
+CheckpointInfo ReadCheckpointInfo(const std::string& path);
+
+// Loads the checkpoint at path into model (on the model's device) and, when
+// optimizer is not null, its state into optimizer (which must be of the
+// type saved and built over model->parameters()). Returns the training
+// state. Throws as ReadCheckpointInfo does, and Error when the
+// architecture differs from the model's or the optimizer state is missing.
+TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer);
+
+// Returns a new CPU model built from the checkpoint's architecture, with
+// its weights, in eval mode; fills *state when not null.
+LoaNet LoadModel(const std::string& path, TrainingState* state = nullptr);
+
+// Returns the export of a checkpoint (what `loaz export` writes).
+ExportedNet ExportCheckpoint(const std::string& path);
+
+}  // namespace loa

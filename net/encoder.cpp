@@ -1,0 +1,89 @@
+#include "net/encoder.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/bitboard.h"
+
+namespace loa {
+namespace {
+
+// Lines per orientation, indexed as LineIndex numbers them.
+constexpr int kMaxLines = 15;
+
+// For each orientation and square, the index of the square's line: file f,
+// diagonal f - r + 7, rank r, anti-diagonal f + r.
+struct LineTables {
+  int8_t index[kNumOrientations][kNumSquares] = {};
+  Bitboard mask[kNumOrientations][kMaxLines] = {};
+  int count[kNumOrientations] = {8, 15, 8, 15};
+
+  LineTables() {
+    for (Square s = 0; s < kNumSquares; ++s) {
+      int f = FileOf(s), r = RankOf(s);
+      int idx[kNumOrientations] = {f, f - r + 7, r, f + r};
+      for (int o = 0; o < kNumOrientations; ++o) {
+        index[o][s] = int8_t(idx[o]);
+        mask[o][idx[o]] = LineThrough(Orientation(o), s);
+      }
+    }
+  }
+};
+
+const LineTables& Lines() {
+  static const LineTables tables;
+  return tables;
+}
+
+// Writes 1.0f on the squares of b and 0.0f elsewhere.
+inline void WriteBitPlane(Bitboard b, float* out) {
+  for (int s = 0; s < kNumSquares; ++s) out[s] = float((b >> s) & 1);
+}
+
+}  // namespace
+
+void EncodePosition(const Position& pos, float* out) {
+  const LineTables& lines = Lines();
+  Color us = pos.side_to_move();
+  Bitboard occupied = pos.occupied();
+  WriteBitPlane(pos.pieces(us), out + kOwnPlane * kNumSquares);
+  WriteBitPlane(pos.pieces(Opponent(us)), out + kEnemyPlane * kNumSquares);
+  for (int o = 0; o < kNumOrientations; ++o) {
+    float scaled[kMaxLines];
+    for (int l = 0; l < lines.count[o]; ++l) scaled[l] = float(PopCount(occupied & lines.mask[o][l])) * 0.125f;
+    float* plane = out + (kLineCountPlane + o) * kNumSquares;
+    const int8_t* index = lines.index[o];
+    for (int s = 0; s < kNumSquares; ++s) plane[s] = scaled[index[s]];
+  }
+  std::fill(out + kOnesPlane * kNumSquares, out + (kOnesPlane + 1) * kNumSquares, 1.0f);
+}
+
+void EncodePositions(const Position* positions, int count, float* out) {
+  for (int i = 0; i < count; ++i) EncodePosition(positions[i], out + std::size_t(i) * kInputSize);
+}
+
+void DecodeOutput(const Position& pos, const float* policy_logits, const float* value_logits, float moves_left_output,
+                  EvalOutput* out) {
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  out->num_moves = moves.size();
+  if (moves.size() == 1 && moves[0].is_pass()) {
+    out->priors[0] = 1.0f;
+  } else {
+    float max_logit = -INFINITY;
+    for (int i = 0; i < moves.size(); ++i) {
+      out->priors[i] = policy_logits[moves[i].PolicyIndex()];
+      max_logit = std::max(max_logit, out->priors[i]);
+    }
+    float sum = 0;
+    for (int i = 0; i < moves.size(); ++i) sum += out->priors[i] = std::exp(out->priors[i] - max_logit);
+    for (int i = 0; i < moves.size(); ++i) out->priors[i] /= sum;
+  }
+  float max_value = std::max({value_logits[0], value_logits[1], value_logits[2]});
+  float sum = 0;
+  for (int k = 0; k < 3; ++k) sum += out->wdl[k] = std::exp(value_logits[k] - max_value);
+  for (int k = 0; k < 3; ++k) out->wdl[k] /= sum;
+  out->moves_left = std::max(0.0f, moves_left_output) * kMovesLeftScale;
+}
+
+}  // namespace loa

@@ -1,0 +1,61 @@
+#pragma once
+// The network's view of a position: input planes, the policy index, and the
+// decoding of the heads into an EvalOutput. No LibTorch here.
+
+#include "core/move.h"
+#include "core/position.h"
+#include "mcts/evaluator.h"
+
+namespace loa {
+
+// The version of the input encoding, stored with every checkpoint and export;
+// bump it whenever a plane changes meaning or order.
+inline constexpr int kEncoderVersion = 1;
+
+// The input planes, 8x8 floats each, square i at offset i (a1 = 0, h8 = 63).
+// The line-count planes hold the piece count (both colours) of the square's
+// line of that orientation divided by 8: the distance a piece there moves
+// along it, scaled to (0, 1]. The ones plane lets the convolutions see the
+// board's edge through the zero padding.
+enum InputPlane : int {
+  kOwnPlane,                // pieces of the side to move
+  kEnemyPlane,              // pieces of the other side
+  kFileCountPlane,          // Orientation kFileLine
+  kDiagonalCountPlane,      // Orientation kDiagonalLine
+  kRankCountPlane,          // Orientation kRankLine
+  kAntiDiagonalCountPlane,  // Orientation kAntiDiagonalLine
+  kOnesPlane,
+  kNumInputPlanes
+};
+
+// The first line-count plane; the plane of orientation o is kLineCountPlane + o.
+inline constexpr int kLineCountPlane = kFileCountPlane;
+// Floats per encoded position: planes x 64 squares (NCHW without the N).
+inline constexpr int kInputSize = kNumInputPlanes * kNumSquares;
+
+// Writes the planes of pos into out[0, kInputSize). Thread-safe.
+void EncodePosition(const Position& pos, float* out);
+
+// Writes count positions one after another into out[0, count * kInputSize),
+// the NCHW layout the model takes. Thread-safe; allocation-free.
+void EncodePositions(const Position* positions, int count, float* out);
+
+// Returns the policy index (0..511) of a regular move: from * 8 + direction.
+inline int PolicyIndexOf(Move m) { return m.PolicyIndex(); }
+
+// Returns the legal move of policy index i in pos, or the null move when the
+// slot holds no legal move there. Thread-safe.
+inline Move MoveOfPolicyIndex(const Position& pos, int i) { return pos.MoveAt(PolicyFrom(i), PolicyDirection(i)); }
+
+// Fills out for pos from its raw heads: the policy logits (512, indexed by
+// PolicyIndex) soft-maxed over the legal moves only, the three WDL logits
+// soft-maxed, and the moves-left output (plies / kMovesLeftScale, clamped at
+// 0; pass 0 when the net has no such head). Thread-safe.
+void DecodeOutput(const Position& pos, const float* policy_logits, const float* value_logits, float moves_left_output,
+                  EvalOutput* out);
+
+// The moves-left head predicts the remaining plies divided by this (so that
+// its target is of order 1; LOA games last some 40-100 plies).
+inline constexpr float kMovesLeftScale = 100.0f;
+
+}  // namespace loa

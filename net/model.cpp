@@ -1,0 +1,135 @@
+#include "net/model.h"
+
+#include "core/error.h"
+#include "net/encoder.h"
+
+namespace loa {
+namespace {
+
+namespace nn = torch::nn;
+
+nn::Conv2d Conv(int in, int out, int kernel, bool bias) {
+  return nn::Conv2d(nn::Conv2dOptions(in, out, kernel).padding(kernel / 2).bias(bias));
+}
+
+nn::BatchNorm2d BatchNorm(int channels) {
+  return nn::BatchNorm2d(nn::BatchNorm2dOptions(channels).eps(kBatchNormEpsilon));
+}
+
+bool IsExported(const std::string& name) { return name.find("num_batches_tracked") == std::string::npos; }
+
+}  // namespace
+
+ConvBnImpl::ConvBnImpl(int in, int out, int kernel) {
+  conv_ = register_module("conv", Conv(in, out, kernel, false));
+  bn_ = register_module("bn", BatchNorm(out));
+}
+
+torch::Tensor ConvBnImpl::forward(const torch::Tensor& x) { return bn_(conv_(x)); }
+
+ResidualBlockImpl::ResidualBlockImpl(int channels, bool pooling) {
+  conv1_ = register_module("conv1", Conv(channels, channels, 3, false));
+  bn1_ = register_module("bn1", BatchNorm(channels));
+  if (pooling) pool_ = register_module("pool", nn::Linear(2 * channels, channels));
+  conv2_ = register_module("conv2", Conv(channels, channels, 3, false));
+  bn2_ = register_module("bn2", BatchNorm(channels));
+}
+
+torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
+  torch::Tensor y = torch::relu(bn1_(conv1_(x)));
+  if (pool_) {
+    torch::Tensor pooled = torch::cat({y.mean({2, 3}), y.amax({2, 3})}, 1);
+    y = y + pool_(pooled).unsqueeze(-1).unsqueeze(-1);
+  }
+  return torch::relu(bn2_(conv2_(y)) + x);
+}
+
+PolicyHeadImpl::PolicyHeadImpl(int channels, int policy_channels) {
+  conv_ = register_module("conv", Conv(channels, policy_channels, 1, false));
+  bn_ = register_module("bn", BatchNorm(policy_channels));
+  out_ = register_module("out", Conv(policy_channels, kNumDirections, 1, true));
+}
+
+torch::Tensor PolicyHeadImpl::forward(const torch::Tensor& trunk) {
+  torch::Tensor planes = out_(torch::relu(bn_(conv_(trunk))));  // [N, 8, 8, 8]: direction, rank, file
+  return planes.flatten(2).transpose(1, 2).reshape({planes.size(0), kPolicySize});
+}
+
+DenseHeadImpl::DenseHeadImpl(int channels, int head_channels, int hidden, int outputs) {
+  conv_ = register_module("conv", Conv(channels, head_channels, 1, false));
+  bn_ = register_module("bn", BatchNorm(head_channels));
+  fc1_ = register_module("fc1", nn::Linear(head_channels * kNumSquares, hidden));
+  fc2_ = register_module("fc2", nn::Linear(hidden, outputs));
+}
+
+torch::Tensor DenseHeadImpl::forward(const torch::Tensor& trunk) {
+  torch::Tensor x = torch::relu(bn_(conv_(trunk))).flatten(1);
+  return fc2_(torch::relu(fc1_(x)));
+}
+
+LoaNetImpl::LoaNetImpl(const NetConfig& config) : config_(config) {
+  config_.Validate();
+  const int c = config_.channels;
+  stem_ = register_module("stem", ConvBn(config_.input_planes, c, 3));
+  blocks_ = register_module("blocks", nn::ModuleList());
+  for (int b = 0; b < config_.blocks; ++b) blocks_->push_back(ResidualBlock(c, config_.HasGlobalPooling(b)));
+  policy_ = register_module("policy", PolicyHead(c, config_.policy_channels));
+  value_ = register_module("value", DenseHead(c, config_.value_channels, config_.value_hidden, 3));
+  if (config_.moves_left)
+    moves_left_ =
+        register_module("moves_left", DenseHead(c, config_.moves_left_channels, config_.moves_left_hidden, 1));
+}
+
+NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
+  torch::Tensor x = torch::relu(stem_(input));
+  for (const auto& block : *blocks_) x = block->as<ResidualBlock>()->forward(x);
+  NetOutput out;
+  out.policy = policy_(x);
+  out.value = value_(x);
+  if (moves_left_) out.moves_left = moves_left_(x).squeeze(1);
+  return out;
+}
+
+torch::Tensor EncodeBatch(const Position* positions, int count) {
+  torch::Tensor batch = torch::empty({count, kNumInputPlanes, 8, 8}, torch::kFloat32);
+  EncodePositions(positions, count, batch.data_ptr<float>());
+  return batch;
+}
+
+ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step) {
+  torch::NoGradGuard no_grad;
+  ExportedNet net;
+  net.config = model->config();
+  net.rules = rules;
+  net.step = step;
+  net.source = "model";
+  auto add = [&](const std::string& name, const torch::Tensor& tensor) {
+    if (!IsExported(name)) return;
+    torch::Tensor t = tensor.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    HostTensor host;
+    host.shape.assign(t.sizes().begin(), t.sizes().end());
+    host.data.assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    net.tensors[name] = std::move(host);
+  };
+  for (const auto& item : model->named_parameters()) add(item.key(), item.value());
+  for (const auto& item : model->named_buffers()) add(item.key(), item.value());
+  return net;
+}
+
+void LoadExportInto(const ExportedNet& net, LoaNet& model) {
+  if (net.config != model->config())
+    throw Error(net.source + ": architecture " + net.config.ToJson() + " differs from the model's " +
+                model->config().ToJson());
+  CheckTensorLayout(net);
+  torch::NoGradGuard no_grad;
+  auto load = [&](const std::string& name, torch::Tensor& tensor) {
+    if (!IsExported(name)) return;
+    const HostTensor& host = net.Get(name);
+    torch::Tensor source = torch::from_blob(const_cast<float*>(host.data.data()), tensor.sizes(), torch::kFloat32);
+    tensor.copy_(source);
+  };
+  for (auto& item : model->named_parameters()) load(item.key(), item.value());
+  for (auto& item : model->named_buffers()) load(item.key(), item.value());
+}
+
+}  // namespace loa

@@ -1,0 +1,131 @@
+#pragma once
+// The policy/value ResNet in LibTorch: what the trainer trains and the
+// TorchEvaluator runs. Tensor names match TensorLayout (net/export.h).
+//
+//   planes [N, 7, 8, 8]
+//     -> stem: conv3x3 -> BN -> ReLU                       [N, C, 8, 8]
+//     -> blocks x ResidualBlock (every k-th with global pooling)
+//     -> policy head -> 512 logits   (square * 8 + direction)
+//     -> value head  -> 3 logits     (win, draw, loss for the side to move)
+//     -> moves-left head -> 1        (remaining plies / kMovesLeftScale)
+
+#include <torch/torch.h>
+
+#include "net/export.h"
+#include "net/net_config.h"
+
+namespace loa {
+
+// The raw heads of a forward pass: logits, not probabilities, so that the
+// trainer applies its own losses (masking illegal moves is the loss's and
+// the evaluator's job).
+struct NetOutput {
+  torch::Tensor policy;      // [N, 512]
+  torch::Tensor value;       // [N, 3]: win, draw, loss logits
+  torch::Tensor moves_left;  // [N]; undefined when the config has no such head
+};
+
+// conv (no bias) -> batch norm, the unit every layer is built of.
+//
+//   x -> conv kxk (in -> out) -> BN -> y
+class ConvBnImpl : public torch::nn::Module {
+ public:
+  ConvBnImpl(int in, int out, int kernel);
+  // Returns BN(conv(x)), no activation.
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::nn::Conv2d conv_{nullptr};
+  torch::nn::BatchNorm2d bn_{nullptr};
+};
+TORCH_MODULE(ConvBn);
+
+// A residual block; with pooling, KataGo's global pooling bias between its
+// two convolutions: channel means and maxima over the board, through a
+// linear layer, added to every square.
+//
+//   x ──> conv3x3-BN-ReLU ──> y ──(+ pool)──> conv3x3-BN ──> (+) ──> ReLU
+//   │                         │       ^                       ^
+//   │                         └ mean,max -> linear(2C -> C)   │
+//   └─────────────────────────────────────────────────────────┘
+class ResidualBlockImpl : public torch::nn::Module {
+ public:
+  ResidualBlockImpl(int channels, bool pooling);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr};
+  torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr};
+  torch::nn::Linear pool_{nullptr};
+};
+TORCH_MODULE(ResidualBlock);
+
+// The policy head, convolutional as in Leela Chess Zero: direction d of the
+// piece on square s is output plane d at s, so that the 512 logits come out
+// in policy index order (s * 8 + d) after a permute.
+//
+//   trunk -> conv1x1 (C -> P) -> BN -> ReLU -> conv1x1 (P -> 8, bias)
+//         -> [N, 8, 64] -> permute -> [N, 64, 8] -> [N, 512]
+class PolicyHeadImpl : public torch::nn::Module {
+ public:
+  PolicyHeadImpl(int channels, int policy_channels);
+  torch::Tensor forward(const torch::Tensor& trunk);
+
+ private:
+  torch::nn::Conv2d conv_{nullptr}, out_{nullptr};
+  torch::nn::BatchNorm2d bn_{nullptr};
+};
+TORCH_MODULE(PolicyHead);
+
+// The value head (3 outputs) and the moves-left head (1), AlphaZero style.
+//
+//   trunk -> conv1x1 (C -> V) -> BN -> ReLU -> flatten [N, V*64]
+//         -> linear (V*64 -> H) -> ReLU -> linear (H -> outputs)
+class DenseHeadImpl : public torch::nn::Module {
+ public:
+  DenseHeadImpl(int channels, int head_channels, int hidden, int outputs);
+  torch::Tensor forward(const torch::Tensor& trunk);
+
+ private:
+  torch::nn::Conv2d conv_{nullptr};
+  torch::nn::BatchNorm2d bn_{nullptr};
+  torch::nn::Linear fc1_{nullptr}, fc2_{nullptr};
+};
+TORCH_MODULE(DenseHead);
+
+// The whole net. A torch::nn::Module: parameters() for the optimizer,
+// train()/eval(), to(device). Not thread-safe; the evaluators serialise.
+class LoaNetImpl : public torch::nn::Module {
+ public:
+  // Builds a freshly initialised net (PyTorch's default initialisation;
+  // seed it with torch::manual_seed); throws Error if config is invalid.
+  explicit LoaNetImpl(const NetConfig& config);
+
+  // Returns the logits of each head for input [N, planes, 8, 8] (float on
+  // the model's device and dtype).
+  NetOutput forward(const torch::Tensor& input);
+
+  const NetConfig& config() const { return config_; }
+
+ private:
+  NetConfig config_;
+  ConvBn stem_{nullptr};
+  torch::nn::ModuleList blocks_{nullptr};
+  PolicyHead policy_{nullptr};
+  DenseHead value_{nullptr}, moves_left_{nullptr};
+};
+TORCH_MODULE(LoaNet);
+
+// Returns a CPU float tensor [count, planes, 8, 8] of the encoded positions
+// (owns its memory). Thread-safe.
+torch::Tensor EncodeBatch(const Position* positions, int count);
+
+// Returns the model's state as an export: every parameter and batch-norm
+// statistic, copied to CPU float32. Not thread-safe with training.
+ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
+
+// Copies the tensors of net (whose config must equal the model's) into the
+// model, on the model's device; throws Error naming net.source otherwise.
+void LoadExportInto(const ExportedNet& net, LoaNet& model);
+
+}  // namespace loa

@@ -1,0 +1,51 @@
+#pragma once
+// The architecture of the network: one plain struct, written into every
+// checkpoint and export as JSON. No LibTorch here.
+
+#include <string>
+
+#include "net/encoder.h"
+
+namespace loa {
+
+// The epsilon of every batch norm (PyTorch's default); the Eigen evaluator
+// folds the norms into the convolutions with the same value.
+inline constexpr double kBatchNormEpsilon = 1e-5;
+
+// The shape of the ResNet (net/model.h draws it). Defaults: the default net,
+// 6 blocks x 64 channels (see DESIGN.md, Network, for why).
+struct NetConfig {
+  int input_planes = kNumInputPlanes;
+  int blocks = 6;     // residual blocks in the trunk, 1..64
+  int channels = 64;  // trunk width, 8..512
+  // Every k-th residual block (k, 2k, ...) adds a KataGo-style global pooling
+  // bias: channel means and maxima over the board, through a linear layer,
+  // added to every square. 0: no such block.
+  int global_pooling_every = 3;
+  int policy_channels = 32;  // width of the policy head's 1x1 convolution
+  int value_channels = 32;   // width of the value head's 1x1 convolution
+  int value_hidden = 128;    // hidden units of the value head
+  bool moves_left = true;    // whether the moves-left head exists
+  int moves_left_channels = 8;
+  int moves_left_hidden = 64;
+
+  // Throws loa::Error naming the first field out of range.
+  void Validate() const;
+  // Returns whether block b (0-based) has the global pooling bias.
+  bool HasGlobalPooling(int b) const { return global_pooling_every > 0 && (b + 1) % global_pooling_every == 0; }
+  // Returns the floating-point operations of one position's forward pass
+  // (2 per multiply-add; convolutions and linear layers only).
+  double FlopsPerPosition() const;
+  // Returns the config as one JSON object.
+  std::string ToJson() const;
+  // Returns the short name "BLOCKSxCHANNELS", e.g. "6x64".
+  std::string ShortName() const;
+  // Parses ToJson's output; throws ParseError naming an unknown key, a
+  // missing key or a value of the wrong type, and Error for a bad range.
+  static NetConfig FromJson(const std::string& json);
+
+  bool operator==(const NetConfig& o) const { return ToJson() == o.ToJson(); }
+  bool operator!=(const NetConfig& o) const { return !(*this == o); }
+};
+
+}  // namespace loa

@@ -1,0 +1,102 @@
+#include "net/symmetry.h"
+
+#include <utility>
+
+#include "net/encoder.h"
+
+namespace loa {
+namespace {
+
+// Tables of the 8 symmetries, built once.
+struct SymmetryTables {
+  Direction direction[kNumSymmetries][kNumDirections];
+  int16_t policy[kNumSymmetries][kPolicySize];
+  int8_t plane[kNumSymmetries][kNumInputPlanes];
+
+  SymmetryTables() {
+    for (int t = 0; t < kNumSymmetries; ++t) {
+      for (int d = 0; d < kNumDirections; ++d) {
+        int df = kFileStep[d], dr = kRankStep[d];
+        if (t & 4) std::swap(df, dr);
+        if (t & 1) df = -df;
+        if (t & 2) dr = -dr;
+        for (int e = 0; e < kNumDirections; ++e)
+          if (kFileStep[e] == df && kRankStep[e] == dr) direction[t][d] = Direction(e);
+      }
+      for (int i = 0; i < kPolicySize; ++i)
+        policy[t][i] = int16_t(TransformSquare(t, PolicyFrom(i)) * kNumDirections + direction[t][PolicyDirection(i)]);
+      for (int p = 0; p < kNumInputPlanes; ++p) plane[t][p] = int8_t(p);
+      for (int o = 0; o < kNumOrientations; ++o)
+        plane[t][kLineCountPlane + o] = int8_t(kLineCountPlane + OrientationOf(direction[t][o]));
+    }
+  }
+};
+
+const SymmetryTables& Tables() {
+  static const SymmetryTables tables;
+  return tables;
+}
+
+// Returns b with file a <-> h (chessprogramming.org, "Flipping Mirroring and Rotating").
+constexpr Bitboard MirrorFiles(Bitboard b) {
+  constexpr Bitboard k1 = 0x5555555555555555ULL, k2 = 0x3333333333333333ULL, k4 = 0x0f0f0f0f0f0f0f0fULL;
+  b = ((b >> 1) & k1) | ((b & k1) << 1);
+  b = ((b >> 2) & k2) | ((b & k2) << 2);
+  b = ((b >> 4) & k4) | ((b & k4) << 4);
+  return b;
+}
+
+// Returns b mirrored about the a1-h8 diagonal, (file, rank) -> (rank, file)
+// (chessprogramming.org, flipDiagA1H8).
+constexpr Bitboard Transpose(Bitboard b) {
+  constexpr Bitboard k1 = 0x5500550055005500ULL, k2 = 0x3333000033330000ULL, k4 = 0x0f0f0f0f00000000ULL;
+  Bitboard t = k4 & (b ^ (b << 28));
+  b ^= t ^ (t >> 28);
+  t = k2 & (b ^ (b << 14));
+  b ^= t ^ (t >> 14);
+  t = k1 & (b ^ (b << 7));
+  b ^= t ^ (t >> 7);
+  return b;
+}
+
+}  // namespace
+
+Direction TransformDirection(int t, Direction d) { return Tables().direction[t][d]; }
+
+Bitboard TransformBitboard(int t, Bitboard b) {
+  if (t & 4) b = Transpose(b);
+  if (t & 1) b = MirrorFiles(b);
+  if (t & 2) b = __builtin_bswap64(b);
+  return b;
+}
+
+Position TransformPosition(int t, const Position& pos) {
+  return Position(TransformBitboard(t, pos.pieces(kBlack)), TransformBitboard(t, pos.pieces(kWhite)),
+                  pos.side_to_move());
+}
+
+Move TransformMove(int t, Move m) {
+  if (m.is_pass() || m.is_null()) return m;
+  return Move(TransformSquare(t, m.from()), TransformSquare(t, m.to()), TransformDirection(t, m.direction()),
+              m.is_capture());
+}
+
+int TransformPolicyIndex(int t, int i) { return Tables().policy[t][i]; }
+
+void TransformPolicy(int t, const float* in, float* out) {
+  const int16_t* map = Tables().policy[t];
+  for (int i = 0; i < kPolicySize; ++i) out[map[i]] = in[i];
+}
+
+void TransformPlanes(int t, const float* in, float* out) {
+  const SymmetryTables& tables = Tables();
+  Square square_map[kNumSquares];
+  for (Square s = 0; s < kNumSquares; ++s) square_map[s] = TransformSquare(t, s);
+  for (int p = 0; p < kNumInputPlanes; ++p) {
+    const float* from = in + p * kNumSquares;
+    float* to = out + tables.plane[t][p] * kNumSquares;
+    for (Square s = 0; s < kNumSquares; ++s) to[square_map[s]] = from[s];
+  }
+}
+
+}  // namespace loa

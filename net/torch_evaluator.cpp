@@ -1,0 +1,192 @@
+#include "net/torch_evaluator.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "core/error.h"
+#include "net/encoder.h"
+#include "net/model.h"
+
+namespace loa {
+namespace {
+
+// A thread that queued a request within this many forward passes counts as
+// active: the leader waits for the active threads before the deadline.
+constexpr uint64_t kActiveWindow = 4;
+
+torch::Dtype CudaDtype(const std::string& precision) {
+  if (precision == "bf16") return torch::kBFloat16;
+  if (precision == "fp16") return torch::kFloat16;
+  if (precision == "fp32") return torch::kFloat32;
+  throw Error("cuda_precision '" + precision + "' is not bf16, fp16 or fp32");
+}
+
+// One caller's positions, waiting for a forward pass.
+struct Request {
+  const Position* positions;
+  int count;
+  EvalOutput* out;
+  bool done = false;
+  std::exception_ptr error;
+};
+
+}  // namespace
+
+std::string ResolveDevice(const std::string& device) {
+  if (device == "cpu") return "cpu";
+  if (device == "cuda" || device == "auto") {
+    if (torch::cuda::is_available()) return "cuda";
+    if (device == "auto") return "cpu";
+    throw Error("device cuda: LibTorch sees no GPU (a CPU-only LibTorch, or no driver)");
+  }
+  throw Error("device '" + device + "' is not cpu, cuda or auto");
+}
+
+int TorchIntraOpThreads() { return torch::get_num_threads(); }
+
+struct TorchEvaluator::Impl {
+  NetEvaluatorOptions options;
+  std::string device_name;
+  torch::Device device{torch::kCPU};
+  torch::Dtype dtype = torch::kFloat32;
+  LoaNet model{nullptr};
+  torch::Tensor input;  // [max_batch, planes, 8, 8] on the CPU (pinned for cuda)
+
+  mutable std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Request*> queue;
+  bool running = false;
+  uint64_t forward_passes = 0;
+  long positions_run = 0;
+  std::unordered_map<std::thread::id, uint64_t> last_request;  // thread -> forward pass number
+
+  // Runs requests[0..n) as one batch; called by the leader without the lock.
+  void Run(const std::vector<Request*>& requests) {
+    c10::InferenceMode inference;
+    int total = 0;
+    for (Request* r : requests) {
+      EncodePositions(r->positions, r->count, input.data_ptr<float>() + std::size_t(total) * kInputSize);
+      total += r->count;
+    }
+    torch::Tensor batch = input.slice(0, 0, total).to(device, dtype, /*non_blocking=*/true);
+    NetOutput heads = model->forward(batch);
+    torch::Tensor policy = heads.policy.to(torch::kCPU, torch::kFloat32).contiguous();
+    torch::Tensor value = heads.value.to(torch::kCPU, torch::kFloat32).contiguous();
+    torch::Tensor moves_left = heads.moves_left.defined()
+                                   ? heads.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
+                                   : torch::zeros({total}, torch::kFloat32);
+    const float* p = policy.data_ptr<float>();
+    const float* v = value.data_ptr<float>();
+    const float* m = moves_left.data_ptr<float>();
+    int index = 0;
+    for (Request* r : requests)
+      for (int i = 0; i < r->count; ++i, ++index)
+        DecodeOutput(r->positions[i], p + std::size_t(index) * kPolicySize, v + index * 3, m[index], &r->out[i]);
+  }
+
+  // Queues one request of at most max_batch positions and returns when it is done.
+  void Submit(Request& request) {
+    std::unique_lock<std::mutex> lock(mutex);
+    queue.push_back(&request);
+    last_request[std::this_thread::get_id()] = forward_passes;
+    changed.notify_all();
+    while (!request.done) {
+      if (running) {
+        changed.wait(lock);
+        continue;
+      }
+      running = true;
+      WaitForActiveThreads(lock);
+      std::vector<Request*> batch;
+      int total = 0;
+      while (!queue.empty() && (batch.empty() || total + queue.front()->count <= options.max_batch)) {
+        total += queue.front()->count;
+        batch.push_back(queue.front());
+        queue.pop_front();
+      }
+      ++forward_passes;
+      positions_run += total;
+      lock.unlock();
+      std::exception_ptr error;
+      try {
+        Run(batch);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      for (Request* r : batch) {
+        r->error = error;
+        r->done = true;
+      }
+      running = false;
+      changed.notify_all();
+    }
+    if (request.error) std::rethrow_exception(request.error);
+  }
+
+  // Waits (lock held) until the queue holds a full batch, a request of every
+  // recently active thread, or the deadline has passed.
+  void WaitForActiveThreads(std::unique_lock<std::mutex>& lock) {
+    for (auto it = last_request.begin(); it != last_request.end();)
+      it = it->second + kActiveWindow < forward_passes ? last_request.erase(it) : std::next(it);
+    const std::size_t active = last_request.size();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(options.batch_wait_us);
+    auto queued_positions = [&] {
+      int n = 0;
+      for (const Request* r : queue) n += r->count;
+      return n;
+    };
+    while (queue.size() < active && queued_positions() < options.max_batch) {
+      if (changed.wait_until(lock, deadline) == std::cv_status::timeout) break;
+    }
+  }
+};
+
+TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  if (options.threads < 1 || options.threads > 1024) throw Error("threads = " + std::to_string(options.threads));
+  if (options.max_batch < 1 || options.max_batch > 65536)
+    throw Error("max_batch = " + std::to_string(options.max_batch) + " is outside [1, 65536]");
+  if (options.batch_wait_us < 0 || options.batch_wait_us > 1000000)
+    throw Error("batch_wait_us = " + std::to_string(options.batch_wait_us) + " is outside [0, 1000000]");
+  s.options = options;
+  s.device_name = ResolveDevice(options.device);
+  torch::set_num_threads(options.threads);
+  if (s.device_name == "cuda") {
+    s.device = torch::Device(torch::kCUDA, 0);
+    s.dtype = CudaDtype(options.cuda_precision);
+  }
+  s.model = LoaNet(net.config);
+  LoadExportInto(net, s.model);
+  s.model->eval();
+  s.model->to(s.device, s.dtype);
+  s.input = torch::empty({options.max_batch, net.config.input_planes, 8, 8}, torch::kFloat32);
+  if (s.device_name == "cuda") s.input = s.input.pin_memory();
+}
+
+TorchEvaluator::~TorchEvaluator() = default;
+
+void TorchEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
+  for (int first = 0; first < count; first += impl_->options.max_batch) {
+    Request request{positions + first, std::min(impl_->options.max_batch, count - first), out + first, false, nullptr};
+    impl_->Submit(request);
+  }
+}
+
+const std::string& TorchEvaluator::device() const { return impl_->device_name; }
+
+void TorchEvaluator::Counters(long* forward_passes, long* positions) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  *forward_passes = long(impl_->forward_passes);
+  *positions = impl_->positions_run;
+}
+
+}  // namespace loa

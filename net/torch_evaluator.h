@@ -1,0 +1,48 @@
+#pragma once
+// The net on LibTorch for inference, on cpu or cuda, gathering the requests
+// of several threads into one forward pass. This header sees no LibTorch.
+
+#include <memory>
+#include <string>
+
+#include "mcts/evaluator.h"
+#include "net/export.h"
+#include "net/net_evaluator.h"
+
+namespace loa {
+
+// Returns "cpu" or "cuda" for a device option ("cpu", "cuda", "auto": cuda
+// when LibTorch sees a GPU). Throws Error for another name, or for "cuda"
+// when no GPU is visible. Thread-safe.
+std::string ResolveDevice(const std::string& device);
+
+// Returns LibTorch's process-wide intra-op thread count (for reports).
+int TorchIntraOpThreads();
+
+// No-grad inference of an exported net on LibTorch (bf16 or fp16 on cuda,
+// as options.cuda_precision says). Evaluate is thread-safe: a call queues
+// its positions; one caller at a time becomes the leader, waits up to
+// options.batch_wait_us for the other recently active threads to queue
+// theirs (not at all when it is the only one), and runs them as one batch of
+// at most options.max_batch positions. Sets LibTorch's process-wide
+// intra-op thread count to options.threads.
+class TorchEvaluator : public Evaluator {
+ public:
+  // Builds the model from net on the resolved device; throws Error.
+  TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options);
+  ~TorchEvaluator() override;
+
+  void Evaluate(const Position* positions, int count, EvalOutput* out) override;
+
+  // Returns the device the model runs on: "cpu" or "cuda".
+  const std::string& device() const;
+  // Returns how many forward passes ran and how many positions they held
+  // (their ratio is the mean batch). Thread-safe.
+  void Counters(long* forward_passes, long* positions) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace loa

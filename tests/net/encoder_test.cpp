@@ -1,0 +1,211 @@
+// Encoding, policy index and symmetries (net/encoder.h, net/symmetry.h).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "core/bitboard.h"
+#include "net/encoder.h"
+#include "net/symmetry.h"
+#include "tests/core/test_util.h"
+
+namespace loa {
+namespace {
+
+using testing::RandomPositions;
+
+std::vector<float> Encode(const Position& pos) {
+  std::vector<float> planes(kInputSize);
+  EncodePosition(pos, planes.data());
+  return planes;
+}
+
+TEST(EncoderTest, StartPositionPlanes) {
+  Position start = Position::Start();
+  std::vector<float> planes = Encode(start);
+  auto at = [&](int plane, const char* square) { return planes[plane * kNumSquares + ParseSquare(square)]; };
+  EXPECT_EQ(at(kOwnPlane, "b1"), 1.0f);  // Black to move: Black's pieces are "own"
+  EXPECT_EQ(at(kOwnPlane, "a2"), 0.0f);
+  EXPECT_EQ(at(kEnemyPlane, "a2"), 1.0f);
+  EXPECT_EQ(at(kEnemyPlane, "d4"), 0.0f);
+  // RULES.md examples: the c-file holds 2 pieces, rank 1 holds 6, the
+  // b1-h7 diagonal 2.
+  EXPECT_EQ(at(kFileCountPlane, "c5"), 2.0f / 8);
+  EXPECT_EQ(at(kRankCountPlane, "e1"), 6.0f / 8);
+  EXPECT_EQ(at(kDiagonalCountPlane, "b1"), 2.0f / 8);
+  EXPECT_EQ(at(kDiagonalCountPlane, "a1"), 0.0f);
+  EXPECT_EQ(at(kAntiDiagonalCountPlane, "a8"), 0.0f);
+  EXPECT_EQ(at(kOnesPlane, "h8"), 1.0f);
+  float own = std::accumulate(planes.begin(), planes.begin() + kNumSquares, 0.0f);
+  EXPECT_EQ(own, 12.0f);
+}
+
+TEST(EncoderTest, SideToMoveSwapsOwnAndEnemy) {
+  Position black = Position::Start();
+  Position white(black.pieces(kBlack), black.pieces(kWhite), kWhite);
+  std::vector<float> b = Encode(black), w = Encode(white);
+  for (int s = 0; s < kNumSquares; ++s) {
+    EXPECT_EQ(b[kOwnPlane * kNumSquares + s], w[kEnemyPlane * kNumSquares + s]);
+    EXPECT_EQ(b[kEnemyPlane * kNumSquares + s], w[kOwnPlane * kNumSquares + s]);
+  }
+  EXPECT_TRUE(std::equal(b.begin() + 2 * kNumSquares, b.end(), w.begin() + 2 * kNumSquares));
+}
+
+TEST(EncoderTest, LineCountsMatchPopcounts) {
+  for (const Position& pos : RandomPositions(10, 1)) {
+    std::vector<float> planes = Encode(pos);
+    for (int o = 0; o < kNumOrientations; ++o)
+      for (Square s = 0; s < kNumSquares; ++s)
+        ASSERT_EQ(planes[(kLineCountPlane + o) * kNumSquares + s],
+                  PopCount(pos.occupied() & LineThrough(Orientation(o), s)) / 8.0f);
+  }
+}
+
+TEST(EncoderTest, BatchIsPositionsOneAfterAnother) {
+  std::vector<Position> positions = RandomPositions(2, 2);
+  std::vector<float> batch(positions.size() * kInputSize);
+  EncodePositions(positions.data(), int(positions.size()), batch.data());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    std::vector<float> one = Encode(positions[i]);
+    ASSERT_TRUE(std::equal(one.begin(), one.end(), batch.begin() + i * kInputSize));
+  }
+}
+
+TEST(PolicyIndexTest, RoundTripsEveryLegalMove) {
+  for (const Position& pos : RandomPositions(20, 3)) {
+    MoveList moves;
+    pos.GenerateMoves(moves);
+    std::vector<bool> used(kPolicySize, false);
+    for (Move m : moves) {
+      if (m.is_pass()) continue;
+      int index = PolicyIndexOf(m);
+      ASSERT_GE(index, 0);
+      ASSERT_LT(index, kPolicySize);
+      ASSERT_FALSE(used[index]) << "two moves share policy index " << index;
+      used[index] = true;
+      ASSERT_EQ(MoveOfPolicyIndex(pos, index), m);
+    }
+    for (int i = 0; i < kPolicySize; ++i)
+      if (!used[i]) {
+        ASSERT_TRUE(MoveOfPolicyIndex(pos, i).is_null()) << pos.ToString() << " index " << i;
+      }
+  }
+}
+
+// A slow reference: move every square of b one by one.
+Bitboard ReferenceTransform(int t, Bitboard b) {
+  Bitboard out = 0;
+  for (Square s = 0; s < kNumSquares; ++s)
+    if (b & SquareBB(s)) out |= SquareBB(TransformSquare(t, s));
+  return out;
+}
+
+TEST(SymmetryTest, GroupStructure) {
+  for (int t = 0; t < kNumSymmetries; ++t) {
+    for (Square s = 0; s < kNumSquares; ++s) {
+      EXPECT_EQ(TransformSquare(InverseSymmetry(t), TransformSquare(t, s)), s) << "t=" << t;
+      for (int d = 0; d < kNumDirections; ++d) {
+        // One step in direction d maps to one step in the transformed direction.
+        Square next = TargetSquare(s, Direction(d), 1);
+        if (next == kNoSquare) continue;
+        EXPECT_EQ(TransformSquare(t, next),
+                  TargetSquare(TransformSquare(t, s), TransformDirection(t, Direction(d)), 1));
+      }
+    }
+    for (int i = 0; i < kPolicySize; ++i)
+      EXPECT_EQ(TransformPolicyIndex(InverseSymmetry(t), TransformPolicyIndex(t, i)), i);
+  }
+  // The 8 symmetries are distinct.
+  std::vector<Square> images;
+  for (int t = 0; t < kNumSymmetries; ++t) images.push_back(TransformSquare(t, ParseSquare("b1")));
+  std::sort(images.begin(), images.end());
+  EXPECT_EQ(std::unique(images.begin(), images.end()), images.end());
+}
+
+TEST(SymmetryTest, BitboardTransformMatchesSquares) {
+  std::mt19937_64 rng(4);
+  for (int i = 0; i < 200; ++i) {
+    Bitboard b = rng();
+    for (int t = 0; t < kNumSymmetries; ++t) ASSERT_EQ(TransformBitboard(t, b), ReferenceTransform(t, b)) << t;
+  }
+}
+
+TEST(SymmetryTest, MovesCommuteWithSymmetries) {
+  for (const Position& pos : RandomPositions(10, 5)) {
+    MoveList moves;
+    pos.GenerateMoves(moves);
+    for (int t = 0; t < kNumSymmetries; ++t) {
+      Position image = TransformPosition(t, pos);
+      MoveList image_moves;
+      image.GenerateMoves(image_moves);
+      ASSERT_EQ(image_moves.size(), moves.size());
+      for (Move m : moves) {
+        Move mapped = TransformMove(t, m);
+        ASSERT_TRUE(image_moves.contains(mapped));
+        ASSERT_EQ(image.Apply(mapped), TransformPosition(t, pos.Apply(m)));
+        if (!m.is_pass()) {
+          ASSERT_EQ(PolicyIndexOf(mapped), TransformPolicyIndex(t, PolicyIndexOf(m)));
+        }
+      }
+    }
+  }
+}
+
+TEST(SymmetryTest, EncoderCommutesWithSymmetries) {
+  for (const Position& pos : RandomPositions(10, 6)) {
+    std::vector<float> planes = Encode(pos);
+    for (int t = 0; t < kNumSymmetries; ++t) {
+      std::vector<float> moved(kInputSize);
+      TransformPlanes(t, planes.data(), moved.data());
+      ASSERT_EQ(moved, Encode(TransformPosition(t, pos))) << "symmetry " << t << " of " << pos.ToString();
+    }
+  }
+}
+
+TEST(SymmetryTest, PolicyTransformMovesValuesToTheirSlots) {
+  std::vector<float> policy(kPolicySize), moved(kPolicySize);
+  std::iota(policy.begin(), policy.end(), 0.0f);
+  for (int t = 0; t < kNumSymmetries; ++t) {
+    TransformPolicy(t, policy.data(), moved.data());
+    for (int i = 0; i < kPolicySize; ++i) ASSERT_EQ(moved[TransformPolicyIndex(t, i)], policy[i]);
+  }
+}
+
+TEST(DecodeTest, PriorsAreASoftmaxOverLegalMovesOnly) {
+  Position pos = Position::Start();
+  std::vector<float> logits(kPolicySize, 50.0f);  // illegal slots must not matter
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  logits[moves[0].PolicyIndex()] = std::log(3.0f);
+  for (int i = 1; i < moves.size(); ++i) logits[moves[i].PolicyIndex()] = 0.0f;
+  float value[3] = {1.0f, 0.0f, 1.0f};
+  EvalOutput out;
+  DecodeOutput(pos, logits.data(), value, 0.3f, &out);
+  ASSERT_EQ(out.num_moves, moves.size());
+  EXPECT_NEAR(out.priors[0], 3.0f / (3 + moves.size() - 1), 1e-6);
+  EXPECT_NEAR(std::accumulate(out.priors, out.priors + out.num_moves, 0.0f), 1.0f, 1e-5);
+  EXPECT_NEAR(out.wdl[0], out.wdl[2], 1e-7);
+  EXPECT_NEAR(out.wdl[0] + out.wdl[1] + out.wdl[2], 1.0f, 1e-6);
+  EXPECT_NEAR(out.moves_left, 0.3f * kMovesLeftScale, 1e-4);
+}
+
+TEST(DecodeTest, PassAloneHasPriorOne) {
+  // White's a1 and h8 are each boxed in by Black pieces they may not jump.
+  Position pass_only = testing::P("6bw/6bb/8/8/8/8/bb6/wb6 w");
+  MoveList moves;
+  pass_only.GenerateMoves(moves);
+  ASSERT_EQ(moves.size(), 1);
+  ASSERT_TRUE(moves[0].is_pass());
+  std::vector<float> logits(kPolicySize, 0.0f);
+  float value[3] = {0, 0, 0};
+  EvalOutput out;
+  DecodeOutput(pass_only, logits.data(), value, -1.0f, &out);
+  EXPECT_EQ(out.num_moves, 1);
+  EXPECT_EQ(out.priors[0], 1.0f);
+  EXPECT_EQ(out.moves_left, 0.0f);
+}
+
+}  // namespace
+}  // namespace loa

@@ -1,0 +1,182 @@
+// Safetensors, exports and the Eigen evaluator (no LibTorch in this file).
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <thread>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "net/eigen_net.h"
+#include "net/export.h"
+#include "net/safetensors.h"
+#include "tests/net/random_net.h"
+
+namespace loa {
+namespace {
+
+using testing::RandomExport;
+using testing::SmallConfig;
+using testing::SomePositions;
+
+std::string TempPath(const std::string& name) { return ::testing::TempDir() + "loaz_net_" + name; }
+
+TEST(SafeTensorsTest, LayoutAndRoundTrip) {
+  SafeTensors st;
+  st.tensors["b"] = {{2, 3}, {1, 2, 3, 4, 5, 6}};
+  st.tensors["a"] = {{1}, {-0.5f}};
+  st.metadata["key"] = "value";
+  std::string bytes = SerializeSafeTensors(st);
+  uint64_t header_length;
+  std::memcpy(&header_length, bytes.data(), 8);
+  EXPECT_EQ(header_length % 8, 0u);
+  EXPECT_EQ(bytes.size(), 8 + header_length + 7 * sizeof(float));
+  std::string header = bytes.substr(8, header_length);
+  EXPECT_NE(header.find("\"dtype\":\"F32\""), std::string::npos) << header;
+  EXPECT_NE(header.find("\"__metadata__\":{\"key\":\"value\"}"), std::string::npos) << header;
+  SafeTensors back = ParseSafeTensors(bytes, "test");
+  EXPECT_EQ(back.metadata, st.metadata);
+  ASSERT_EQ(back.tensors.size(), 2u);
+  EXPECT_EQ(back.tensors["b"].shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(back.tensors["b"].data, st.tensors["b"].data);
+  EXPECT_EQ(back.tensors["a"].data, st.tensors["a"].data);
+}
+
+TEST(SafeTensorsTest, RejectsTruncatedAndMalformedFiles) {
+  SafeTensors st;
+  st.tensors["w"] = {{4}, {1, 2, 3, 4}};
+  std::string bytes = SerializeSafeTensors(st);
+  EXPECT_THROW(ParseSafeTensors(bytes.substr(0, 5), "x"), Error);
+  EXPECT_THROW(ParseSafeTensors(bytes.substr(0, 20), "x"), Error);
+  EXPECT_THROW(ParseSafeTensors(bytes.substr(0, bytes.size() - 1), "x"), Error);
+  std::string f16 = bytes;
+  f16.replace(f16.find("F32"), 3, "F16");
+  EXPECT_THROW(ParseSafeTensors(f16, "x"), Error);
+  std::string junk(64, 'x');
+  EXPECT_THROW(ParseSafeTensors(junk, "x"), Error);
+}
+
+TEST(ExportTest, RoundTrip) {
+  ExportedNet net = RandomExport(SmallConfig(2, 16, 2, true), 1);
+  std::string path = TempPath("round_trip.safetensors");
+  WriteExport(path, net);
+  EXPECT_TRUE(LooksLikeSafeTensors(path));
+  ExportedNet back = ReadExport(path);
+  EXPECT_EQ(back.config, net.config);
+  EXPECT_EQ(back.rules, net.rules);
+  EXPECT_EQ(back.step, net.step);
+  ASSERT_EQ(back.tensors.size(), net.tensors.size());
+  for (const auto& [name, tensor] : net.tensors) {
+    EXPECT_EQ(back.Get(name).shape, tensor.shape) << name;
+    EXPECT_EQ(back.Get(name).data, tensor.data) << name;
+  }
+}
+
+// Writes st to a file and returns the message ReadExport throws for it.
+std::string ReadError(const std::string& name, const SafeTensors& st) {
+  std::string path = TempPath(name);
+  WriteSafeTensors(path, st);
+  try {
+    ReadExport(path);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+SafeTensors AsSafeTensors(const ExportedNet& net) {
+  std::string path = TempPath("as_safetensors.safetensors");
+  WriteExport(path, net);
+  return ReadSafeTensors(path);
+}
+
+TEST(ExportTest, ErrorsNameTheFault) {
+  EXPECT_THROW(ReadExport(TempPath("does_not_exist.safetensors")), IoError);
+
+  ExportedNet net = RandomExport(SmallConfig(2, 16, 0, false), 2);
+  SafeTensors st = AsSafeTensors(net);
+  EXPECT_EQ(ReadError("good.safetensors", st), "no error");
+
+  SafeTensors old_encoder = st;
+  old_encoder.metadata["encoder_version"] = "0";
+  EXPECT_NE(ReadError("encoder.safetensors", old_encoder).find("encoder version 0"), std::string::npos);
+
+  SafeTensors other_architecture = st;
+  NetConfig bigger = net.config;
+  bigger.channels = 32;
+  other_architecture.metadata["architecture"] = bigger.ToJson();
+  EXPECT_NE(ReadError("arch.safetensors", other_architecture).find("has shape"), std::string::npos);
+
+  SafeTensors missing_tensor = st;
+  missing_tensor.tensors.erase("blocks.1.conv2.weight");
+  EXPECT_NE(ReadError("missing.safetensors", missing_tensor).find("lacks tensor blocks.1.conv2.weight"),
+            std::string::npos);
+
+  SafeTensors extra_tensor = st;
+  extra_tensor.tensors["blocks.2.conv1.weight"] = {{1}, {0}};
+  EXPECT_NE(ReadError("extra.safetensors", extra_tensor).find("not part of architecture"), std::string::npos);
+
+  SafeTensors not_ours = st;
+  not_ours.metadata.erase("format");
+  EXPECT_NE(ReadError("format.safetensors", not_ours).find("not a LOAZero export"), std::string::npos);
+
+  std::string path = TempPath("truncated.safetensors");
+  WriteExport(path, net);
+  std::string bytes = ReadFile(path);
+  WriteFileAtomic(path, bytes.substr(0, bytes.size() / 2));
+  try {
+    ReadExport(path);
+    ADD_FAILURE() << "a truncated export was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+  }
+}
+
+// Returns the outputs of evaluator for positions, one call per position.
+std::vector<EvalOutput> OneByOne(Evaluator& evaluator, const std::vector<Position>& positions) {
+  std::vector<EvalOutput> out(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) evaluator.Evaluate(&positions[i], 1, &out[i]);
+  return out;
+}
+
+void ExpectSame(const EvalOutput& a, const EvalOutput& b, float tolerance) {
+  ASSERT_EQ(a.num_moves, b.num_moves);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.wdl[k], b.wdl[k], tolerance);
+  EXPECT_NEAR(a.moves_left, b.moves_left, tolerance * kMovesLeftScale);
+  for (int i = 0; i < a.num_moves; ++i) EXPECT_NEAR(a.priors[i], b.priors[i], tolerance);
+}
+
+TEST(EigenEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
+  ExportedNet net = RandomExport(SmallConfig(3, 16, 2, true), 3);
+  EigenEvaluator evaluator(net, 2);
+  std::vector<Position> positions = SomePositions(70, 3);  // several chunks, a partial one
+  std::vector<EvalOutput> batch(positions.size());
+  evaluator.Evaluate(positions.data(), int(positions.size()), batch.data());
+  std::vector<EvalOutput> single = OneByOne(evaluator, positions);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const EvalOutput& out = batch[i];
+    EXPECT_EQ(out.num_moves, positions[i].CountMoves());
+    EXPECT_NEAR(std::accumulate(out.priors, out.priors + out.num_moves, 0.0f), 1.0f, 1e-5);
+    EXPECT_NEAR(out.wdl[0] + out.wdl[1] + out.wdl[2], 1.0f, 1e-5);
+    EXPECT_GE(out.moves_left, 0.0f);
+    ExpectSame(out, single[i], 1e-5f);
+  }
+}
+
+TEST(EigenEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
+  ExportedNet net = RandomExport(SmallConfig(2, 16, 0, false), 4);
+  EigenEvaluator evaluator(net, 1);
+  std::vector<Position> positions = SomePositions(40, 4);
+  std::vector<EvalOutput> expected = OneByOne(evaluator, positions);
+  std::vector<std::vector<EvalOutput>> results(4);
+  std::vector<std::thread> threads;
+  for (auto& result : results) threads.emplace_back([&] { result = OneByOne(evaluator, positions); });
+  for (auto& t : threads) t.join();
+  for (const auto& result : results)
+    for (std::size_t i = 0; i < positions.size(); ++i) ExpectSame(result[i], expected[i], 0.0f);
+}
+
+}  // namespace
+}  // namespace loa

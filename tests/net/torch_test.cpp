@@ -1,0 +1,269 @@
+// The LibTorch model, checkpoints, the LibTorch evaluator, and the Eigen
+// evaluator against LibTorch.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "net/checkpoint.h"
+#include "net/eigen_net.h"
+#include "net/model.h"
+#include "net/net_evaluator.h"
+#include "net/torch_evaluator.h"
+#include "tests/net/random_net.h"
+
+namespace loa {
+namespace {
+
+using testing::RandomExport;
+using testing::SmallConfig;
+using testing::SomePositions;
+
+std::string TempPath(const std::string& name) { return ::testing::TempDir() + "loaz_torch_" + name; }
+
+LoaNet ModelOf(const ExportedNet& net) {
+  LoaNet model(net.config);
+  LoadExportInto(net, model);
+  model->eval();
+  return model;
+}
+
+TEST(ModelTest, TensorNamesAndShapesMatchTheLayout) {
+  for (const NetConfig& config : {SmallConfig(3, 16, 2, true), SmallConfig(2, 8, 0, false), NetConfig()}) {
+    LoaNet model(config);
+    ExportedNet net = ToExport(model, "rules", 0);
+    auto layout = TensorLayout(config);
+    ASSERT_EQ(net.tensors.size(), layout.size()) << config.ToJson();
+    for (const auto& [name, shape] : layout) EXPECT_EQ(net.Get(name).shape, shape) << name;
+  }
+}
+
+TEST(ModelTest, ForwardShapes) {
+  LoaNet model(SmallConfig(2, 8, 1, true));
+  std::vector<Position> positions = SomePositions(5, 1);
+  NetOutput out = model->forward(EncodeBatch(positions.data(), 5));
+  EXPECT_EQ(out.policy.sizes(), (std::vector<int64_t>{5, kPolicySize}));
+  EXPECT_EQ(out.value.sizes(), (std::vector<int64_t>{5, 3}));
+  EXPECT_EQ(out.moves_left.sizes(), (std::vector<int64_t>{5}));
+  LoaNet no_moves_left(SmallConfig(1, 8, 0, false));
+  EXPECT_FALSE(no_moves_left->forward(EncodeBatch(positions.data(), 5)).moves_left.defined());
+}
+
+TEST(ModelTest, PolicyLogitsAreInPolicyIndexOrder) {
+  // With a zero 1x1 output convolution, logit s * 8 + d is the bias of
+  // direction d, whatever the square.
+  ExportedNet net = RandomExport(SmallConfig(1, 8, 0, false), 1);
+  for (float& w : net.tensors["policy.out.weight"].data) w = 0;
+  for (int d = 0; d < kNumDirections; ++d) net.tensors["policy.out.bias"].data[d] = float(d);
+  LoaNet model = ModelOf(net);
+  Position start = Position::Start();
+  torch::Tensor policy = model->forward(EncodeBatch(&start, 1)).policy;
+  for (int i = 0; i < kPolicySize; ++i) ASSERT_EQ(policy[0][i].item<float>(), float(PolicyDirection(i)));
+}
+
+// Returns the largest |a - b| / max(1, |b|) over two tensors' values.
+double RelativeError(const float* a, const float* b, int64_t n) {
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i)
+    worst = std::max(worst, std::abs(double(a[i]) - b[i]) / std::max(1.0, std::abs(double(b[i]))));
+  return worst;
+}
+
+TEST(EigenTest, MatchesLibTorchOnRandomNets) {
+  const NetConfig configs[] = {SmallConfig(3, 16, 2, true), SmallConfig(2, 8, 0, false), SmallConfig(1, 24, 1, true),
+                               NetConfig()};
+  uint32_t seed = 10;
+  for (const NetConfig& config : configs) {
+    ExportedNet net = RandomExport(config, seed++);
+    LoaNet model = ModelOf(net);
+    EigenNet eigen(net);
+    auto workspace = eigen.NewWorkspace();
+    for (int count : {1, 7, 40}) {
+      std::vector<Position> positions = SomePositions(count, seed++);
+      torch::Tensor input = EncodeBatch(positions.data(), count);
+      NetOutput expected = model->forward(input);
+      std::vector<float> policy(count * kPolicySize), value(count * 3), moves_left(count);
+      eigen.Forward(input.data_ptr<float>(), count, policy.data(), value.data(), moves_left.data(), *workspace);
+      SCOPED_TRACE(config.ToJson() + " batch " + std::to_string(count));
+      EXPECT_LT(RelativeError(policy.data(), expected.policy.contiguous().data_ptr<float>(), count * kPolicySize),
+                1e-4);
+      EXPECT_LT(RelativeError(value.data(), expected.value.contiguous().data_ptr<float>(), count * 3), 1e-4);
+      if (config.moves_left) {
+        EXPECT_LT(RelativeError(moves_left.data(), expected.moves_left.contiguous().data_ptr<float>(), count), 1e-4);
+      }
+    }
+  }
+}
+
+void ExpectSame(const EvalOutput& a, const EvalOutput& b, float tolerance) {
+  ASSERT_EQ(a.num_moves, b.num_moves);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.wdl[k], b.wdl[k], tolerance);
+  EXPECT_NEAR(a.moves_left, b.moves_left, tolerance * kMovesLeftScale);
+  for (int i = 0; i < a.num_moves; ++i) EXPECT_NEAR(a.priors[i], b.priors[i], tolerance);
+}
+
+TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithEigen) {
+  ExportedNet net = RandomExport(SmallConfig(2, 16, 2, true), 20);
+  NetEvaluatorOptions options;
+  options.batch_wait_us = 2000;
+  TorchEvaluator torch_evaluator(net, options);
+  EigenEvaluator eigen_evaluator(net, 1);
+  std::vector<Position> positions = SomePositions(24, 20);
+  std::vector<EvalOutput> expected(positions.size());
+  eigen_evaluator.Evaluate(positions.data(), int(positions.size()), expected.data());
+
+  const int kThreads = 4;
+  std::vector<std::vector<EvalOutput>> results(kThreads, std::vector<EvalOutput>(positions.size()));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = 0; i < positions.size(); ++i) torch_evaluator.Evaluate(&positions[i], 1, &results[t][i]);
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& result : results)
+    for (std::size_t i = 0; i < positions.size(); ++i) ExpectSame(result[i], expected[i], 1e-4f);
+  long passes, evaluated;
+  torch_evaluator.Counters(&passes, &evaluated);
+  EXPECT_EQ(evaluated, long(kThreads * positions.size()));
+  EXPECT_LE(passes, evaluated);
+}
+
+TEST(TorchEvaluatorTest, SplitsCallsLargerThanMaxBatch) {
+  ExportedNet net = RandomExport(SmallConfig(1, 8, 0, true), 21);
+  NetEvaluatorOptions options;
+  options.max_batch = 4;
+  TorchEvaluator torch_evaluator(net, options);
+  EigenEvaluator eigen_evaluator(net, 1);
+  std::vector<Position> positions = SomePositions(10, 21);
+  std::vector<EvalOutput> a(10), b(10);
+  torch_evaluator.Evaluate(positions.data(), 10, a.data());
+  eigen_evaluator.Evaluate(positions.data(), 10, b.data());
+  for (int i = 0; i < 10; ++i) ExpectSame(a[i], b[i], 1e-4f);
+  long passes, evaluated;
+  torch_evaluator.Counters(&passes, &evaluated);
+  EXPECT_EQ(passes, 3);
+  EXPECT_THROW(ResolveDevice("tpu"), Error);
+}
+
+// Takes one Adam step on a fixed batch.
+void TrainStep(LoaNet& model, torch::optim::Optimizer& optimizer, const torch::Tensor& input) {
+  model->train();
+  optimizer.zero_grad();
+  NetOutput out = model->forward(input);
+  torch::Tensor loss = out.policy.pow(2).mean() + out.value.pow(2).mean() + out.moves_left.pow(2).mean();
+  loss.backward();
+  optimizer.step();
+}
+
+TEST(CheckpointTest, RoundTripWithOptimizer) {
+  torch::manual_seed(1);
+  NetConfig config = SmallConfig(2, 8, 2, true);
+  std::vector<Position> positions = SomePositions(8, 30);
+  torch::Tensor input = EncodeBatch(positions.data(), 8);
+  LoaNet model(config);
+  torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-3));
+  TrainStep(model, adam, input);
+  TrainingState state{7, {{"games", 3}, {"samples", 1000}}, "simultaneous=draw start=standard max_plies=0"};
+  std::string path = TempPath("round_trip.pt");
+  SaveCheckpoint(path, model, &adam, state);
+
+  CheckpointInfo info = ReadCheckpointInfo(path);
+  EXPECT_EQ(info.config, config);
+  EXPECT_EQ(info.encoder_version, kEncoderVersion);
+  EXPECT_TRUE(info.has_optimizer);
+  EXPECT_EQ(info.state.counters, state.counters);
+
+  torch::manual_seed(2);
+  LoaNet loaded(config);
+  torch::optim::Adam loaded_adam(loaded->parameters(), torch::optim::AdamOptions(1e-3));
+  TrainingState loaded_state = LoadCheckpoint(path, loaded, &loaded_adam);
+  EXPECT_EQ(loaded_state.step, 7);
+  EXPECT_EQ(loaded_state.rules, state.rules);
+  EXPECT_EQ(loaded_state.counters, state.counters);
+  // Same weights, statistics and optimizer moments: the next step agrees.
+  TrainStep(model, adam, input);
+  TrainStep(loaded, loaded_adam, input);
+  auto a = model->named_parameters(), b = loaded->named_parameters();
+  for (const auto& item : a) EXPECT_TRUE(torch::equal(item.value(), b[item.key()])) << item.key();
+  auto ba = model->named_buffers(), bb = loaded->named_buffers();
+  for (const auto& item : ba) EXPECT_TRUE(torch::equal(item.value(), bb[item.key()])) << item.key();
+}
+
+std::string ErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(CheckpointTest, ErrorsNameTheFault) {
+  NetConfig config = SmallConfig(1, 8, 0, true);
+  LoaNet model(config);
+  std::string path = TempPath("errors.pt");
+  SaveCheckpoint(path, model, nullptr, TrainingState{});
+
+  EXPECT_THROW(ReadCheckpointInfo(TempPath("missing.pt")), IoError);
+
+  std::string bytes = ReadFile(path);
+  std::string truncated = TempPath("truncated.pt");
+  WriteFileAtomic(truncated, bytes.substr(0, bytes.size() * 2 / 3));
+  EXPECT_NE(ErrorOf([&] { ReadCheckpointInfo(truncated); }).find("truncated"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { LoadModel(truncated); }).find("truncated"), std::string::npos);
+
+  LoaNet other(SmallConfig(1, 16, 0, true));
+  EXPECT_NE(ErrorOf([&] { LoadCheckpoint(path, other, nullptr); }).find("architecture"), std::string::npos);
+
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
+  EXPECT_NE(ErrorOf([&] { LoadCheckpoint(path, model, &sgd); }).find("no optimizer"), std::string::npos);
+
+  // A checkpoint of encoder version 0, written by hand.
+  torch::serialize::OutputArchive archive;
+  archive.write("format", c10::IValue(std::string("loazero-checkpoint")));
+  archive.write("encoder_version", c10::IValue(int64_t(0)));
+  std::string old_path = TempPath("old_encoder.pt");
+  archive.save_to(old_path);
+  EXPECT_NE(ErrorOf([&] { ReadCheckpointInfo(old_path); }).find("encoder version 0"), std::string::npos);
+
+  // An export is not a checkpoint.
+  std::string export_path = TempPath("not_a_checkpoint.safetensors");
+  WriteExport(export_path, ToExport(model, "", 0));
+  EXPECT_NE(ErrorOf([&] { ReadCheckpointInfo(export_path); }).find("not a LOAZero checkpoint"), std::string::npos);
+}
+
+TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
+  ExportedNet random = RandomExport(SmallConfig(2, 16, 2, true), 40);
+  LoaNet model = ModelOf(random);
+  std::string checkpoint = TempPath("to_export.pt"), exported = TempPath("exported.safetensors");
+  SaveCheckpoint(checkpoint, model, nullptr, TrainingState{12, {}, "simultaneous=mover"});
+  WriteExport(exported, ExportCheckpoint(checkpoint));
+  ExportedNet net = ReadExport(exported);
+  EXPECT_EQ(net.step, 12);
+  EXPECT_EQ(net.rules, "simultaneous=mover");
+  for (const auto& [name, tensor] : random.tensors) EXPECT_EQ(net.Get(name).data, tensor.data) << name;
+
+  std::vector<Position> positions = SomePositions(12, 40);
+  for (const char* backend : {"auto", "eigen", "torch"}) {
+    for (const std::string& file : {checkpoint, exported}) {
+      NetEvaluatorOptions options;
+      options.backend = backend;
+      std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(file, options);
+      std::vector<EvalOutput> a(12), b(12);
+      evaluator->Evaluate(positions.data(), 12, a.data());
+      EigenEvaluator reference(random, 1);
+      reference.Evaluate(positions.data(), 12, b.data());
+      for (int i = 0; i < 12; ++i) ExpectSame(a[i], b[i], 1e-4f);
+    }
+  }
+  NetEvaluatorOptions bad;
+  bad.backend = "tensorflow";
+  EXPECT_THROW(MakeNetEvaluator(exported, bad), Error);
+  EXPECT_THROW(MakeNetEvaluator(TempPath("nothing_here"), NetEvaluatorOptions()), IoError);
+}
+
+}  // namespace
+}  // namespace loa
