@@ -79,6 +79,7 @@ void Visit(SelfplayConfig& c, FieldVisitor& v) {
   v.Int("resign_consecutive", c.resign_consecutive, 1, 1000);
   v.Double("resign_playout_share", c.resign_playout_share, 0, 1);
   v.Double("checkpoint_poll_seconds", c.checkpoint_poll_seconds, 0.1, 86400);
+  v.Bool("uniform_first", c.uniform_first);
   v.Int("record_every", c.record_every, 0, 1000000);
 }
 
@@ -102,7 +103,7 @@ void Visit(TrainConfig& c, FieldVisitor& v) {
   v.Int("warmup_steps", c.warmup_steps, 0, 10000000);
   v.Choice("lr_schedule", c.lr_schedule, {"constant", "cosine", "step"});
   v.Int64("lr_decay_steps", c.lr_decay_steps, 1, kMaxCount);
-  v.Double("lr_min_factor", c.lr_min_factor, 0, 1);
+  v.Double("lr_decay_factor", c.lr_decay_factor, 0, 1);
   v.Double("grad_clip", c.grad_clip, 0, 1e6);
   v.Double("policy_weight", c.policy_weight, 0, 100);
   v.Double("value_weight", c.value_weight, 0, 100);
@@ -164,6 +165,7 @@ void CheckConsistency(const Config& c, const std::string& source) {
   if (c.mcts.cheap_playouts > c.mcts.playouts) fail("mcts.cheap_playouts exceeds mcts.playouts");
   try {
     c.net.Validate();
+    c.mcts.Validate();
   } catch (const Error& e) {
     fail(e.what());
   }

@@ -40,7 +40,10 @@ struct SelfplayConfig {
   // that the threshold is not losing won games.
   double resign_playout_share = 0.1;
   double checkpoint_poll_seconds = 10;  // how often a worker looks for a newer checkpoint
-  int record_every = 1;                 // keep the record of every k-th game (0: none)
+  // Before the first trained checkpoint, search with uniform priors and an
+  // even value instead of the random net: it knows as little, for free.
+  bool uniform_first = true;
+  int record_every = 1;  // keep the record of every k-th game (0: none)
 };
 
 // Section `replay`: the sliding window the trainer samples from.
@@ -68,7 +71,7 @@ struct TrainConfig {
   int warmup_steps = 200;              // linear warm-up from 0 (Goyal et al.)
   std::string lr_schedule = "cosine";  // constant | cosine | step
   int64_t lr_decay_steps = 100000;     // cosine horizon, or step period
-  double lr_min_factor = 0.05;         // cosine floor / step factor
+  double lr_decay_factor = 0.05;       // cosine floor / step factor
   double grad_clip = 10.0;             // clip the gradient norm (0: off)
   double policy_weight = 1.0;
   double value_weight = 1.0;

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# End-to-end tests of a training run with the built binary (CTest runs it):
+#  1. a config error names the key and the file;
+#  2. a whole run of configs/tiny.yaml leaves checkpoints, shards, metrics,
+#     game records, an evaluation and an export that `loaz gtp` plays;
+#  3. a run killed with SIGKILL mid-run resumes (past a corrupt checkpoint,
+#     saying so) with its counters continuing and no shard lost or doubled;
+#  4. SIGINT stops a run cleanly.
+# usage: end_to_end_test.sh LOAZ SOURCE_DIR
+set -euo pipefail
+loaz=$1
+src=$2
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+# Waits (up to $2 seconds) until the command in $1 succeeds.
+wait_for() {
+  local deadline=$((SECONDS + $2))
+  until eval "$1"; do
+    [ $SECONDS -lt $deadline ] || fail "timed out waiting for: $1"
+    kill -0 "$pid" 2>/dev/null || fail "the run ended before: $1"
+    sleep 0.2
+  done
+}
+# Prints the step of the newest checkpoint of run $1.
+newest_step() { ls "$1/checkpoints" | grep -E '^ckpt_[0-9]+\.pt$' | sort | tail -1 | sed -E 's/ckpt_0*([0-9]+)\.pt/\1/;s/^$/0/'; }
+
+echo "== 1. config errors"
+printf 'train:\n  bach_size: 3\n' >"$tmp/bad.yaml"
+if "$loaz" train "$tmp/bad.yaml" 2>"$tmp/err"; then fail "a bad config was accepted"; fi
+grep -q "bad.yaml" "$tmp/err" && grep -q "train.bach_size" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+if "$loaz" train "$src/configs/tiny.yaml" --set train.batch_size=0 2>"$tmp/err"; then fail "batch_size 0 accepted"; fi
+grep -q "train.batch_size" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+
+echo "== 2. a whole tiny run"
+"$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" >"$tmp/tiny.log" 2>&1 || {
+  cat "$tmp/tiny.log"
+  fail "loaz train configs/tiny.yaml failed"
+}
+run=$tmp/runs/tiny
+[ -f "$run/config.yaml" ] || fail "no resolved config"
+[ "$(ls "$run/checkpoints" | grep -c '\.pt$')" -ge 2 ] || fail "fewer than 2 checkpoints"
+ls "$run/selfplay/"*.shard >/dev/null || fail "no shards"
+for event in train validation checkpoint selfplay eval rating; do
+  grep -q "\"event\":\"$event\"" "$run/metrics.jsonl" || fail "no $event event in metrics.jsonl"
+done
+record=$(ls "$run/games/"*.txt | head -1)
+"$loaz" replay "$record" >/dev/null || fail "loaz replay cannot read $record"
+[ -s "$run/eval/ratings.txt" ] || fail "no ratings table"
+[ -s "$run/net.safetensors" ] || fail "no export"
+reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$run/net.safetensors,playouts=8")
+echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the export: $reply"
+"$loaz" export --run "$run" -o "$tmp/exported.safetensors" >/dev/null || fail "loaz export --run"
+"$loaz" export --run "$run" --step 20 -o "$tmp/step20.safetensors" >/dev/null || fail "loaz export --step"
+"$loaz" eval --run "$run" --table-only | grep -q "step" || fail "loaz eval --table-only"
+
+echo "== 3. kill -9 and resume"
+"$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=killed \
+  --set train.max_steps=160 --set eval.every_checkpoints=0 >"$tmp/killed.log" 2>&1 &
+pid=$!
+run=$tmp/runs/killed
+wait_for '[ "$(newest_step "$run")" -ge 60 ]' 300
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+pid=""
+killed_at=$(newest_step "$run")
+[ "$killed_at" -lt 160 ] || fail "the run finished before the kill"
+(cd "$run/selfplay" && md5sum *.shard) | sort -k2 >"$tmp/shards_before"
+last_games=$(grep '"event":"train"' "$run/metrics.jsonl" | tail -1 | sed -E 's/.*"games":([0-9]+).*/\1/')
+# The newest checkpoint turns out corrupt: the resume falls back to the one before.
+newest=$(ls "$run/checkpoints/"ckpt_*.pt | sort | tail -1)
+head -c 1000 "$newest" >"$tmp/cut" && mv "$tmp/cut" "$newest"
+lines_before=$(wc -l <"$run/metrics.jsonl")
+"$loaz" train --run "$run" >"$tmp/resume.log" 2>&1 || {
+  cat "$tmp/resume.log"
+  fail "resume failed"
+}
+grep -q "$(basename "$newest").*falling back" "$tmp/resume.log" || fail "no fallback warning: $(cat "$tmp/resume.log")"
+[ "$(newest_step "$run")" -eq 160 ] || fail "the resumed run did not reach step 160"
+first_step=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"event":"train"' | head -1 |
+  sed -E 's/.*"step":([0-9]+).*/\1/')
+[ "$first_step" -gt 0 ] && [ "$first_step" -le "$killed_at" ] || fail "steps restart at $first_step"
+[ "$first_step" -gt $((killed_at - 40)) ] || fail "resumed from step $first_step, not near $killed_at"
+first_games=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"event":"train"' | head -1 |
+  sed -E 's/.*"games":([0-9]+).*/\1/')
+[ "$first_games" -ge "$last_games" ] || fail "the game count went back from $last_games to $first_games"
+(cd "$run/selfplay" && md5sum *.shard) | sort -k2 >"$tmp/shards_after"
+missing=$(comm -23 "$tmp/shards_before" "$tmp/shards_after")
+[ -z "$missing" ] || fail "shards lost or changed by the resume: $missing"
+[ -z "$(cut -d' ' -f1 "$tmp/shards_after" | sort | uniq -d)" ] || fail "a shard was written twice"
+[ "$(wc -l <"$tmp/shards_after")" -gt "$(wc -l <"$tmp/shards_before")" ] || fail "no new shards after the resume"
+
+echo "== 4. SIGINT stops cleanly"
+"$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=interrupted \
+  --set train.max_steps=100000 >"$tmp/interrupted.log" 2>&1 &
+pid=$!
+run=$tmp/runs/interrupted
+wait_for '[ "$(newest_step "$run")" -ge 20 ]' 300
+kill -INT "$pid"
+status=0
+wait "$pid" || status=$?
+pid=""
+[ "$status" -eq 0 ] || fail "SIGINT: exit status $status: $(tail -5 "$tmp/interrupted.log")"
+grep -q "stopped cleanly" "$tmp/interrupted.log" || fail "no clean stop: $(tail -5 "$tmp/interrupted.log")"
+echo "PASS"

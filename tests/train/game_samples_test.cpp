@@ -1,0 +1,72 @@
+#include "train/game_samples.h"
+
+#include <gtest/gtest.h>
+
+namespace loa::train {
+namespace {
+
+// A game of `plies` moves (each the first legal one) with the given root
+// values, as the self-play driver reports it.
+SelfPlayGame MakeGame(int plies, const std::vector<float>& values) {
+  SelfPlayGame g;
+  for (int ply = 0; ply < plies && !g.game.over(); ++ply) {
+    MoveList moves;
+    g.game.LegalMoves(moves);
+    SearchedMove m;
+    m.position = g.game.position();
+    m.move = moves[0];
+    m.policy = {{moves[0], 0.75f}, {moves[1], 0.25f}};
+    m.root_value = ply < int(values.size()) ? values[size_t(ply)] : 0.0f;
+    m.full_search = ply % 3 != 2;
+    g.game.Play(moves[0]);
+    g.moves.push_back(m);
+  }
+  return g;
+}
+
+TEST(GameSamplesTest, ResignsOnConsecutiveLowValuesOfTheMover) {
+  // Black moves at plies 0, 2, 4; White at 1, 3, 5.
+  EXPECT_FALSE(WouldResign(MakeGame(5, {-0.99f, 0, -0.99f, 0, -0.99f}), -0.9, 4));
+  EXPECT_TRUE(WouldResign(MakeGame(5, {-0.99f, 0, -0.99f, 0, -0.99f}), -0.9, 3));
+  EXPECT_FALSE(WouldResign(MakeGame(5, {-0.5f, 0, -0.99f, 0, -0.99f}), -0.9, 3));
+  EXPECT_FALSE(WouldResign(MakeGame(6, {-0.99f, 0, -0.99f, 0, -0.99f, 0}), -0.9, 3));  // White moved last
+  EXPECT_FALSE(WouldResign(MakeGame(5, {-0.99f, 0, -0.99f, 0, -0.99f}), -1.0, 1));     // off
+}
+
+TEST(GameSamplesTest, ResignedGameIsALossForTheResigner) {
+  const SelfPlayGame g = MakeGame(5, {});
+  ASSERT_FALSE(g.game.over());
+  const GameOutcome o = OutcomeOf(g);
+  EXPECT_TRUE(o.resigned);
+  EXPECT_EQ(o.result, Result::kWhiteWins);  // Black made the last move and resigned
+}
+
+TEST(GameSamplesTest, SamplesCarryTheOutcomeForTheSideToMove) {
+  const SelfPlayGame g = MakeGame(9, {0.1f, -0.2f, 0.3f, -0.4f, 0.5f, -0.6f, 0.7f, -0.8f, 0.9f});
+  GameOutcome o;
+  o.result = Result::kBlackWins;
+  Shard shard;
+  shard.games = 1;
+  const int added = AddGameSamples(g, o, 0, &shard);
+  EXPECT_EQ(added, 6);  // plies 2, 5 and 8 were cheap searches
+  ASSERT_EQ(shard.samples.size(), 6u);
+  for (const Sample& s : shard.samples) {
+    EXPECT_EQ(s.outcome, s.side_to_move == kBlack ? 1 : -1) << "ply " << s.ply;
+    EXPECT_EQ(s.plies_left, 9 - s.ply);
+    EXPECT_FLOAT_EQ(s.root_value, g.moves[s.ply].root_value);
+    EXPECT_EQ(s.num_policy, 2);
+    EXPECT_EQ(shard.policy[s.policy_offset].index, g.moves[s.ply].move.PolicyIndex());
+    EXPECT_EQ(s.position(), g.moves[s.ply].position);
+  }
+  o.result = Result::kDraw;
+  o.capped = true;
+  Shard drawn;
+  AddGameSamples(g, o, 0, &drawn);
+  for (const Sample& s : drawn.samples) {
+    EXPECT_EQ(s.outcome, 0);
+    EXPECT_TRUE(s.flags & kGameCapped);
+  }
+}
+
+}  // namespace
+}  // namespace loa::train

@@ -1,0 +1,114 @@
+#include "train/trainer.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "core/file_util.h"
+#include "net/checkpoint.h"
+#include "train/checkpoint_store.h"
+#include "train/schedule.h"
+
+namespace loa::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ScheduleTest, WarmUpThenCosineDownToTheFloor) {
+  TrainConfig c;
+  c.learning_rate = 0.1;
+  c.warmup_steps = 10;
+  c.lr_schedule = "cosine";
+  c.lr_decay_steps = 100;
+  c.lr_decay_factor = 0.1;
+  EXPECT_NEAR(LearningRate(c, 0), 0.1 * 0.1 * (0.1 + 0.9 * 1.0), 1e-9);
+  EXPECT_LT(LearningRate(c, 4), LearningRate(c, 8));
+  EXPECT_NEAR(LearningRate(c, 50), 0.1 * 0.55, 1e-9);  // half way: the mean of 1 and the floor
+  EXPECT_NEAR(LearningRate(c, 100), 0.01, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 1000), 0.01, 1e-12);
+  c.lr_schedule = "step";
+  c.warmup_steps = 0;
+  EXPECT_NEAR(LearningRate(c, 99), 0.1, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 250), 0.1 * 0.1 * 0.1, 1e-12);
+  c.lr_schedule = "constant";
+  EXPECT_EQ(LearningRate(c, 12345), 0.1);
+}
+
+class CheckpointStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    root_ = (fs::temp_directory_path() / ("loaz_ckpt_" + test + "_" + std::to_string(::getpid()))).string();
+    fs::remove_all(root_);
+    RunDir(root_).Create();
+    config_.blocks = 1;
+    config_.channels = 8;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // Saves a checkpoint of a fresh net at `step` with optimizer state.
+  void Save(int64_t step) {
+    LoaNet model(config_);
+    torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+    TrainingState state;
+    state.step = step;
+    state.counters[kSamplesTrainedCounter] = step * 10;
+    SaveCheckpoint(RunDir(root_).CheckpointPath(step), model, &optimizer, state);
+  }
+
+  std::string root_;
+  NetConfig config_;
+};
+
+TEST_F(CheckpointStoreTest, CorruptCheckpointFallsBackToThePreviousOneSayingSo) {
+  RunDir run(root_);
+  Save(0);
+  Save(100);
+  Save(200);
+  // A checkpoint cut short, and one overwritten with garbage.
+  const std::string newest = run.CheckpointPath(200), middle = run.CheckpointPath(100);
+  const std::string bytes = ReadFile(newest);
+  WriteFileAtomic(newest, bytes.substr(0, bytes.size() / 2));
+  WriteFileAtomic(middle, "not a checkpoint");
+  const std::string log_path = root_ + "/log.txt";
+  std::optional<TrainingState> state;
+  {
+    Logger log(log_path, LogLevel::kError);
+    LoaNet model(config_);
+    torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+    state = RestoreNewest(run, model, &optimizer, log);
+  }
+  ASSERT_TRUE(state.has_value());
+  EXPECT_EQ(state->step, 0);
+  const std::string text = ReadFile(log_path);
+  EXPECT_NE(text.find("ckpt_00000200.pt"), std::string::npos) << text;
+  EXPECT_NE(text.find("ckpt_00000100.pt"), std::string::npos) << text;
+  EXPECT_NE(text.find("falling back"), std::string::npos) << text;
+  EXPECT_EQ(NewestReadableCheckpoint(run, -1, nullptr), run.CheckpointPath(0));
+}
+
+TEST_F(CheckpointStoreTest, RestoreReadsStepAndCounters) {
+  RunDir run(root_);
+  Save(0);
+  Save(300);
+  Logger log("", LogLevel::kError);
+  LoaNet model(config_);
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+  const auto state = RestoreNewest(run, model, &optimizer, log);
+  ASSERT_TRUE(state.has_value());
+  EXPECT_EQ(state->step, 300);
+  EXPECT_EQ(state->counters.at(kSamplesTrainedCounter), 3000);
+  PruneCheckpoints(run, 1);
+  EXPECT_EQ(run.ListCheckpoints(), std::vector<int64_t>{300});
+}
+
+TEST_F(CheckpointStoreTest, NoCheckpointMeansAFreshStart) {
+  Logger log("", LogLevel::kError);
+  LoaNet model(config_);
+  EXPECT_FALSE(RestoreNewest(RunDir(root_), model, nullptr, log).has_value());
+}
+
+}  // namespace
+}  // namespace loa::train

@@ -1,0 +1,219 @@
+#include "train/evaluation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "mcts/random.h"
+#include "play/match.h"
+#include "train/stop.h"
+
+namespace loa::train {
+namespace {
+
+// Thrown from a match's progress callback to end it on a stop request.
+struct MatchStopped {};
+
+std::string MatchesPath(const RunDir& run) { return run.EvalDir() + "/matches.jsonl"; }
+
+// Returns name with every character but letters, digits, '-' and '.' made '_'.
+std::string FileSafe(const std::string& name) {
+  std::string out = name;
+  for (char& c : out)
+    if (!std::isalnum(uint8_t(c)) && c != '-' && c != '.') c = '_';
+  return out;
+}
+
+uint64_t NameSeed(const std::string& name) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : name) hash = (hash ^ uint8_t(c)) * 0x100000001b3ULL;
+  return hash;
+}
+
+bool HasRecord(const std::vector<MatchRecord>& records, const std::string& a, const std::string& b) {
+  for (const MatchRecord& r : records)
+    if ((r.a == a && r.b == b) || (r.a == b && r.b == a)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string CheckpointName(int64_t step) { return "step " + std::to_string(step); }
+
+std::string NetPlayerSpec(const std::string& path, const EvalConfig& config) {
+  return "mcts:net=" + path + ",playouts=" + std::to_string(config.playouts);
+}
+
+std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
+  std::vector<MatchRecord> records;
+  std::ifstream in(MatchesPath(run));
+  std::string line;
+  while (std::getline(in, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("a") || !j.contains("b")) continue;
+    MatchRecord r;
+    r.a = j.value("a", "");
+    r.b = j.value("b", "");
+    r.wins = j.value("wins", 0);
+    r.draws = j.value("draws", 0);
+    r.losses = j.value("losses", 0);
+    records.push_back(r);
+  }
+  return records;
+}
+
+std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor) {
+  std::vector<std::string> names;
+  std::map<std::string, int> index;
+  auto id = [&](const std::string& name) {
+    auto [it, fresh] = index.emplace(name, int(names.size()));
+    if (fresh) names.push_back(name);
+    return it->second;
+  };
+  std::map<std::pair<int, int>, PairResults> pairs;
+  for (const MatchRecord& r : records) {
+    int i = id(r.a), j = id(r.b);
+    int wins = r.wins, losses = r.losses;
+    if (i > j) std::swap(i, j), std::swap(wins, losses);
+    PairResults& p = pairs[{i, j}];
+    p.i = i, p.j = j;
+    p.wins += wins, p.draws += r.draws, p.losses += losses;
+  }
+  if (names.empty()) return {};
+  std::vector<PairResults> results;
+  for (const auto& [key, p] : pairs) results.push_back(p);
+  const int anchor_index = index.count(anchor) ? index[anchor] : 0;
+  std::vector<Rating> ratings = BradleyTerry(names, results, anchor_index, 0);
+  std::sort(ratings.begin(), ratings.end(), [](const Rating& x, const Rating& y) { return x.elo > y.elo; });
+  return ratings;
+}
+
+std::string CheckpointEvaluator::Anchor() const {
+  return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0];
+}
+
+CheckpointEvaluator::CheckpointEvaluator(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
+    : config_(config), run_(run), log_(log), metrics_(metrics) {}
+
+bool CheckpointEvaluator::PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
+                                        const std::string& b_spec, int games, int64_t step, double hours) {
+  const EvalConfig& ec = config_.eval;
+  MatchConfig mc;
+  mc.player_a = a_spec;
+  mc.player_b = b_spec;
+  mc.games = games;
+  mc.openings = ec.random_plies > 0 ? "random:plies=" + std::to_string(ec.random_plies) : "none";
+  mc.threads = ec.threads;
+  mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(NameSeed(a_name) ^ Mix(NameSeed(b_name))));
+  mc.rules = config_.rules;
+  mc.rules.max_plies = ec.max_plies;
+  mc.out_dir = run_.EvalDir() + "/games/" + FileSafe(a_name + "_vs_" + b_name);
+  mc.on_progress = [&](const MatchProgress& p) {
+    if (StopRequested()) throw MatchStopped();
+    log_.Progress("eval " + a_name + " vs " + b_name + ": " + FormatProgress(p));
+  };
+  MatchResult result;
+  try {
+    result = RunMatch(mc);
+  } catch (const MatchStopped&) {
+    return false;
+  }
+  nlohmann::json record = {{"a", a_name},
+                           {"b", b_name},
+                           {"wins", result.wins},
+                           {"draws", result.draws},
+                           {"losses", result.losses},
+                           {"games", result.games},
+                           {"step", step},
+                           {"hours", hours},
+                           {"a_spec", a_spec},
+                           {"b_spec", b_spec}};
+  MetricsLog(MatchesPath(run_)).Write(record);
+  metrics_.Write({{"event", "eval"},
+                  {"step", step},
+                  {"hours", hours},
+                  {"player", a_name},
+                  {"opponent", b_name},
+                  {"wins", result.wins},
+                  {"draws", result.draws},
+                  {"losses", result.losses},
+                  {"score", result.elo.score},
+                  {"elo", result.elo.elo},
+                  {"elo_ci95", result.elo.ci95}});
+  log_.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
+            std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +
+            std::to_string(int(result.elo.elo)) + " +- " + std::to_string(int(result.elo.ci95)) + ")");
+  return true;
+}
+
+void CheckpointEvaluator::EnsureLadder(int games, double hours) {
+  const std::vector<std::string>& ladder = config_.eval.opponents;
+  for (size_t i = 0; i < ladder.size(); ++i)
+    for (size_t j = i + 1; j < ladder.size(); ++j)
+      if (!HasRecord(ReadMatchRecords(run_), ladder[i], ladder[j]) && !StopRequested())
+        PlayAndRecord(ladder[i], ladder[i], ladder[j], ladder[j], games, -1, hours);
+}
+
+bool CheckpointEvaluator::Evaluate(int64_t step, double hours, int games) {
+  if (games <= 0) games = config_.eval.games;
+  const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_.eval);
+  EnsureLadder(games, hours);
+  std::string best;
+  if (config_.eval.previous_best) {
+    for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor())) {
+      if (r.name.rfind("step ", 0) != 0 || r.name == name) continue;
+      const int64_t other = std::stoll(r.name.substr(5));
+      if (other < step && std::filesystem::exists(run_.CheckpointPath(other))) {
+        best = r.name;
+        break;
+      }
+    }
+  }
+  for (const std::string& opponent : config_.eval.opponents)
+    if (!PlayAndRecord(name, spec, opponent, opponent, games, step, hours)) return false;
+  if (!best.empty()) {
+    const int64_t best_step = std::stoll(best.substr(5));
+    if (!PlayAndRecord(name, spec, best, NetPlayerSpec(run_.CheckpointPath(best_step), config_.eval), games, step,
+                       hours))
+      return false;
+  }
+  WriteRatings();
+  for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor()))
+    if (r.name == name)
+      metrics_.Write({{"event", "rating"},
+                      {"step", step},
+                      {"hours", hours},
+                      {"elo", r.elo},
+                      {"elo_ci95", r.ci95},
+                      {"anchor", Anchor()}});
+  return true;
+}
+
+std::string CheckpointEvaluator::WriteRatings() {
+  const std::string anchor = Anchor();
+  const std::vector<Rating> ratings = RateAll(ReadMatchRecords(run_), anchor);
+  char line[160];
+  std::snprintf(line, sizeof line, "%-20s %8s %8s %6s %7s\n", "player", "elo", "+-95%", "games", "score");
+  std::string table = line;
+  nlohmann::json json = nlohmann::json::array();
+  for (const Rating& r : ratings) {
+    std::snprintf(line, sizeof line, "%-20s %8.0f %8.0f %6d %6.1f%%\n", r.name.c_str(), r.elo, r.ci95, r.games,
+                  100 * r.score);
+    table += line;
+    json.push_back({{"name", r.name}, {"elo", r.elo}, {"ci95", r.ci95}, {"games", r.games}, {"score", r.score}});
+  }
+  table += "(Bradley-Terry over every match in eval/matches.jsonl; " +
+           (anchor.empty() ? std::string("the first player") : anchor) + " fixed at Elo 0)\n";
+  WriteFileAtomic(run_.EvalDir() + "/ratings.txt", table);
+  WriteFileAtomic(run_.EvalDir() + "/ratings.json", json.dump(2) + "\n");
+  return table;
+}
+
+}  // namespace loa::train

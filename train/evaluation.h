@@ -1,0 +1,72 @@
+#pragma once
+// Evaluation during and after a run: matches of checkpoints against the
+// baseline ladder (eval.opponents) and the previous best checkpoint, through
+// the match harness; every match result kept in eval/matches.jsonl; one
+// Bradley-Terry ratings table over all of them, anchored at the first
+// ladder player (Elo 0).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "play/ratings.h"
+#include "train/config.h"
+#include "train/logger.h"
+#include "train/metrics.h"
+#include "train/run_dir.h"
+
+namespace loa::train {
+
+// One match result as eval/matches.jsonl keeps it, from a's side.
+struct MatchRecord {
+  std::string a, b;  // "step N" for checkpoints, the spec for ladder players
+  int wins = 0, draws = 0, losses = 0;
+};
+
+// Returns the name of checkpoint `step` in results and tables: "step N".
+std::string CheckpointName(int64_t step);
+
+// Returns the player spec that plays the checkpoint at path with the
+// config's evaluation search.
+std::string NetPlayerSpec(const std::string& path, const EvalConfig& config);
+
+// Returns every record of eval/matches.jsonl (none if it does not exist);
+// a malformed line (a write cut short) is skipped.
+std::vector<MatchRecord> ReadMatchRecords(const RunDir& run);
+
+// The ratings of every player in records, anchored at `anchor` (Elo 0; the
+// first player when it does not occur), best first.
+std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor);
+
+// Plays evaluation matches and records them. Not thread-safe: one per run.
+class CheckpointEvaluator {
+ public:
+  CheckpointEvaluator(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics);
+
+  // Plays checkpoint `step` against each ladder opponent, and against the
+  // best-rated checkpoint before it when eval.previous_best; the ladder's
+  // own matches are played once, first. Appends each result to
+  // eval/matches.jsonl, writes metrics events (eval, rating) stamped with
+  // `hours`, and rewrites eval/ratings.txt. Returns false when a stop
+  // request cut it short. `games` overrides eval.games when positive.
+  bool Evaluate(int64_t step, double hours, int games = 0);
+
+  // Rewrites eval/ratings.txt and eval/ratings.json from every record;
+  // returns the table's text.
+  std::string WriteRatings();
+
+ private:
+  // Returns the player fixed at Elo 0: the first ladder opponent, or "" (the
+  // first player in the records) without a ladder.
+  std::string Anchor() const;
+  bool PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
+                     const std::string& b_spec, int games, int64_t step, double hours);
+  void EnsureLadder(int games, double hours);
+
+  const Config& config_;
+  const RunDir& run_;
+  Logger& log_;
+  MetricsLog& metrics_;
+};
+
+}  // namespace loa::train

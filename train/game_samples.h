@@ -1,0 +1,35 @@
+#pragma once
+// From a finished self-play game to its training samples: the outcome
+// (played out, capped or resigned), the resignation test, the samples.
+
+#include <cstdint>
+
+#include "core/game.h"
+#include "mcts/selfplay.h"
+#include "train/shard.h"
+
+namespace loa::train {
+
+// How a self-play game ended.
+struct GameOutcome {
+  Result result = Result::kDraw;  // never kOngoing
+  bool resigned = false;          // the loser resigned
+  bool capped = false;            // the move cap ended it (a draw)
+};
+
+// Returns whether the player who made the last move of g resigns: its root
+// values at its last `consecutive` moves are all below threshold (AlphaZero's
+// resignation, on the search's value for the side to move).
+bool WouldResign(const SelfPlayGame& g, double threshold, int consecutive);
+
+// Returns the outcome of a game the driver finished: by the rules when the
+// game is over, else a resignation by the player who moved last.
+GameOutcome OutcomeOf(const SelfPlayGame& g);
+
+// Appends the samples of g, its game number in the shard being game_index:
+// one per full search whose position has a move other than the pass, with
+// the search's policy target, the outcome for the side to move, the root
+// value and the plies left. Returns the samples added.
+int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard);
+
+}  // namespace loa::train

@@ -1,0 +1,203 @@
+#include "train/selfplay.h"
+
+#include <chrono>
+#include <exception>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/record.h"
+#include "mcts/random.h"
+#include "mcts/selfplay.h"
+#include "train/game_samples.h"
+#include "train/net_source.h"
+#include "train/shard.h"
+#include "train/stop.h"
+
+namespace loa::train {
+namespace {
+
+double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// FNV-1a 64 of a name, to seed a writer's games.
+uint64_t NameSeed(const std::string& name) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : name) hash = (hash ^ uint8_t(c)) * 0x100000001b3ULL;
+  return hash;
+}
+
+// How long a worker sleeps while it waits for the first checkpoint.
+constexpr std::chrono::milliseconds kNoNetWait{500};
+
+}  // namespace
+
+// The state of one worker thread: its shard and records in the making.
+struct SelfPlay::Worker {
+  int index = 0;
+  std::string writer;  // NAME-wINDEX
+  int64_t seq = 0;     // of the next shard
+  uint64_t seed = 0;
+  Shard shard;
+  std::vector<std::pair<std::string, std::string>> records;  // file name, text
+  // Playout games (resignation off) in which a side would have resigned.
+  std::unordered_map<int64_t, Color> would_resign;
+  int plies = 0, results[3] = {0, 0, 0}, resigned = 0, capped = 0;  // of the shard in the making
+};
+
+struct SelfPlay::Shared {
+  NetSource net;
+  Shared(const RunDir& run, const NetEvaluatorOptions& options, bool uniform_first, Logger& log)
+      : net(run, options, uniform_first, log) {}
+};
+
+SelfPlay::SelfPlay(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics, std::string name)
+    : config_(config), run_(run), log_(log), metrics_(metrics), name_(std::move(name)) {
+  NetEvaluatorOptions options;
+  options.device = config.run.device;
+  options.threads = config.selfplay.inference_threads;
+  options.max_batch = config.selfplay.max_batch;
+  options.cache_entries = size_t(config.selfplay.cache_entries);
+  shared_ = std::make_unique<Shared>(run, options, config.selfplay.uniform_first, log);
+}
+
+SelfPlay::~SelfPlay() = default;
+
+void SelfPlay::Run(const std::atomic<bool>& stop) {
+  for (const ShardFile& f : run_.ListShards()) {
+    try {
+      games_at_start_ += ReadShardCounts(run_.SelfplayDir() + "/" + f.name).games;
+    } catch (const loa::Error&) {
+      // The trainer's feed warns about it.
+    }
+  }
+  started_ = Now();
+  while (!shared_->net.Refresh() && shared_->net.step() < 0) {
+    if (stop || StopRequested()) return;
+    std::this_thread::sleep_for(kNoNetWait);  // a separate trainer has not written step 0 yet
+  }
+  log_.Info("self-play: " + std::to_string(config_.selfplay.workers) + " workers x " +
+            std::to_string(config_.selfplay.games_per_worker) + " games, net of step " +
+            std::to_string(shared_->net.step()) + ", " + std::to_string(config_.mcts.playouts) + " playouts");
+  std::vector<std::thread> threads;
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  for (int i = 0; i < config_.selfplay.workers; ++i) {
+    threads.emplace_back([&, i] {
+      try {
+        WorkerLoop(i, stop);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        RequestStop();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
+  Worker w;
+  w.index = index;
+  w.writer = name_ + "-w" + std::to_string(index);
+  w.seq = run_.NextShardSeq(w.writer);
+  // The same run directory state and config give the same games; a resumed
+  // worker starts past its last shard, so it never replays old games.
+  w.seed = Mix(uint64_t(config_.run.seed) ^ Mix(NameSeed(w.writer) ^ Mix(uint64_t(w.seq))));
+  SelfPlayDriver driver(&shared_->net, config_.mcts, config_.rules, config_.selfplay.games_per_worker, w.seed);
+  const SelfplayConfig& sc = config_.selfplay;
+  driver.set_resign_check([&](const SelfPlayGame& g) {
+    if (!WouldResign(g, sc.resign_threshold, sc.resign_consecutive)) return false;
+    const bool playout = double(Mix(w.seed ^ Mix(uint64_t(g.index) + 1)) >> 11) * 0x1.0p-53 < sc.resign_playout_share;
+    if (!playout) return true;
+    w.would_resign.emplace(g.index, g.moves.back().position.side_to_move());
+    return false;
+  });
+  double last_refresh = Now();
+  int64_t evaluations_before = 0;
+  std::vector<SelfPlayGame> finished;
+  while (!stop && !StopRequested() && !reached_max_games_) {
+    if (index == 0 && Now() - last_refresh >= sc.checkpoint_poll_seconds) {
+      if (shared_->net.Refresh())
+        log_.Info("self-play: now playing with the net of step " + std::to_string(shared_->net.step()));
+      last_refresh = Now();
+    }
+    driver.Step(&finished);
+    evaluations_ += driver.evaluations() - evaluations_before;
+    evaluations_before = driver.evaluations();
+    for (SelfPlayGame& g : finished) {
+      const GameOutcome outcome = OutcomeOf(g);
+      const int game_index = w.shard.games++;
+      const int samples = AddGameSamples(g, outcome, game_index, &w.shard);
+      samples_ += samples;
+      positions_ += int64_t(g.moves.size());
+      w.plies += int(g.moves.size());
+      w.results[outcome.result == Result::kBlackWins ? 0 : outcome.result == Result::kWhiteWins ? 1 : 2]++;
+      w.resigned += outcome.resigned;
+      w.capped += outcome.capped;
+      if (auto it = w.would_resign.find(g.index); it != w.would_resign.end()) {
+        ++resign_checked_;
+        if (outcome.result != WinFor(Opponent(it->second))) ++false_resigns_;
+        w.would_resign.erase(it);
+      }
+      const int64_t total = ++games_;
+      if (sc.record_every > 0 && (total % sc.record_every) == 0) {
+        Tags tags = {{"Event", config_.run.name + " self-play"},
+                     {"Black", "net step " + std::to_string(shared_->net.step())},
+                     {"White", "net step " + std::to_string(shared_->net.step())},
+                     {"Round", std::to_string(g.index)}};
+        if (outcome.resigned)
+          tags.push_back({"Resigned", g.moves.back().position.side_to_move() == kBlack ? "black" : "white"});
+        w.records.emplace_back(std::to_string(game_index), FormatRecord(g.game, tags));
+      }
+      if (sc.max_games > 0 && games_at_start_ + total >= sc.max_games) reached_max_games_ = true;
+      if (w.shard.games >= sc.games_per_shard) WriteShard(w, false);
+    }
+    finished.clear();
+  }
+  WriteShard(w, true);
+}
+
+void SelfPlay::WriteShard(Worker& w, bool last) {
+  if (w.shard.games == 0) return;
+  const std::string path = run_.ShardPath(w.writer, w.seq);
+  train::WriteShard(path, w.shard);
+  const std::string base = path.substr(path.rfind('/') + 1, path.size() - path.rfind('/') - 1 - 6);  // no ".shard"
+  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GamesDir() + "/" + base + "_g" + game + ".txt", text);
+  Report(w, w.shard.games, int(w.shard.samples.size()));
+  if (last) log_.Info("self-play: wrote the last shard " + path);
+  ++w.seq;
+  w.shard = Shard();
+  w.records.clear();
+  w.plies = w.resigned = w.capped = 0;
+  w.results[0] = w.results[1] = w.results[2] = 0;
+}
+
+void SelfPlay::Report(const Worker& w, int games, int samples) {
+  const double hours = std::max(1e-9, (Now() - started_) / 3600);
+  const int64_t checked = resign_checked_.load();
+  metrics_.Write({{"event", "selfplay"},
+                  {"writer", w.writer},
+                  {"shard", w.seq},
+                  {"net_step", shared_->net.step()},
+                  {"shard_games", games},
+                  {"shard_samples", samples},
+                  {"mean_plies", double(w.plies) / std::max(1, games)},
+                  {"black_wins", w.results[0]},
+                  {"white_wins", w.results[1]},
+                  {"draws", w.results[2]},
+                  {"resigned", w.resigned},
+                  {"capped", w.capped},
+                  {"games", games_.load()},
+                  {"positions", positions_.load()},
+                  {"samples", samples_.load()},
+                  {"games_per_hour", double(games_.load()) / hours},
+                  {"positions_per_hour", double(positions_.load()) / hours},
+                  {"evaluations_per_second", double(evaluations_.load()) / (hours * 3600)},
+                  {"resign_playouts", checked},
+                  {"false_resign_rate", checked > 0 ? double(false_resigns_.load()) / double(checked) : 0.0}});
+}
+
+}  // namespace loa::train

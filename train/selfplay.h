@@ -1,0 +1,56 @@
+#pragma once
+// The self-play workers: selfplay.workers threads, each advancing
+// selfplay.games_per_worker games at once through the batched MCTS driver,
+// all sharing one evaluator of the run's newest checkpoint. Finished games
+// go to replay shards (selfplay/) and game records (games/).
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "train/config.h"
+#include "train/logger.h"
+#include "train/metrics.h"
+#include "train/run_dir.h"
+
+namespace loa::train {
+
+class SelfPlay {
+ public:
+  // `name` tells this process's shards apart from other writers' in the
+  // same run directory ("main" for `loaz train`); it and the config's seed
+  // seed every game, never the clock.
+  SelfPlay(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics, std::string name);
+  ~SelfPlay();
+
+  // Plays until a stop request, selfplay.max_games games in the run, or
+  // `stop` becoming true; then writes the finished games it holds as a last
+  // shard and returns. Loads the newest checkpoint first and every newer
+  // one as it appears. Throws Error when no net can be loaded.
+  void Run(const std::atomic<bool>& stop);
+
+  // Totals of this process so far. Thread-safe.
+  int64_t games() const { return games_.load(); }
+  int64_t positions() const { return positions_.load(); }
+
+ private:
+  struct Worker;
+  void WorkerLoop(int index, const std::atomic<bool>& stop);
+  void WriteShard(Worker& w, bool last);
+  void Report(const Worker& w, int games, int samples);
+
+  const Config& config_;
+  const RunDir& run_;
+  Logger& log_;
+  MetricsLog& metrics_;
+  const std::string name_;
+  int64_t games_at_start_ = 0;
+  std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};
+  std::atomic<int64_t> resign_checked_{0}, false_resigns_{0};
+  std::atomic<bool> reached_max_games_{false};
+  double started_ = 0;
+  struct Shared;
+  std::unique_ptr<Shared> shared_;
+};
+
+}  // namespace loa::train

@@ -1,0 +1,303 @@
+#include "train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#include <torch/torch.h>
+
+#include "core/error.h"
+#include "mcts/random.h"
+#include "net/checkpoint.h"
+#include "net/encoder.h"
+#include "net/model.h"
+#include "net/torch_evaluator.h"
+#include "train/checkpoint_store.h"
+#include "train/replay_buffer.h"
+#include "train/schedule.h"
+#include "train/stop.h"
+
+namespace loa::train {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long the trainer sleeps while it waits for self-play.
+constexpr std::chrono::milliseconds kWaitPeriod{200};
+
+// The losses of one batch, as tensors (total for backward) and numbers.
+struct Losses {
+  torch::Tensor total;
+  double policy = 0, value = 0, moves_left = 0, entropy = 0, value_accuracy = 0;
+};
+
+// Sums of Losses over several batches, for the metrics.
+struct LossSums {
+  double policy = 0, value = 0, moves_left = 0, entropy = 0, value_accuracy = 0, grad_norm = 0;
+  int batches = 0;
+  void Add(const Losses& l, double norm) {
+    policy += l.policy, value += l.value, moves_left += l.moves_left, entropy += l.entropy;
+    value_accuracy += l.value_accuracy, grad_norm += norm, ++batches;
+  }
+  // Writes the means into event under their names.
+  void Into(nlohmann::json& event) const {
+    const double n = std::max(1, batches);
+    event["policy_loss"] = policy / n;
+    event["value_loss"] = value / n;
+    event["moves_left_loss"] = moves_left / n;
+    event["policy_entropy"] = entropy / n;
+    event["value_accuracy"] = value_accuracy / n;
+  }
+};
+
+// Returns the losses of the model on batch (policy cross-entropy over the
+// legal moves, WDL cross-entropy, Huber moves-left), weighted by config.
+Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, torch::Device device) {
+  auto tensor = [&](const std::vector<float>& data, std::vector<int64_t> shape) {
+    return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
+  };
+  const int64_t n = b.size;
+  const NetOutput out = model->forward(tensor(b.planes, {n, kNumInputPlanes, 8, 8}));
+  const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
+  const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
+  const torch::Tensor wdl = tensor(b.wdl, {n, 3});
+  const torch::Tensor value_loss = -(wdl * torch::log_softmax(out.value, 1)).sum(1).mean();
+  torch::Tensor total = c.policy_weight * policy_loss + c.value_weight * value_loss;
+  Losses l;
+  if (out.moves_left.defined()) {
+    const torch::Tensor ml = torch::smooth_l1_loss(out.moves_left.view({n}), tensor(b.moves_left, {n}));
+    total = total + c.moves_left_weight * ml;
+    l.moves_left = ml.item<double>();
+  }
+  torch::NoGradGuard no_grad;
+  l.total = total;
+  l.policy = policy_loss.item<double>();
+  l.value = value_loss.item<double>();
+  l.entropy = -(log_policy.exp() * log_policy).sum(1).mean().item<double>();
+  l.value_accuracy = (out.value.argmax(1) == wdl.argmax(1)).to(torch::kFloat32).mean().item<double>();
+  return l;
+}
+
+std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainConfig& c, LoaNet& model) {
+  if (c.optimizer == "adamw") {
+    return std::make_unique<torch::optim::AdamW>(
+        model->parameters(), torch::optim::AdamWOptions(c.learning_rate).weight_decay(c.weight_decay));
+  }
+  // SGD's weight decay adds weight_decay * w to the gradient: AlphaZero's L2 term.
+  return std::make_unique<torch::optim::SGD>(
+      model->parameters(), torch::optim::SGDOptions(c.learning_rate).momentum(c.momentum).weight_decay(c.weight_decay));
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+  Impl(const Config& c, const RunDir& r, Logger& l, MetricsLog& m)
+      : config(c),
+        run(r),
+        log(l),
+        metrics(m),
+        device(ResolveDevice(c.run.device)),
+        model(nullptr),
+        buffer(c.replay, Mix(uint64_t(c.run.seed) ^ 0x7472616eULL)),
+        feed(run, log) {
+    torch::manual_seed(uint64_t(c.run.seed));
+    model = LoaNet(c.net);
+    model->to(device);
+    optimizer = MakeOptimizer(c.train, model);
+  }
+
+  double Hours() const {
+    return (double(elapsed_ms_base) + std::chrono::duration<double, std::milli>(Clock::now() - started).count()) /
+           3.6e6;
+  }
+  bool Finished() const {
+    return (config.train.max_steps > 0 && step >= config.train.max_steps) ||
+           (config.run.max_hours > 0 && Hours() >= config.run.max_hours);
+  }
+
+  TrainingState State() const {
+    TrainingState s;
+    s.step = step;
+    s.rules = config.rules.ToString();
+    s.counters[kSamplesTrainedCounter] = samples_trained;
+    s.counters[kElapsedMsCounter] = int64_t(Hours() * 3.6e6);
+    s.counters[kGamesSeenCounter] = feed.games_seen();
+    s.counters[kSelfplaySamplesCounter] = feed.samples_seen();
+    return s;
+  }
+
+  void PollShards(bool force);
+  bool WaitForData();
+  void TrainStep();
+  void Validate();
+  std::string SaveCheckpoint();
+  void LogProgress();
+
+  const Config& config;
+  const RunDir& run;
+  Logger& log;
+  MetricsLog& metrics;
+  torch::Device device;
+  LoaNet model;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  ReplayBuffer buffer;
+  ShardFeed feed;
+  Batch batch;
+
+  int64_t step = 0, samples_trained = 0, elapsed_ms_base = 0;
+  Clock::time_point started = Clock::now(), last_scan{}, interval_start = Clock::now();
+  double interval_train_seconds = 0, last_lr = 0;
+  int64_t interval_samples = 0;
+  LossSums sums;
+};
+
+void Trainer::Impl::PollShards(bool force) {
+  const auto now = Clock::now();
+  if (!force && now - last_scan < std::chrono::duration<double>(config.replay.scan_seconds)) return;
+  last_scan = now;
+  feed.Poll(buffer);
+}
+
+// Returns false when a stop or the time limit came first. The train ratio:
+// at most max_train_ratio training samples per self-play sample.
+bool Trainer::Impl::WaitForData() {
+  for (bool first = true;; first = false) {
+    PollShards(first && buffer.size() == 0);
+    const bool enough = buffer.size() >= config.replay.min_samples;
+    const double allowed = config.replay.max_train_ratio * double(feed.train_samples_seen());
+    if (enough && double(samples_trained + config.train.batch_size) <= allowed) return true;
+    if (StopRequested() || Finished()) return false;
+    char line[160];
+    std::snprintf(line, sizeof line, "step %lld | waiting for self-play: window %lld/%lld samples, games %lld",
+                  (long long)step, (long long)buffer.size(), (long long)config.replay.min_samples,
+                  (long long)feed.games_seen());
+    log.Progress(line);
+    std::this_thread::sleep_for(kWaitPeriod);
+  }
+}
+
+void Trainer::Impl::TrainStep() {
+  const auto begin = Clock::now();
+  last_lr = LearningRate(config.train, step);
+  for (auto& group : optimizer->param_groups()) group.options().set_lr(last_lr);
+  buffer.SampleBatch(config.train.batch_size, false, &batch);
+  model->train();
+  optimizer->zero_grad();
+  Losses l = ComputeLosses(model, batch, config.train, device);
+  l.total.backward();
+  double norm = 0;
+  if (config.train.grad_clip > 0) {
+    norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.train.grad_clip);
+  }
+  optimizer->step();
+  ++step;
+  samples_trained += config.train.batch_size;
+  interval_samples += config.train.batch_size;
+  interval_train_seconds += std::chrono::duration<double>(Clock::now() - begin).count();
+  sums.Add(l, norm);
+}
+
+void Trainer::Impl::Validate() {
+  if (buffer.validation_size() == 0 || config.train.validation_batches == 0) return;
+  model->eval();
+  torch::NoGradGuard no_grad;
+  LossSums v;
+  for (int i = 0; i < config.train.validation_batches; ++i) {
+    buffer.SampleBatch(config.train.batch_size, true, &batch);
+    v.Add(ComputeLosses(model, batch, config.train, device), 0);
+  }
+  nlohmann::json event = {
+      {"event", "validation"}, {"step", step}, {"hours", Hours()}, {"samples", buffer.validation_size()}};
+  v.Into(event);
+  metrics.Write(event);
+}
+
+std::string Trainer::Impl::SaveCheckpoint() {
+  const std::string path = run.CheckpointPath(step);
+  loa::SaveCheckpoint(path, model, optimizer.get(), State());
+  metrics.Write({{"event", "checkpoint"}, {"step", step}, {"hours", Hours()}, {"path", path}});
+  PruneCheckpoints(run, config.train.keep_checkpoints);
+  return path;
+}
+
+void Trainer::Impl::LogProgress() {
+  const double wall = std::chrono::duration<double>(Clock::now() - interval_start).count();
+  nlohmann::json event = {{"event", "train"},
+                          {"step", step},
+                          {"hours", Hours()},
+                          {"samples", samples_trained},
+                          {"lr", last_lr},
+                          {"grad_norm", sums.grad_norm / std::max(1, sums.batches)},
+                          {"samples_per_second", interval_samples / std::max(1e-9, interval_train_seconds)},
+                          {"samples_per_second_wall", interval_samples / std::max(1e-9, wall)},
+                          {"buffer", buffer.size()},
+                          {"validation_buffer", buffer.validation_size()},
+                          {"games", feed.games_seen()},
+                          {"selfplay_samples", feed.samples_seen()}};
+  sums.Into(event);
+  metrics.Write(event);
+  char line[200];
+  const double n = std::max(1, sums.batches);
+  std::snprintf(line, sizeof line,
+                "step %lld | loss p %.3f v %.3f | %.0f samples/s | window %lld | games %lld | lr %.2g | %.2f h",
+                (long long)step, sums.policy / n, sums.value / n, event["samples_per_second"].get<double>(),
+                (long long)buffer.size(), (long long)feed.games_seen(), last_lr, Hours());
+  log.Progress(line);
+  sums = LossSums();
+  interval_samples = 0;
+  interval_train_seconds = 0;
+  interval_start = Clock::now();
+}
+
+Trainer::Trainer(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
+    : impl_(std::make_unique<Impl>(config, run, log, metrics)) {}
+
+Trainer::~Trainer() = default;
+
+int64_t Trainer::Restore() {
+  Impl& s = *impl_;
+  torch::set_num_threads(s.config.train.threads);
+  if (auto state = RestoreNewest(s.run, s.model, s.optimizer.get(), s.log)) {
+    s.step = state->step;
+    s.samples_trained = state->counters[kSamplesTrainedCounter];
+    s.elapsed_ms_base = state->counters[kElapsedMsCounter];
+    s.started = Clock::now();
+  } else {
+    s.log.Info("fresh run: writing the randomly initialised net " + s.config.net.ShortName() + " as step 0");
+    s.SaveCheckpoint();
+  }
+  return s.step;
+}
+
+int64_t Trainer::Run(const CheckpointCallback& on_checkpoint) {
+  Impl& s = *impl_;
+  torch::set_num_threads(s.config.train.threads);
+  s.log.Info("trainer: " + s.config.net.ShortName() + " net on " + s.device.str() + ", " +
+             std::to_string(s.config.train.threads) + " threads, batch " + std::to_string(s.config.train.batch_size) +
+             ", from step " + std::to_string(s.step));
+  int64_t last_saved = s.step;
+  while (!StopRequested() && !s.Finished()) {
+    if (!s.WaitForData()) break;
+    s.TrainStep();
+    if (s.step % s.config.train.log_every == 0) s.LogProgress();
+    if (s.step % s.config.train.checkpoint_every == 0 || s.Finished()) {
+      s.Validate();
+      const std::string path = s.SaveCheckpoint();
+      last_saved = s.step;
+      if (on_checkpoint) on_checkpoint(s.step, path);
+    }
+    s.PollShards(false);
+  }
+  if (s.step != last_saved) {
+    const std::string path = s.SaveCheckpoint();
+    if (on_checkpoint) on_checkpoint(s.step, path);
+  }
+  return s.step;
+}
+
+bool Trainer::Finished() const { return impl_->Finished(); }
+
+double Trainer::Hours() const { return impl_->Hours(); }
+
+}  // namespace loa::train

@@ -1,0 +1,55 @@
+#pragma once
+// The trainer loop: samples batches from the replay window, takes optimizer
+// steps on the policy, value and moves-left losses, writes metrics and a
+// checkpoint every train.checkpoint_every steps. This header sees no
+// LibTorch, so that the commands compile fast.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "train/config.h"
+#include "train/logger.h"
+#include "train/metrics.h"
+#include "train/run_dir.h"
+
+namespace loa::train {
+
+// Counter names stored in every checkpoint's TrainingState.
+inline constexpr char kSamplesTrainedCounter[] = "samples_trained";
+inline constexpr char kElapsedMsCounter[] = "elapsed_ms";  // run time behind the checkpoint
+inline constexpr char kGamesSeenCounter[] = "games_seen";
+inline constexpr char kSelfplaySamplesCounter[] = "selfplay_samples";
+
+class Trainer {
+ public:
+  // Called after each checkpoint is written, with its step and path.
+  using CheckpointCallback = std::function<void(int64_t step, const std::string& path)>;
+
+  // Sets up the model and optimizer on config.run.device; nothing is read
+  // yet. Throws Error for a device LibTorch lacks.
+  Trainer(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics);
+  ~Trainer();
+
+  // Loads the newest loadable checkpoint (model, optimizer, step, counters;
+  // falling back past corrupt ones with a warning) or, in a fresh run,
+  // writes the randomly initialised net as step 0. Returns the step.
+  int64_t Restore();
+
+  // Trains until train.max_steps, run.max_hours or a stop request, then
+  // writes a final checkpoint if the last step has none. Returns the step.
+  int64_t Run(const CheckpointCallback& on_checkpoint);
+
+  // Returns whether the run reached its step or time limit.
+  bool Finished() const;
+
+  // Returns the hours of run time so far (over every resume).
+  double Hours() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace loa::train
