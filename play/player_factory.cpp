@@ -1,6 +1,7 @@
 // MakePlayer: one branch per spec kind.
 
 #include "core/error.h"
+#include "play/mcts_player.h"
 #include "play/players.h"
 
 namespace loa {
@@ -13,7 +14,8 @@ std::unique_ptr<Player> MakePlayer(const std::string& text) {
   if (kind == "ab") return MakeAlphaBetaPlayer(spec);
   if (kind == "rollout") return MakeRolloutPlayer(spec);
   if (kind == "gtp") return MakeGtpPlayer(spec);
-  throw ParseError("player '" + text + "': unknown kind '" + kind + "' (known: random, greedy, ab, rollout, gtp)");
+  if (kind == "mcts") return MakeMctsPlayer(spec);
+  throw ParseError("player '" + text + "': unknown kind '" + kind + "' (known: random, greedy, ab, rollout, gtp, mcts)");
 }
 
 }  // namespace loa
