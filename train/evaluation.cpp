@@ -18,6 +18,10 @@
 namespace loa::train {
 namespace {
 
+// NN cache entries of an evaluation player: plenty for one game's searches
+// (a few thousand positions a move), a fraction of the engine's default.
+constexpr int kEvalCacheEntries = 1 << 16;
+
 // Thrown from a match's progress callback to end it on a stop request.
 struct MatchStopped {};
 
@@ -47,8 +51,9 @@ bool HasRecord(const std::vector<MatchRecord>& records, const std::string& a, co
 
 std::string CheckpointName(int64_t step) { return "step " + std::to_string(step); }
 
-std::string NetPlayerSpec(const std::string& path, const EvalConfig& config) {
-  return "mcts:net=" + path + ",playouts=" + std::to_string(config.playouts);
+std::string NetPlayerSpec(const std::string& path, const Config& config) {
+  return "mcts:net=" + path + ",playouts=" + std::to_string(config.eval.playouts) + ",device=" + config.run.device +
+         ",cache=" + std::to_string(kEvalCacheEntries);
 }
 
 std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
@@ -163,7 +168,7 @@ void CheckpointEvaluator::EnsureLadder(int games, double hours) {
 
 bool CheckpointEvaluator::Evaluate(int64_t step, double hours, int games) {
   if (games <= 0) games = config_.eval.games;
-  const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_.eval);
+  const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_);
   EnsureLadder(games, hours);
   std::string best;
   if (config_.eval.previous_best) {
@@ -180,8 +185,7 @@ bool CheckpointEvaluator::Evaluate(int64_t step, double hours, int games) {
     if (!PlayAndRecord(name, spec, opponent, opponent, games, step, hours)) return false;
   if (!best.empty()) {
     const int64_t best_step = std::stoll(best.substr(5));
-    if (!PlayAndRecord(name, spec, best, NetPlayerSpec(run_.CheckpointPath(best_step), config_.eval), games, step,
-                       hours))
+    if (!PlayAndRecord(name, spec, best, NetPlayerSpec(run_.CheckpointPath(best_step), config_), games, step, hours))
       return false;
   }
   WriteRatings();

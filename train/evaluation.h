@@ -27,8 +27,8 @@ struct MatchRecord {
 std::string CheckpointName(int64_t step);
 
 // Returns the player spec that plays the checkpoint at path with the
-// config's evaluation search.
-std::string NetPlayerSpec(const std::string& path, const EvalConfig& config);
+// config's evaluation search, its net on config.run.device.
+std::string NetPlayerSpec(const std::string& path, const Config& config);
 
 // Returns every record of eval/matches.jsonl (none if it does not exist);
 // a malformed line (a write cut short) is skipped.

@@ -200,7 +200,8 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
     }
     stop_selfplay = true;
     if (!StopRequested() && trainer->Finished()) {
-      if (config.eval.every_checkpoints > 0 && evals.last_queued() != last) evals.Push(last, trainer->Hours());
+      if (config.eval.every_checkpoints > 0 && last > 0 && evals.last_queued() != last)
+        evals.Push(last, trainer->Hours());
       evals.Close();
       ExportRunCheckpoint(dir, last, RunExportPath(dir));
       log.Info("run finished at step " + std::to_string(last) + "; exported it to " + RunExportPath(dir));

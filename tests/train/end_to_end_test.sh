@@ -31,7 +31,16 @@ wait_for() {
   done
 }
 # Prints the step of the newest checkpoint of run $1.
-newest_step() { ls "$1/checkpoints" | grep -E '^ckpt_[0-9]+\.pt$' | sort | tail -1 | sed -E 's/ckpt_0*([0-9]+)\.pt/\1/;s/^$/0/'; }
+newest_step() {
+  local newest=-1 file step
+  for file in "$1"/checkpoints/ckpt_*.pt; do
+    [ -e "$file" ] || continue
+    step=${file##*/ckpt_}
+    step=$((10#${step%.pt}))
+    if [ "$step" -gt "$newest" ]; then newest=$step; fi
+  done
+  echo "$newest"
+}
 
 echo "== 1. config errors"
 printf 'train:\n  bach_size: 3\n' >"$tmp/bad.yaml"
@@ -52,7 +61,8 @@ ls "$run/selfplay/"*.shard >/dev/null || fail "no shards"
 for event in train validation checkpoint selfplay eval rating; do
   grep -q "\"event\":\"$event\"" "$run/metrics.jsonl" || fail "no $event event in metrics.jsonl"
 done
-record=$(ls "$run/games/"*.txt | head -1)
+records=("$run"/games/*.txt)
+record=${records[0]}
 "$loaz" replay "$record" >/dev/null || fail "loaz replay cannot read $record"
 [ -s "$run/eval/ratings.txt" ] || fail "no ratings table"
 [ -s "$run/net.safetensors" ] || fail "no export"
@@ -73,10 +83,10 @@ wait "$pid" 2>/dev/null || true
 pid=""
 killed_at=$(newest_step "$run")
 [ "$killed_at" -lt 160 ] || fail "the run finished before the kill"
-(cd "$run/selfplay" && md5sum *.shard) | sort -k2 >"$tmp/shards_before"
+(cd "$run/selfplay" && md5sum *.shard) | sort >"$tmp/shards_before"
 last_games=$(grep '"event":"train"' "$run/metrics.jsonl" | tail -1 | sed -E 's/.*"games":([0-9]+).*/\1/')
 # The newest checkpoint turns out corrupt: the resume falls back to the one before.
-newest=$(ls "$run/checkpoints/"ckpt_*.pt | sort | tail -1)
+newest=$run/checkpoints/$(printf 'ckpt_%08d.pt' "$killed_at")
 head -c 1000 "$newest" >"$tmp/cut" && mv "$tmp/cut" "$newest"
 lines_before=$(wc -l <"$run/metrics.jsonl")
 "$loaz" train --run "$run" >"$tmp/resume.log" 2>&1 || {
@@ -92,7 +102,7 @@ first_step=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"even
 first_games=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"event":"train"' | head -1 |
   sed -E 's/.*"games":([0-9]+).*/\1/')
 [ "$first_games" -ge "$last_games" ] || fail "the game count went back from $last_games to $first_games"
-(cd "$run/selfplay" && md5sum *.shard) | sort -k2 >"$tmp/shards_after"
+(cd "$run/selfplay" && md5sum *.shard) | sort >"$tmp/shards_after"
 missing=$(comm -23 "$tmp/shards_before" "$tmp/shards_after")
 [ -z "$missing" ] || fail "shards lost or changed by the resume: $missing"
 [ -z "$(cut -d' ' -f1 "$tmp/shards_after" | sort | uniq -d)" ] || fail "a shard was written twice"
