@@ -120,4 +120,27 @@ wait "$pid" || status=$?
 pid=""
 [ "$status" -eq 0 ] || fail "SIGINT: exit status $status: $(tail -5 "$tmp/interrupted.log")"
 grep -q "stopped cleanly" "$tmp/interrupted.log" || fail "no clean stop: $(tail -5 "$tmp/interrupted.log")"
+
+echo "== 5. separate self-play and trainer processes over one run directory"
+# The trainer waits for 1,500 samples (some 60 games): time for both writers to finish games.
+"$loaz" trainer "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=split \
+  --set eval.every_checkpoints=0 --set replay.min_samples=1500 >"$tmp/trainer.log" 2>&1 &
+trainer=$!
+run=$tmp/runs/split
+pid=$trainer
+wait_for '[ -f "$run/checkpoints/ckpt_00000000.pt" ]' 300
+"$loaz" selfplay --run "$run" --name one >"$tmp/selfplay1.log" 2>&1 &
+one=$!
+"$loaz" selfplay --run "$run" --name two --set selfplay.games_per_worker=8 >"$tmp/selfplay2.log" 2>&1 &
+two=$!
+status=0
+wait "$trainer" || status=$?
+pid=""
+kill -INT "$one" "$two"
+wait "$one" || status=$?
+wait "$two" || status=$?
+[ "$status" -eq 0 ] || fail "split run: exit status $status: $(tail -3 "$tmp"/trainer.log "$tmp"/selfplay*.log)"
+[ "$(newest_step "$run")" -eq 60 ] || fail "the trainer did not reach step 60"
+ls "$run"/selfplay/one-w0_*.shard "$run"/selfplay/two-w0_*.shard >/dev/null || fail "a self-play process wrote no shard"
+grep -q "games_per_worker: 16" "$run/config.yaml" || fail "a self-play --set leaked into the run's config"
 echo "PASS"
