@@ -15,14 +15,16 @@ namespace detail {
 struct Geometry {
   Bitboard line[kNumOrientations][kNumSquares] = {};     // whole line through s
   Bitboard between[kNumSquares][kNumSquares] = {};       // strictly between, if aligned
-  int8_t target[kNumSquares][kNumDirections][8] = {};    // n squares away, or kNoSquare
+  // n = 0..8 squares away, or kNoSquare: a line of 8 pieces moves a piece 8
+  // squares, always off the board.
+  int8_t target[kNumSquares][kNumDirections][9] = {};
 
   constexpr Geometry() {
     for (Square s = 0; s < kNumSquares; ++s) {
       for (int d = 0; d < kNumDirections; ++d) {
         target[s][d][0] = int8_t(s);
         Bitboard path = 0;
-        for (int n = 1; n < 8; ++n) {
+        for (int n = 1; n <= 8; ++n) {
           int f = FileOf(s) + n * kFileStep[d], r = RankOf(s) + n * kRankStep[d];
           if (!OnBoard(f, r)) {
             target[s][d][n] = int8_t(kNoSquare);
@@ -50,7 +52,7 @@ inline Bitboard LineThrough(Orientation o, Square s) { return detail::kGeometry.
 // Returns the squares strictly between a and b when they share a line, else 0.
 inline Bitboard Between(Square a, Square b) { return detail::kGeometry.between[a][b]; }
 
-// Returns the square n (0..7) steps from s in direction d, or kNoSquare when
+// Returns the square n (0..8) steps from s in direction d, or kNoSquare when
 // that leaves the board.
 inline Square TargetSquare(Square s, Direction d, int n) { return detail::kGeometry.target[s][d][n]; }
 

@@ -1,6 +1,7 @@
 #include "core/position.h"
 
 #include <cassert>
+#include <cstddef>
 
 #include "core/error.h"
 
@@ -39,6 +40,149 @@ Bitboard SquaresOf(std::initializer_list<const char*> names) {
   Bitboard b = 0;
   for (const char* n : names) b |= SquareBB(ParseSquare(n));
   return b;
+}
+
+// ---- Move counting by lines -------------------------------------------------
+// A piece's moves along a line depend only on what that line holds, so a
+// side's number of legal moves is a sum of table lookups, one per line. Four
+// layouts of the board put every line into a byte, alone or with a second line
+// of the same orientation, so that one lookup per byte counts them.
+
+// Returns b rotated right by n bits (0 < n < 64).
+constexpr Bitboard RotateRight(Bitboard b, int n) { return (b >> n) | (b << (64 - n)); }
+
+// Returns b mirrored about the a1-h8 diagonal: the square on file f and rank r
+// goes to file r and rank f, so byte k holds file k in rank order.
+// (chessprogramming.org, "Flipping Mirroring and Rotating".)
+constexpr Bitboard FlipDiagonal(Bitboard b) {
+  constexpr Bitboard k1 = 0x5500550055005500ULL, k2 = 0x3333000033330000ULL, k4 = 0x0F0F0F0F00000000ULL;
+  Bitboard t = k4 & (b ^ (b << 28));
+  b ^= t ^ (t >> 28);
+  t = k2 & (b ^ (b << 14));
+  b ^= t ^ (t >> 14);
+  t = k1 & (b ^ (b << 7));
+  return b ^ t ^ (t >> 7);
+}
+
+// Returns b with the square on file f and rank r moved to file f and rank
+// (r - f) mod 8: byte k holds the diagonal file - rank = -k in its low 8 - k
+// bits and the diagonal file - rank = 8 - k in the others, in file order.
+// (chessprogramming.org, "Pseudo-Rotation by 45 degrees clockwise".)
+constexpr Bitboard FoldDiagonals(Bitboard b) {
+  b ^= 0xAAAAAAAAAAAAAAAAULL & (b ^ RotateRight(b, 8));
+  b ^= 0xCCCCCCCCCCCCCCCCULL & (b ^ RotateRight(b, 16));
+  return b ^ (0xF0F0F0F0F0F0F0F0ULL & (b ^ RotateRight(b, 32)));
+}
+
+// Returns b with the square on file f and rank r moved to file f and rank
+// (r + f + 1) mod 8: byte k holds the anti-diagonal file + rank = k - 1 in its
+// low k bits and the anti-diagonal file + rank = k + 7 in the others, in file
+// order. (chessprogramming.org, "Pseudo-Rotation by 45 degrees
+// anti-clockwise".)
+constexpr Bitboard FoldAntiDiagonals(Bitboard b) {
+  b ^= 0x5555555555555555ULL & (b ^ RotateRight(b, 8));
+  b ^= 0x3333333333333333ULL & (b ^ RotateRight(b, 16));
+  return b ^ (0x0F0F0F0F0F0F0F0FULL & (b ^ RotateRight(b, 32)));
+}
+
+// Returns whether every square lands where the comments above say.
+constexpr bool LayoutsAsDocumented() {
+  for (Square s = 0; s < kNumSquares; ++s) {
+    const int f = FileOf(s), r = RankOf(s);
+    if (FlipDiagonal(SquareBB(s)) != SquareBB(MakeSquare(r, f)) ||
+        FoldDiagonals(SquareBB(s)) != SquareBB(MakeSquare(f, (r - f + 8) % 8)) ||
+        FoldAntiDiagonals(SquareBB(s)) != SquareBB(MakeSquare(f, (r + f + 1) % 8)))
+      return false;
+  }
+  return true;
+}
+static_assert(LayoutsAsDocumented());
+
+// 3 to the powers 0..8.
+constexpr int kPow3[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
+
+// Move counts of a byte holding one line of 8 squares, or two lines of
+// `split` and 8 - split squares, indexed by what it holds as a base-3 number.
+struct ByteMoveTable {
+  // base3[b]: the number whose base-3 digits are the bits of b (digit i = bit i).
+  uint16_t base3[256] = {};
+  // count[Offset(split) + p]: the number of legal moves of the side to move
+  // along a line of the low `split` squares plus a line of the other 8 - split,
+  // when digit i of p says what square i holds: 0 empty, 1 a piece of the side
+  // to move, 2 an enemy piece.
+  uint8_t count[8 * kPow3[8]] = {};
+
+  // Returns where the block of `split` (1..8) starts in count.
+  static constexpr size_t Offset(int split) { return size_t(split - 1) * kPow3[8]; }
+
+  // Built line by line to stay within clang's default constexpr step limit
+  // (about 850,000 of 1,048,576 steps).
+  constexpr ByteMoveTable() {
+    for (int b = 0; b < 256; ++b)
+      for (int i = 0; i < 8; ++i) base3[b] += ((b >> i) & 1) * kPow3[i];
+    // line[(3^length - 1) / 2 + p]: the moves along a line of `length` squares
+    // (0..8) holding p (as above).
+    uint8_t line[(kPow3[8] * 3 - 1) / 2] = {};
+    for (int length = 0; length <= 8; ++length) {
+      const unsigned squares = (1u << length) - 1;
+      for (unsigned own = 0; own <= squares; ++own) {
+        for (unsigned enemy = squares & ~own;; enemy = (enemy - 1) & squares & ~own) {  // each subset
+          line[(kPow3[length] - 1) / 2 + base3[own] + 2 * base3[enemy]] = LineMoves(length, own, enemy);
+          if (enemy == 0) break;
+        }
+      }
+    }
+    for (int split = 1; split <= 8; ++split)
+      for (int high = 0; high < kPow3[8 - split]; ++high)
+        for (int low = 0; low < kPow3[split]; ++low)
+          count[Offset(split) + high * kPow3[split] + low] =
+              line[(kPow3[split] - 1) / 2 + low] + line[(kPow3[8 - split] - 1) / 2 + high];
+  }
+
+  // Returns the number of legal moves along a line of `length` squares whose
+  // squares in `own` and `enemy` hold pieces of the side to move and of the
+  // other, by the rules: a piece moves as many squares as the line holds
+  // pieces, stays on the line, lands on no own piece and jumps no enemy one.
+  static constexpr int LineMoves(int length, unsigned own, unsigned enemy) {
+    const int pieces = __builtin_popcount(own | enemy);
+    int moves = 0;
+    for (unsigned rest = own; rest; rest &= rest - 1) {
+      const int from = __builtin_ctz(rest);
+      for (int to : {from - pieces, from + pieces}) {
+        if (to < 0 || to >= length || ((own >> to) & 1)) continue;
+        const int low = from < to ? from : to, high = from < to ? to : from;
+        moves += (enemy & ((1u << high) - (2u << low))) == 0;  // none strictly between
+      }
+    }
+    return moves;
+  }
+};
+
+constexpr ByteMoveTable kByteMoves{};
+
+// Returns the number of legal moves along the lines held in the bytes of a
+// layout of own and enemy pieces; byte k holds a line of split(k) squares in
+// its low bits and one of 8 - split(k) in the others.
+template <typename Split>
+inline int LayoutMoves(Bitboard own, Bitboard enemy, Split split) {
+  int n = 0;
+  for (int k = 0; k < 8; ++k) {
+    const size_t own_digits = kByteMoves.base3[(own >> (8 * k)) & 0xFF];
+    const size_t enemy_digits = kByteMoves.base3[(enemy >> (8 * k)) & 0xFF];
+    n += kByteMoves.count[ByteMoveTable::Offset(split(k)) + own_digits + 2 * enemy_digits];
+  }
+  return n;
+}
+
+// Returns whether m is the move that MoveAt(m.from(), m.direction()) returns
+// when own and enemy are the pieces of the side to move and of the other; the
+// same test without branches, for Apply to assert on every call.
+[[maybe_unused]] bool IsRegularMove(Bitboard own, Bitboard enemy, Move m) {
+  const Square from = m.from(), to = m.to();
+  const int distance = PopCount((own | enemy) & LineThrough(OrientationOf(m.direction()), from));
+  const Bitboard to_bb = SquareBB(to);
+  return (TargetSquare(from, m.direction(), distance) == to) & ((own >> from) & 1) & !(own & to_bb) &
+         !(enemy & Between(from, to)) & (m.is_capture() == ((enemy & to_bb) != 0));
 }
 
 }  // namespace
@@ -180,8 +324,15 @@ void Position::GenerateMoves(MoveList& moves) const {
 }
 
 int Position::CountMoves() const {
-  int n = 0;
-  ForEachMove([&](Square, Square, Direction, bool) { ++n; });
+  const Color us = side_to_move();
+  const Bitboard own = pieces_[us], enemy = pieces_[Opponent(us)];
+  // Ranks, files, diagonals, anti-diagonals; the lambdas give the split of
+  // each byte (see the layouts).
+  auto whole = [](int) { return 8; };
+  int n = LayoutMoves(own, enemy, whole);
+  n += LayoutMoves(FlipDiagonal(own), FlipDiagonal(enemy), whole);
+  n += LayoutMoves(FoldDiagonals(own), FoldDiagonals(enemy), [](int k) { return 8 - k; });
+  n += LayoutMoves(FoldAntiDiagonals(own), FoldAntiDiagonals(enemy), [](int k) { return k ? k : 8; });
   return n ? n : 1;
 }
 
@@ -208,15 +359,12 @@ Position Position::Apply(Move m) const {
   Position next = *this;
   next.hash_ ^= kWhiteToMove;
   if (m.is_pass()) return next;
-  assert(MoveAt(m.from(), m.direction()) == m);
   const Color us = side_to_move(), them = Opponent(us);
-  const Bitboard to = SquareBB(m.to());
+  assert(IsRegularMove(pieces_[us], pieces_[them], m));
+  const Bitboard to = SquareBB(m.to()), captured = pieces_[them] & to;
   next.pieces_[us] ^= SquareBB(m.from()) | to;
-  next.hash_ ^= PieceKey(us, m.from()) ^ PieceKey(us, m.to());
-  if (pieces_[them] & to) {
-    next.pieces_[them] ^= to;
-    next.hash_ ^= PieceKey(them, m.to());
-  }
+  next.pieces_[them] ^= captured;
+  next.hash_ ^= PieceKey(us, m.from()) ^ PieceKey(us, m.to()) ^ (captured ? PieceKey(them, m.to()) : 0);
   return next;
 }
 
