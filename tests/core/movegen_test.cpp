@@ -124,6 +124,40 @@ TEST(MoveGen, MatchesTheReferenceGeneratorOnRandomPositions) {
   EXPECT_GT(checked, 1000);
 }
 
+// Random placements of up to 12 pieces a side: dense boards with full lines,
+// which playouts from the start rarely reach.
+std::vector<Position> RandomPlacements(int count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<Position> out;
+  for (int i = 0; i < count; ++i) {
+    std::vector<Square> squares(64);
+    for (Square s = 0; s < 64; ++s) squares[s] = s;
+    std::shuffle(squares.begin(), squares.end(), rng);
+    const int black = 1 + int(rng() % 12), white = 1 + int(rng() % 12);
+    Bitboard b = 0, w = 0;
+    for (int k = 0; k < black; ++k) b |= SquareBB(squares[k]);
+    for (int k = black; k < black + white; ++k) w |= SquareBB(squares[k]);
+    out.emplace_back(b, w, Color(rng() % 2));
+  }
+  return out;
+}
+
+TEST(MoveGen, MatchesTheReferenceGeneratorOnRandomPlacements) {
+  for (const Position& pos : RandomPlacements(20000, 17)) {
+    ASSERT_EQ(MoveNames(pos), ReferenceMoves(pos)) << pos.ToString();
+    ASSERT_EQ(pos.CountMoves(), int(MoveNames(pos).size())) << pos.ToString();
+  }
+}
+
+TEST(MoveGen, AFullLineOfEightMovesNothingAlongIt) {
+  // The a8-h1 anti-diagonal holds eight pieces: a move along it would go 8
+  // squares, off the board, whatever the direction.
+  const Position pos = P("b7/1w6/2b5/3w4/4b3/5w2/6b1/7w b");
+  for (Direction dir : {kSouthEast, kNorthWest})
+    for (const char* from : {"a8", "c6", "e4", "g2"}) EXPECT_TRUE(pos.MoveAt(ParseSquare(from), dir).is_null()) << from;
+  EXPECT_EQ(MoveNames(pos), ReferenceMoves(pos));
+}
+
 TEST(MoveGen, PolicyIndexIsUniqueAndLeadsBack) {
   for (const Position& pos : testing::RandomPositions(10, 11)) {
     MoveList moves;
