@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/command.h"
@@ -64,18 +67,48 @@ std::vector<Position> BenchPositions(int count, uint32_t seed) {
   return out;
 }
 
+// Returns the CPU seconds used by this process so far (all threads).
+double ProcessCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+// Measures wall-clock time, or this process's CPU time (all threads) when
+// cpu_time: robust on a loaded machine for one thread.
+class Timer {
+ public:
+  explicit Timer(bool cpu_time) : cpu_time_(cpu_time), wall_start_(Clock::now()), cpu_start_(ProcessCpuSeconds()) {}
+  double WallSeconds() const { return SecondsSince(wall_start_); }
+  double Seconds() const { return cpu_time_ ? ProcessCpuSeconds() - cpu_start_ : WallSeconds(); }
+
+ private:
+  bool cpu_time_;
+  Clock::time_point wall_start_;
+  double cpu_start_;
+};
+
 // Returns evaluations per second of evaluator on batches of `batch`
 // positions, run for at least `seconds` after one warm-up call.
-double EvaluationsPerSecond(Evaluator& evaluator, const std::vector<Position>& positions, int batch, double seconds) {
+double EvaluationsPerSecond(Evaluator& evaluator, const std::vector<Position>& positions, int batch, double seconds,
+                            bool cpu_time) {
   std::vector<EvalOutput> out(batch);
   evaluator.Evaluate(positions.data(), batch, out.data());
   long calls = 0;
-  const auto start = Clock::now();
+  Timer timer(cpu_time);
   do {
     evaluator.Evaluate(positions.data(), batch, out.data());
     ++calls;
-  } while (SecondsSince(start) < seconds || calls < 3);
-  return calls * batch / SecondsSince(start);
+  } while (timer.WallSeconds() < seconds || calls < 3);
+  return calls * batch / timer.Seconds();
+}
+
+// Returns the system's load average over the last minute.
+double LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  double load = 0;
+  in >> load;
+  return load;
 }
 
 // The machine's peak float32 rate on `threads` cores: clock x FMA lanes x 2
@@ -105,7 +138,7 @@ double PeakGflops(int threads, std::string* how) {
   return peak;
 }
 
-int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batches, double seconds) {
+int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batches, double seconds, bool cpu_time) {
   ExportedNet net = choice.Load();
   const double flops = net.config.FlopsPerPosition();
   NetEvaluatorOptions options;
@@ -120,13 +153,16 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
   std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
               threads);
-  std::printf("peak estimate: %.0f GFLOP/s = %s\n\n", peak, how.c_str());
+  std::printf("peak estimate: %.0f GFLOP/s = %s\n", peak, how.c_str());
+  std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n\n",
+              cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
+              std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
   std::printf("%6s %14s %14s %9s %14s %14s %8s %8s\n", "batch", "torch eval/s", "eigen eval/s", "eigen/t",
               "torch GFLOP/s", "eigen GFLOP/s", "torch %", "eigen %");
   std::vector<Position> positions = BenchPositions(options.max_batch, 12345);
   for (int batch : batches) {
-    double t = EvaluationsPerSecond(torch_evaluator, positions, batch, seconds);
-    double e = EvaluationsPerSecond(eigen_evaluator, positions, batch, seconds);
+    double t = EvaluationsPerSecond(torch_evaluator, positions, batch, seconds, cpu_time);
+    double e = EvaluationsPerSecond(eigen_evaluator, positions, batch, seconds, cpu_time);
     double tg = t * flops / 1e9, eg = e * flops / 1e9;
     std::printf("%6d %14.0f %14.0f %8.2fx %14.1f %14.1f %7.1f%% %7.1f%%\n", batch, t, e, e / t, tg, eg, 100 * tg / peak,
                 100 * eg / peak);
@@ -136,7 +172,7 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
 }
 
 // Returns playouts per second of one engine search from the start position.
-double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, int playouts, int64_t* done) {
+double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, int playouts, bool cpu_time, int64_t* done) {
   SearchParams params;
   params.threads = threads;
   params.reuse_tree = false;
@@ -145,66 +181,73 @@ double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, int playouts, 
   limits.playouts = playouts;
   limits.early_stop = false;
   Game game;
-  const auto start = Clock::now();
+  Timer timer(cpu_time);
   SearchResult result = search.Run(game, limits);
   *done = result.playouts;
-  return result.playouts / SecondsSince(start);
+  return result.playouts / timer.Seconds();
 }
 
 // Returns evaluations per second of batched self-play with `games` games,
 // stepped for at least `seconds`; *mean_batch gets the mean batch size.
-double SelfPlayEvaluationsPerSecond(Evaluator& evaluator, int games, double seconds, double* mean_batch) {
+double SelfPlayEvaluationsPerSecond(Evaluator& evaluator, int games, double seconds, bool cpu_time,
+                                    double* mean_batch) {
   SearchParams params;
   SelfPlayDriver driver(&evaluator, params, Rules(), games, /*seed=*/1);
   std::vector<SelfPlayGame> finished;
   driver.Step(&finished);  // warm-up
   const int64_t first = driver.evaluations();
   long steps = 0;
-  const auto start = Clock::now();
+  Timer timer(cpu_time);
   do {
     driver.Step(&finished);
     finished.clear();
     ++steps;
-  } while (SecondsSince(start) < seconds);
+  } while (timer.WallSeconds() < seconds);
   const int64_t evaluations = driver.evaluations() - first;
   *mean_batch = double(evaluations) / steps;
-  return evaluations / SecondsSince(start);
+  return evaluations / timer.Seconds();
 }
 
-int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, double seconds) {
-  std::printf("bench mcts: search threads %d, %d playouts from the start; self-play %d games per batch\n", threads,
-              playouts, games);
+int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, double seconds, bool cpu_time) {
+  std::printf(
+      "bench mcts: one game from the start with %d search thread%s; self-play: %d games advanced together "
+      "(1 thread)\nrates per second of %s; load average %.2f on %d cpus\n",
+      threads, threads == 1 ? "" : "s", games, cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
+      std::thread::hardware_concurrency());
   UniformEvaluator uniform;
   int64_t done = 0;
-  double rate = SearchPlayoutsPerSecond(uniform, threads, playouts, &done);
-  std::printf("  uniform, one game, %d thread%s: %10.0f playouts/s (%lld playouts)\n", threads, threads == 1 ? "" : "s",
-              rate, static_cast<long long>(done));
+  double rate = SearchPlayoutsPerSecond(uniform, threads, playouts, cpu_time, &done);
+  std::printf("  uniform  one game:  %9.0f playouts/s (%lld playouts)\n", rate, static_cast<long long>(done));
   double mean_batch = 0;
-  rate = SelfPlayEvaluationsPerSecond(uniform, games, seconds, &mean_batch);
-  std::printf("  uniform, self-play batched: %10.0f playouts/s (mean batch %.1f, 1 thread)\n", rate, mean_batch);
+  rate = SelfPlayEvaluationsPerSecond(uniform, games, seconds, cpu_time, &mean_batch);
+  std::printf("  uniform  self-play: %9.0f playouts/s (leaf evaluations; mean batch %.1f)\n", rate, mean_batch);
 
   ExportedNet net = choice.Load();
+  std::printf("net %s%s, %.1f MFLOP per position; no NN cache (every playout reaches the net)\n",
+              net.config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(),
+              net.config.FlopsPerPosition() / 1e6);
+  // The engine: each search thread evaluates its own leaves on Eigen.
+  EigenEvaluator eigen(net, 1);
+  rate = SearchPlayoutsPerSecond(eigen, threads, std::max(10, playouts / 20), cpu_time, &done);
+  std::printf("  Eigen    one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n", rate,
+              static_cast<long long>(done));
+  // Self-play: one batch of every game's leaves per step, on both backends;
+  // the bare net's rate at the same batch is the ceiling.
   NetEvaluatorOptions options;
   options.threads = threads;
-  options.max_batch = std::max(games, 1);
-  options.cache_entries = 0;  // every playout reaches the net: the figure of the net, not of the cache
+  options.max_batch = games;
   options.batch_wait_us = 0;
-  std::printf("net %s, LibTorch intra-op threads %d, Eigen threads %d, no NN cache\n", net.config.ShortName().c_str(),
-              threads, threads);
-  EigenEvaluator eigen(net, 1);
-  rate = SearchPlayoutsPerSecond(eigen, threads, playouts / 10, &done);
-  std::printf("  net (Eigen), one game, %d thread%s: %8.0f playouts/s (%lld playouts)\n", threads,
-              threads == 1 ? "" : "s", rate, static_cast<long long>(done));
   TorchEvaluator torch_evaluator(net, options);
   EigenEvaluator eigen_batched(net, threads);
-  for (Evaluator* evaluator : {static_cast<Evaluator*>(&torch_evaluator), static_cast<Evaluator*>(&eigen_batched)}) {
+  std::printf("  (inference threads: LibTorch intra-op %d, Eigen %d)\n", TorchIntraOpThreads(), threads);
+  for (Evaluator* evaluator : {static_cast<Evaluator*>(&eigen_batched), static_cast<Evaluator*>(&torch_evaluator)}) {
     const char* name = evaluator == &torch_evaluator ? "LibTorch" : "Eigen";
-    rate = SelfPlayEvaluationsPerSecond(*evaluator, games, seconds, &mean_batch);
+    rate = SelfPlayEvaluationsPerSecond(*evaluator, games, seconds, cpu_time, &mean_batch);
     const int batch = std::max(1, int(mean_batch + 0.5));
-    double bare = EvaluationsPerSecond(*evaluator, BenchPositions(batch, 777), batch, seconds);
+    const double bare = EvaluationsPerSecond(*evaluator, BenchPositions(batch, 777), batch, seconds, cpu_time);
     std::printf(
-        "  net (%s), self-play batched: %8.0f playouts/s (mean batch %.1f); bare net at batch %d: "
-        "%.0f eval/s; search keeps %.1f%%\n",
+        "  %-8s self-play: %9.0f playouts/s (mean batch %.1f); bare net at batch %d: %.0f eval/s; "
+        "search keeps %.1f%%\n",
         name, rate, mean_batch, batch, bare, 100 * rate / bare);
   }
   return 0;
@@ -219,6 +262,7 @@ int RunBench(int argc, char** argv) {
       argv[0]};
   cli.require_subcommand(1);
   NetChoice net_choice;
+  bool cpu_time = false;
   int threads = 1, playouts = 20000, games = 64;
   double seconds = 1.0;
   std::vector<int> batches = {1, 8, 64, 256};
@@ -229,6 +273,7 @@ int RunBench(int argc, char** argv) {
       ->check(CLI::Range(1, 256));
   net->add_option("--batches", batches, "batch sizes")->capture_default_str()->check(CLI::Range(1, 4096));
   net->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
+  net->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
   CLI::App* mcts = cli.add_subcommand("mcts", "search playouts per second");
   AddNetOptions(mcts, net_choice);
   mcts->add_option("--threads", threads, "search threads of the one-game search, and inference threads")
@@ -243,9 +288,10 @@ int RunBench(int argc, char** argv) {
   mcts->add_option("--seconds", seconds, "time per self-play figure")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
+  mcts->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
   CLI11_PARSE(cli, argc, argv);
-  if (*net) return BenchNet(net_choice, threads, batches, seconds);
-  return BenchMcts(net_choice, threads, playouts, games, seconds);
+  if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
+  return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
 }
 
 }  // namespace loa::app

@@ -16,13 +16,13 @@ struct NetEvaluatorOptions {
   std::string device = "cpu";
   // Intra-op threads of the forward pass (torch::set_num_threads, Eigen's pool).
   int threads = 1;
-  // The largest batch one forward pass takes; larger requests are split.
+  // The largest batch one LibTorch forward pass takes; larger calls are split.
   int max_batch = 256;
   // Entries of the NN cache keyed by position hash; 0 turns the cache off.
   std::size_t cache_entries = 1 << 18;
-  // "auto", "eigen" or "torch". auto on cpu: a call of at most
-  // kEigenMaxAutoBatch positions runs on Eigen (the engine's small batches),
-  // a larger one on LibTorch (self-play); on cuda, always LibTorch.
+  // "auto", "eigen" or "torch". auto: Eigen on cpu, LibTorch on cuda. On
+  // the cpu, Eigen's direct convolution is as fast as LibTorch at batch 256
+  // and 2.5-5x faster at batch 1 (`loaz bench net`, DESIGN.md Network).
   std::string backend = "auto";
   // How long (microseconds) the LibTorch evaluator waits for requests from
   // other threads to fill a batch before it runs what it has.
@@ -30,10 +30,6 @@ struct NetEvaluatorOptions {
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";
 };
-
-// Under auto on cpu, the largest call that runs on Eigen (from `loaz bench
-// net`: Eigen wins at small batches, LibTorch's batched kernels at large ones).
-inline constexpr int kEigenMaxAutoBatch = 16;
 
 // Loads a net file, an export (.safetensors) or a checkpoint (.pt), and returns
 // an evaluator for it behind an NN cache. The result's Evaluate is thread-safe.
