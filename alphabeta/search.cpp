@@ -148,14 +148,7 @@ int AlphaBeta::SearchRoot(const Position& pos, int depth, Move& best) {
     PushFrame(child, m);
     int score;
     pv_length_[1] = 1;
-    if (!EndsHere(child, us, 1, score)) {
-      if (i == 0) {
-        score = -Negamax(child, -beta, -alpha, depth - 1, 1, true);
-      } else {
-        score = -Negamax(child, -alpha - 1, -alpha, depth - 1, 1, true);
-        if (score > alpha && !stopped_) score = -Negamax(child, -beta, -alpha, depth - 1, 1, true);
-      }
-    }
+    if (!EndsHere(child, us, 1, score)) score = SearchChild(child, i == 0, alpha, beta, depth, 0, 0);
     frames_.pop_back();
     if (stopped_) break;
     if (score > alpha) {
@@ -184,26 +177,10 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
   const Color us = pos.side_to_move();
 
   Move table_move;
-  if (options_.transposition_table) {
-    if (const TTEntry* e = table_.Probe(pos.hash())) {
-      table_move = Move::FromRaw(e->move);
-      const int s = ScoreFromTable(e->score, ply);
-      if (!pv_node && e->depth >= depth &&
-          (e->bound() == Bound::kExact || (e->bound() == Bound::kLower && s >= beta) ||
-           (e->bound() == Bound::kUpper && s <= alpha)))
-        return s;
-    }
-  }
-
-  if (options_.null_move && null_allowed && !pv_node && depth >= kNullMoveMinDepth && !IsDecisiveScore(beta) &&
-      Evaluate(pos, weights_) >= beta) {
-    const Position null_position = pos.Apply(Move::Pass());
-    frames_.push_back({null_position.hash(), int(frames_.size())});
-    const int score = -Negamax(null_position, -beta, -beta + 1, depth - 1 - kNullMoveReduction, ply + 1, false);
-    frames_.pop_back();
-    if (stopped_) return 0;
-    if (score >= beta) return IsDecisiveScore(score) ? beta : score;
-  }
+  int score;
+  if (ProbeTable(pos, alpha, beta, depth, ply, !pv_node, table_move, score)) return score;
+  if (null_allowed && !pv_node && NullMoveCutoff(pos, beta, depth, ply, score)) return score;
+  if (stopped_) return 0;
 
   MoveList moves;
   pos.GenerateMoves(moves);
@@ -217,22 +194,13 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
     const Move m = moves[i];
     const Position child = pos.Apply(m);
     PushFrame(child, m);
-    int score;
     pv_length_[ply + 1] = ply + 1;
     if (!EndsHere(child, us, ply + 1, score)) {
-      if (i == 0) {
-        score = -Negamax(child, -beta, -alpha, depth - 1, ply + 1, true);
-      } else {
-        int reduction = 0;
-        if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves && !m.is_capture() &&
-            keys[i] < kKillerKey[1])
-          reduction = 1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth);
-        score = -Negamax(child, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, true);
-        if (score > alpha && reduction > 0 && !stopped_)
-          score = -Negamax(child, -alpha - 1, -alpha, depth - 1, ply + 1, true);
-        if (score > alpha && score < beta && !stopped_)
-          score = -Negamax(child, -beta, -alpha, depth - 1, ply + 1, true);
-      }
+      int reduction = 0;
+      if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves && !m.is_capture() &&
+          keys[i] < kKillerKey[1])
+        reduction = 1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth);
+      score = SearchChild(child, i == 0, alpha, beta, depth, reduction, ply);
     }
     frames_.pop_back();
     if (stopped_) return 0;
@@ -256,6 +224,40 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
     table_.Store(pos.hash(), ScoreToTable(best_score, ply), best_move, depth, bound);
   }
   return best_score;
+}
+
+bool AlphaBeta::ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut, Move& table_move,
+                           int& score) const {
+  if (!options_.transposition_table) return false;
+  const TTEntry* e = table_.Probe(pos.hash());
+  if (!e) return false;
+  table_move = Move::FromRaw(e->move);
+  score = ScoreFromTable(e->score, ply);
+  return may_cut && e->depth >= depth &&
+         (e->bound() == Bound::kExact || (e->bound() == Bound::kLower && score >= beta) ||
+          (e->bound() == Bound::kUpper && score <= alpha));
+}
+
+bool AlphaBeta::NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score) {
+  if (!options_.null_move || depth < kNullMoveMinDepth || IsDecisiveScore(beta) || Evaluate(pos, weights_) < beta)
+    return false;
+  const Position null_position = pos.Apply(Move::Pass());
+  frames_.push_back({null_position.hash(), int(frames_.size())});  // no repetition across a null move
+  score = -Negamax(null_position, -beta, -beta + 1, depth - 1 - kNullMoveReduction, ply + 1, false);
+  frames_.pop_back();
+  if (stopped_ || score < beta) return false;
+  if (IsDecisiveScore(score)) score = beta;  // a win found after a pass proves nothing
+  return true;
+}
+
+int AlphaBeta::SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int reduction, int ply) {
+  if (first) return -Negamax(child, -beta, -alpha, depth - 1, ply + 1, true);
+  // A null window first (principal-variation search), reduced for a late quiet move.
+  int score = -Negamax(child, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, true);
+  if (score > alpha && reduction > 0 && !stopped_)
+    score = -Negamax(child, -alpha - 1, -alpha, depth - 1, ply + 1, true);
+  if (score > alpha && score < beta && !stopped_) score = -Negamax(child, -beta, -alpha, depth - 1, ply + 1, true);
+  return score;
 }
 
 bool AlphaBeta::EndsHere(const Position& child, Color mover, int ply, int& score) const {

@@ -77,6 +77,10 @@ class AlphaBeta {
 
   int SearchRoot(const Position& pos, int depth, Move& best);
   int Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed);
+  bool ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut, Move& table_move,
+                  int& score) const;
+  bool NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score);
+  int SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int reduction, int ply);
   bool EndsHere(const Position& child, Color mover, int ply, int& score) const;
   bool IsRepetitionDraw() const;
   void OrderMoves(const Position& pos, MoveList& moves, int* keys, Move table_move, int ply) const;

@@ -19,9 +19,12 @@ int RunGtp(int argc, char** argv) {
   std::string player_spec = "ab:time=1", rules_text;
   cli.add_option("--player", player_spec, "the player that answers genmove (README: Players)")->capture_default_str();
   cli.add_option("--rules", rules_text, "rule options, e.g. \"simultaneous=mover start=scrambled\"");
+  bool verbose = false;
+  cli.add_flag("--verbose", verbose, "after each genmove, write the search's depth, score, nodes and speed to stderr");
   CLI11_PARSE(cli, argc, argv);
 
   GtpEngine engine(MakePlayer(player_spec), Rules::FromString(rules_text));
+  if (verbose) engine.set_log(&std::cerr);
   engine.Run(std::cin, std::cout);
   return 0;
 }

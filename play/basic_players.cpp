@@ -1,9 +1,11 @@
 // The random, greedy and alpha-beta players.
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 #include "alphabeta/search.h"
+#include "core/notation.h"
 #include "play/players.h"
 #include "play/seed.h"
 
@@ -88,14 +90,27 @@ class AlphaBetaPlayer : public Player {
       if (clock.byoyomi_seconds > 0) budget += kByoyomiUse * clock.byoyomi_seconds / std::max(1, clock.byoyomi_stones);
       limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
     }
-    return search_.Search(game, limits).best;
+    last_ = search_.Search(game, limits);
+    return last_.best;
   }
+  std::string LastMoveInfo() const override;
 
  private:
   std::string name_;
   SearchLimits limits_;
   AlphaBeta search_;
+  SearchResult last_;
 };
+
+std::string AlphaBetaPlayer::LastMoveInfo() const {
+  char line[160];
+  std::snprintf(line, sizeof(line), "depth %d score %+d nodes %lld time %.3f s speed %.0f nodes/s pv", last_.depth,
+                last_.score, static_cast<long long>(last_.nodes), last_.seconds,
+                last_.nodes / std::max(last_.seconds, 1e-9));
+  std::string text = line;
+  for (Move m : last_.pv) text += " " + FormatMove(m);
+  return text;
+}
 
 }  // namespace
 

@@ -156,29 +156,11 @@ std::string GtpEngine::Execute(const std::string& command, const std::string& ar
     return "";
   }
   if (command == "showboard") return ShowBoard();
-  if (command == "time_settings") {
-    if (words.size() != 3) throw CommandError{"time_settings takes main_time byo_yomi_time byo_yomi_stones"};
-    Clock clock;
-    clock.main_seconds = ParseInt(words[0], "main time");
-    clock.byoyomi_seconds = ParseInt(words[1], "byo-yomi time");
-    clock.byoyomi_stones = ParseInt(words[2], "byo-yomi stones");
-    clocks_[kBlack] = clocks_[kWhite] = clock;
-    return "";
-  }
-  if (command == "time_left") {
-    if (words.size() != 3) throw CommandError{"time_left takes color time stones"};
-    Clock& clock = clocks_[ParseColor(words[0])];
-    const int seconds = ParseInt(words[1], "time"), stones = ParseInt(words[2], "stones");
-    // Stones 0: main time is running; else byo-yomi with that many stones left.
-    if (stones == 0) {
-      clock.main_seconds = seconds;
-    } else {
-      clock.main_seconds = 0;
-      clock.byoyomi_seconds = seconds;
-      clock.byoyomi_stones = stones;
-    }
-    return "";
-  }
+  if (command == "time_settings" || command == "time_left") return SetClock(command, words);
+  return ExecuteGameCommand(command, args);
+}
+
+std::string GtpEngine::ExecuteGameCommand(const std::string& command, const std::string& args) {
   if (command == "final_score") {
     if (!game_.over()) throw CommandError{"game is not over"};
     return game_.result() == Result::kDraw ? "0" : game_.result() == Result::kBlackWins ? "B+" : "W+";
@@ -199,6 +181,30 @@ std::string GtpEngine::Execute(const std::string& command, const std::string& ar
   if (command == "loa_result") return ResultText(game_);
   if (command == "loa_loadgame") return LoadGame(args);
   throw CommandError{"unknown command '" + command + "'"};
+}
+
+std::string GtpEngine::SetClock(const std::string& command, const std::vector<std::string>& words) {
+  if (command == "time_settings") {
+    if (words.size() != 3) throw CommandError{"time_settings takes main_time byo_yomi_time byo_yomi_stones"};
+    Clock clock;
+    clock.main_seconds = ParseInt(words[0], "main time");
+    clock.byoyomi_seconds = ParseInt(words[1], "byo-yomi time");
+    clock.byoyomi_stones = ParseInt(words[2], "byo-yomi stones");
+    clocks_[kBlack] = clocks_[kWhite] = clock;
+    return "";
+  }
+  if (words.size() != 3) throw CommandError{"time_left takes color time stones"};
+  Clock& clock = clocks_[ParseColor(words[0])];
+  const int seconds = ParseInt(words[1], "time"), stones = ParseInt(words[2], "stones");
+  // Stones 0: main time is running; else byo-yomi with that many stones left.
+  if (stones == 0) {
+    clock.main_seconds = seconds;
+  } else {
+    clock.main_seconds = 0;
+    clock.byoyomi_seconds = seconds;
+    clock.byoyomi_stones = stones;
+  }
+  return "";
 }
 
 std::string GtpEngine::Play(const std::string& args) {
@@ -222,6 +228,7 @@ std::string GtpEngine::Genmove(const std::string& args) {
   const Move move = player_->ChooseMove(game_, clocks_[color]);
   if (!game_.position().IsLegal(move)) throw CommandError{"player " + player_->name() + " chose an illegal move"};
   game_.Play(move);
+  if (log_) *log_ << player_->name() << ": " << FormatMove(move) << " " << player_->LastMoveInfo() << std::endl;
   return FormatMove(move);
 }
 

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/game.h"
 #include "play/player.h"
@@ -23,6 +24,9 @@ class GtpEngine {
   // A command that fails leaves the game as it was.
   std::string Handle(const std::string& line);
 
+  // Makes genmove write the player's LastMoveInfo to log (nullptr: off).
+  void set_log(std::ostream* log) { log_ = log; }
+
   // Returns whether `quit` was received.
   bool quit() const { return quit_; }
 
@@ -34,6 +38,8 @@ class GtpEngine {
 
  private:
   std::string Execute(const std::string& command, const std::string& args);
+  std::string ExecuteGameCommand(const std::string& command, const std::string& args);
+  std::string SetClock(const std::string& command, const std::vector<std::string>& words);
   std::string Genmove(const std::string& args);
   std::string Play(const std::string& args);
   std::string SetRules(const std::string& args);
@@ -45,6 +51,7 @@ class GtpEngine {
   Game game_;
   Clock clocks_[2];
   bool quit_ = false;
+  std::ostream* log_ = nullptr;
 };
 
 }  // namespace loa

@@ -38,6 +38,10 @@ class Player {
 
   // Returns a legal move for the side to move; the game must not be over.
   virtual Move ChooseMove(const Game& game, const Clock& clock) = 0;
+
+  // Returns one line about the last ChooseMove (search depth, score, nodes,
+  // speed) for logs, or "" for a player that keeps none.
+  virtual std::string LastMoveInfo() const { return ""; }
 };
 
 // Builds a player from a spec string such as "random:seed=3", "ab:depth=4",

@@ -94,25 +94,11 @@ SprtDecision SprtDecide(double llr, const SprtConfig& config) {
   return SprtDecision::kContinue;
 }
 
-std::vector<Rating> BradleyTerry(const std::vector<std::string>& names, const std::vector<PairResults>& results,
-                                 int anchor, double anchor_elo) {
+namespace {
+
+// Throws Error unless every player is linked to the anchor through games.
+void CheckConnected(const std::vector<std::string>& names, const Eigen::MatrixXd& games, int anchor) {
   const int n = int(names.size());
-  if (anchor < 0 || anchor >= n) throw Error("ratings: anchor index out of range");
-  std::vector<Rating> table(n);
-  Eigen::MatrixXd points = Eigen::MatrixXd::Zero(n, n), games = Eigen::MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i) table[i].name = names[i];
-  for (const PairResults& r : results) {
-    const int played = r.wins + r.draws + r.losses;
-    points(r.i, r.j) += r.wins + 0.5 * r.draws;
-    points(r.j, r.i) += r.losses + 0.5 * r.draws;
-    games(r.i, r.j) += played;
-    games(r.j, r.i) += played;
-    table[r.i].games += played;
-    table[r.j].games += played;
-    table[r.i].score += r.wins + 0.5 * r.draws;
-    table[r.j].score += r.losses + 0.5 * r.draws;
-  }
-  // Connected through games? A breadth-first search from the anchor.
   std::vector<int> reached{anchor};
   std::vector<bool> seen(n, false);
   seen[anchor] = true;
@@ -121,19 +107,16 @@ std::vector<Rating> BradleyTerry(const std::vector<std::string>& names, const st
       if (!seen[j] && games(reached[k], j) > 0) seen[j] = true, reached.push_back(j);
   for (int j = 0; j < n; ++j)
     if (!seen[j]) throw Error("ratings: player '" + names[j] + "' has no games linking it to the anchor");
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (i != j && games(i, j) > 0) {
-        games(i, j) += kPriorDraws;
-        points(i, j) += kPriorDraws / 2;
-      }
-  // Newton's method on the log-likelihood over every strength but the anchor's.
-  std::vector<int> free;
-  for (int i = 0; i < n; ++i)
-    if (i != anchor) free.push_back(i);
-  const int m = int(free.size());
+}
+
+// Maximises the Bradley-Terry log-likelihood over every strength but the
+// anchor's (kept at 0) by Newton's method; returns the strengths on the
+// natural logistic scale and the observed information of the free ones.
+Eigen::VectorXd NewtonSolve(const Eigen::MatrixXd& points, const Eigen::MatrixXd& games, const std::vector<int>& free,
+                            Eigen::MatrixXd& information) {
+  const int n = int(points.rows()), m = int(free.size());
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(n);
-  Eigen::MatrixXd information = Eigen::MatrixXd::Zero(m, m);
+  information = Eigen::MatrixXd::Zero(m, m);
   for (int iteration = 0; iteration < kNewtonIterations; ++iteration) {
     Eigen::VectorXd gradient = Eigen::VectorXd::Zero(n);
     Eigen::MatrixXd full = Eigen::MatrixXd::Zero(n, n);  // minus the Hessian
@@ -154,12 +137,47 @@ std::vector<Rating> BradleyTerry(const std::vector<std::string>& names, const st
     for (int a = 0; a < m; ++a) theta(free[a]) += step(a);
     if (step.norm() < kNewtonTolerance) break;
   }
-  const Eigen::MatrixXd covariance = m > 0 ? Eigen::MatrixXd(information.inverse()) : Eigen::MatrixXd();
+  return theta;
+}
+
+}  // namespace
+
+std::vector<Rating> BradleyTerry(const std::vector<std::string>& names, const std::vector<PairResults>& results,
+                                 int anchor, double anchor_elo) {
+  const int n = int(names.size());
+  if (anchor < 0 || anchor >= n) throw Error("ratings: anchor index out of range");
+  std::vector<Rating> table(n);
+  Eigen::MatrixXd points = Eigen::MatrixXd::Zero(n, n), games = Eigen::MatrixXd::Zero(n, n);
+  for (int i = 0; i < n; ++i) table[i].name = names[i];
+  for (const PairResults& r : results) {
+    const int played = r.wins + r.draws + r.losses;
+    points(r.i, r.j) += r.wins + 0.5 * r.draws;
+    points(r.j, r.i) += r.losses + 0.5 * r.draws;
+    games(r.i, r.j) += played;
+    games(r.j, r.i) += played;
+    table[r.i].games += played;
+    table[r.j].games += played;
+    table[r.i].score += r.wins + 0.5 * r.draws;
+    table[r.j].score += r.losses + 0.5 * r.draws;
+  }
+  CheckConnected(names, games, anchor);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (i != j && games(i, j) > 0) {
+        games(i, j) += kPriorDraws;
+        points(i, j) += kPriorDraws / 2;
+      }
+  std::vector<int> free;
+  for (int i = 0; i < n; ++i)
+    if (i != anchor) free.push_back(i);
+  Eigen::MatrixXd information;
+  const Eigen::VectorXd theta = NewtonSolve(points, games, free, information);
+  const Eigen::MatrixXd covariance = information.inverse();
   for (int i = 0; i < n; ++i) {
     table[i].elo = anchor_elo + theta(i) * kEloPerNatural;
     if (table[i].games > 0) table[i].score /= table[i].games;
   }
-  for (int a = 0; a < m; ++a) table[free[a]].ci95 = kZ95 * std::sqrt(covariance(a, a)) * kEloPerNatural;
+  for (size_t a = 0; a < free.size(); ++a) table[free[a]].ci95 = kZ95 * std::sqrt(covariance(a, a)) * kEloPerNatural;
   return table;
 }
 

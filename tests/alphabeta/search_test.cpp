@@ -202,7 +202,9 @@ TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
     game.Play(ParseMove(text, game.position()));
   ASSERT_FALSE(game.over());
   EvalWeights tempo_only;
-  tempo_only = EvalWeights{0, 0, 0, 0, 0, 0, 0, 0, 100};
+  tempo_only.concentration = tempo_only.centralisation = tempo_only.centre_of_mass = tempo_only.quads = 0;
+  tempo_only.mobility = tempo_only.walls = tempo_only.connectedness = tempo_only.uniformity = 0;
+  tempo_only.side_to_move = 100;
   AlphaBeta search(PlainOptions(), tempo_only);
   SearchLimits limits;
   limits.depth = 1;
