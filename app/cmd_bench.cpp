@@ -24,6 +24,7 @@
 #include "mcts/selfplay.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/eigen_net.h"
+#include "net/encoder.h"
 #include "net/export.h"
 #include "net/net_evaluator.h"
 #include "net/torch_evaluator.h"
@@ -111,6 +112,18 @@ double LoadAverage() {
   return load;
 }
 
+// Returns the nanoseconds EncodePositions takes per position.
+double EncodeNanoseconds(const std::vector<Position>& positions, double seconds, bool cpu_time) {
+  std::vector<float> buffer(positions.size() * kInputSize);
+  long calls = 0;
+  Timer timer(cpu_time);
+  do {
+    EncodePositions(positions.data(), int(positions.size()), buffer.data());
+    ++calls;
+  } while (timer.WallSeconds() < seconds / 4);
+  return timer.Seconds() / (double(calls) * positions.size()) * 1e9;
+}
+
 // The machine's peak float32 rate on `threads` cores: clock x FMA lanes x 2
 // FMA units x 2 flops, from /proc/cpuinfo (AVX-512: 16 lanes, AVX2: 8). An
 // estimate: all-core AVX-512 clocks are often below the nominal one.
@@ -154,12 +167,14 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
   std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
               threads);
   std::printf("peak estimate: %.0f GFLOP/s = %s\n", peak, how.c_str());
-  std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n\n",
+  std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
   std::printf("%6s %14s %14s %9s %14s %14s %8s %8s\n", "batch", "torch eval/s", "eigen eval/s", "eigen/t",
               "torch GFLOP/s", "eigen GFLOP/s", "torch %", "eigen %");
   std::vector<Position> positions = BenchPositions(options.max_batch, 12345);
+  std::printf("encoding: %.0f ns per position (batches of %d into one buffer)\n\n",
+              EncodeNanoseconds(positions, seconds, cpu_time), options.max_batch);
   for (int batch : batches) {
     double t = EvaluationsPerSecond(torch_evaluator, positions, batch, seconds, cpu_time);
     double e = EvaluationsPerSecond(eigen_evaluator, positions, batch, seconds, cpu_time);

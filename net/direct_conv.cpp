@@ -40,10 +40,10 @@ struct Taps {
 
 // The 16 accumulators are named variables, not an array: GCC 12 keeps an
 // array of them in memory and stores it back on every iteration.
-#define LOAZ_FOR_EACH_ACCUMULATOR(X)                                                                              \
-  X(0, 0)                                                                                                         \
-  X(0, 1) X(0, 2) X(0, 3) X(1, 0) X(1, 1) X(1, 2) X(1, 3) X(2, 0) X(2, 1) X(2, 2) X(2, 3) X(3, 0) X(3, 1) X(3, 2) \
-      X(3, 3)
+#define LOAZ_FOR_EACH_ACCUMULATOR(X) \
+  X(0, 0)                            \
+  X(0, 1)                            \
+  X(0, 2) X(0, 3) X(1, 0) X(1, 1) X(1, 2) X(1, 3) X(2, 0) X(2, 1) X(2, 2) X(2, 3) X(3, 0) X(3, 1) X(3, 2) X(3, 3)
 static_assert(kBlock == 4 && kVectors == 4, "LOAZ_FOR_EACH_ACCUMULATOR lists 4 x 4");
 
 template <int kKernel>
@@ -84,11 +84,13 @@ void Kernel(const float* w, const float* bias, const float* in, int in_channels,
 
 #undef LOAZ_FOR_EACH_ACCUMULATOR
 
-#else  // a portable version of the same loop for other targets
+#endif  // __AVX512F__
 
+// The same computation in plain C++, for targets without AVX-512 (and for
+// the tests that hold the two against each other).
 template <int kKernel>
-void Kernel(const float* w, const float* bias, const float* in, int in_channels, const float* residual, bool relu,
-            float* out) {
+void PortableKernel(const float* w, const float* bias, const float* in, int in_channels, const float* residual,
+                    bool relu, float* out) {
   float acc[kBlock][kNumSquares];
   for (int o = 0; o < kBlock; ++o)
     for (int s = 0; s < kNumSquares; ++s) acc[o][s] = bias[o];
@@ -118,8 +120,6 @@ void Kernel(const float* w, const float* bias, const float* in, int in_channels,
   }
 }
 
-#endif
-
 }  // namespace
 
 DirectConv::DirectConv(const float* weight, int out, int in, int kernel, const float* scale, const float* bias)
@@ -140,16 +140,23 @@ DirectConv::DirectConv(const float* weight, int out, int in, int kernel, const f
 }
 
 void DirectConv::Run(const float* in, const float* residual, bool relu, float* out) const {
+#ifdef __AVX512F__
+  RunWith(kernel_ == 3 ? Kernel<3> : Kernel<1>, in, residual, relu, out);
+#else
+  RunPortable(in, residual, relu, out);
+#endif
+}
+
+void DirectConv::RunPortable(const float* in, const float* residual, bool relu, float* out) const {
+  RunWith(kernel_ == 3 ? PortableKernel<3> : PortableKernel<1>, in, residual, relu, out);
+}
+
+void DirectConv::RunWith(KernelFunction kernel, const float* in, const float* residual, bool relu, float* out) const {
   const std::size_t block_weights = std::size_t(in_) * kernel_ * kernel_ * kBlock;
   for (int block = 0; block < rounded_out_ / kBlock; ++block) {
     const std::size_t first = std::size_t(block) * kBlock * kPaddedPlane;
-    const float* w = packed_.data() + block * block_weights;
-    const float* b = bias_.data() + block * kBlock;
-    const float* add = residual ? residual + first : nullptr;
-    if (kernel_ == 3)
-      Kernel<3>(w, b, in, in_, add, relu, out + first);
-    else
-      Kernel<1>(w, b, in, in_, add, relu, out + first);
+    kernel(packed_.data() + block * block_weights, bias_.data() + block * kBlock, in, in_,
+           residual ? residual + first : nullptr, relu, out + first);
   }
 }
 

@@ -38,12 +38,20 @@ class DirectConv {
   // past out() come out zero. in must not overlap out. Thread-safe.
   void Run(const float* in, const float* residual, bool relu, float* out) const;
 
+  // The same with the portable C++ kernel (what targets without AVX-512
+  // run); for tests.
+  void RunPortable(const float* in, const float* residual, bool relu, float* out) const;
+
   int out() const { return out_; }
   int in() const { return in_; }
   // out() rounded up to the channels the kernel computes at once.
   int rounded_out() const { return rounded_out_; }
 
  private:
+  using KernelFunction = void (*)(const float* w, const float* bias, const float* in, int in_channels,
+                                  const float* residual, bool relu, float* out);
+  void RunWith(KernelFunction kernel, const float* in, const float* residual, bool relu, float* out) const;
+
   int out_ = 0, in_ = 0, rounded_out_ = 0, kernel_ = 0;
   std::vector<float> packed_;  // [out block][in][tap][channel in block]
   std::vector<float> bias_;    // rounded_out_

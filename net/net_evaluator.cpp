@@ -4,6 +4,7 @@
 #include "mcts/cached_evaluator.h"
 #include "net/eigen_net.h"
 #include "net/export.h"
+#include "net/symmetric_evaluator.h"
 #include "net/torch_evaluator.h"
 
 namespace loa {
@@ -22,6 +23,8 @@ std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEv
     evaluator = std::make_unique<EigenEvaluator>(net, options.threads);
   else
     evaluator = std::make_unique<TorchEvaluator>(net, options);
+  if (options.symmetries != 1)
+    evaluator = std::make_unique<SymmetricEvaluator>(std::move(evaluator), options.symmetries);
   if (options.cache_entries < 2) return evaluator;
   return std::make_unique<CachedEvaluator>(std::move(evaluator), options.cache_entries);
 }

@@ -27,6 +27,9 @@ struct NetEvaluatorOptions {
   // How long (microseconds) the LibTorch evaluator waits for requests from
   // other threads to fill a batch before it runs what it has.
   int batch_wait_us = 200;
+  // Evaluate each position under this many of the 8 board symmetries and
+  // average (net/symmetric_evaluator.h); 1: as it stands.
+  int symmetries = 1;
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";
 };

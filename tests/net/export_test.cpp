@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <numeric>
@@ -12,6 +13,8 @@
 #include "net/eigen_net.h"
 #include "net/export.h"
 #include "net/safetensors.h"
+#include "net/symmetric_evaluator.h"
+#include "net/symmetry.h"
 #include "tests/net/random_net.h"
 
 namespace loa {
@@ -176,6 +179,46 @@ TEST(EigenEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
   for (auto& t : threads) t.join();
   for (const auto& result : results)
     for (std::size_t i = 0; i < positions.size(); ++i) ExpectSame(result[i], expected[i], 0.0f);
+}
+
+TEST(SymmetricEvaluatorTest, AllEightMakeAnyNetInvariant) {
+  ExportedNet net = RandomExport(SmallConfig(2, 8, 2, true), 6);
+  SymmetricEvaluator one(std::make_unique<EigenEvaluator>(net, 1), 1);
+  SymmetricEvaluator all(std::make_unique<EigenEvaluator>(net, 1), 8);
+  EigenEvaluator plain(net, 1);
+  std::vector<Position> positions = SomePositions(6, 6);
+  for (const Position& pos : positions) {
+    EvalOutput a, b;
+    one.Evaluate(&pos, 1, &a);
+    plain.Evaluate(&pos, 1, &b);
+    ExpectSame(a, b, 0.0f);
+    EvalOutput base;
+    all.Evaluate(&pos, 1, &base);
+    EXPECT_NEAR(std::accumulate(base.priors, base.priors + base.num_moves, 0.0f), 1.0f, 1e-5);
+    MoveList moves;
+    pos.GenerateMoves(moves);
+    for (int t = 1; t < kNumSymmetries; ++t) {
+      Position image = TransformPosition(t, pos);
+      EvalOutput mapped;
+      all.Evaluate(&image, 1, &mapped);
+      MoveList image_moves;
+      image.GenerateMoves(image_moves);
+      for (int k = 0; k < 3; ++k) EXPECT_NEAR(mapped.wdl[k], base.wdl[k], 1e-5);
+      for (int i = 0; i < moves.size(); ++i) {
+        int j =
+            int(std::find(image_moves.begin(), image_moves.end(), TransformMove(t, moves[i])) - image_moves.begin());
+        ASSERT_LT(j, image_moves.size());
+        EXPECT_NEAR(mapped.priors[j], base.priors[i], 1e-5);
+      }
+    }
+  }
+  // The plain net is not invariant: the averaging does the work.
+  Position pos = positions.back(), image = TransformPosition(5, pos);
+  EvalOutput a, b;
+  plain.Evaluate(&pos, 1, &a);
+  plain.Evaluate(&image, 1, &b);
+  EXPECT_GT(std::abs(a.wdl[0] - b.wdl[0]) + std::abs(a.wdl[2] - b.wdl[2]), 1e-4);
+  EXPECT_THROW(SymmetricEvaluator(std::make_unique<EigenEvaluator>(net, 1), 9), Error);
 }
 
 }  // namespace
