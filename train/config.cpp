@@ -108,6 +108,7 @@ void Visit(TrainConfig& c, FieldVisitor& v) {
   v.Double("policy_weight", c.policy_weight, 0, 100);
   v.Double("value_weight", c.value_weight, 0, 100);
   v.Double("moves_left_weight", c.moves_left_weight, 0, 100);
+  v.Double("value_q_weight", c.value_q_weight, 0, 1);
   v.Int("checkpoint_every", c.checkpoint_every, 1, 100000000);
   v.Int("keep_checkpoints", c.keep_checkpoints, 0, 1000000);
   v.Int("log_every", c.log_every, 1, 100000000);

@@ -76,10 +76,15 @@ struct TrainConfig {
   double policy_weight = 1.0;
   double value_weight = 1.0;
   double moves_left_weight = 0.1;  // KataGo weights its moves-left loss low
-  int checkpoint_every = 500;      // steps between checkpoints
-  int keep_checkpoints = 0;        // newest checkpoints kept (0: all)
-  int log_every = 20;              // steps between metrics lines
-  int validation_batches = 4;      // validation batches at each checkpoint
+  // The value target is (1 - w) * the game's outcome + w * the search's root
+  // value (as win/loss probabilities): the root value is less noisy than one
+  // game's result (lc0's q-ratio; "Lessons from AlphaZero", Prasad 2018,
+  // averages the two). Validation losses use the outcome alone.
+  double value_q_weight = 0.0;
+  int checkpoint_every = 500;  // steps between checkpoints
+  int keep_checkpoints = 0;    // newest checkpoints kept (0: all)
+  int log_every = 20;          // steps between metrics lines
+  int validation_batches = 4;  // validation batches at each checkpoint
 };
 
 // Section `eval`: matches during the run.

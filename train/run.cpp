@@ -98,6 +98,13 @@ bool EvalDue(const Config& c, int64_t step) {
   return (step / c.train.checkpoint_every) % c.eval.every_checkpoints == 0;
 }
 
+// Returns whether eval/matches.jsonl holds a match of checkpoint `step`.
+bool Evaluated(const RunDir& dir, int64_t step) {
+  for (const MatchRecord& r : ReadMatchRecords(dir))
+    if (r.a == CheckpointName(step)) return true;
+  return false;
+}
+
 }  // namespace
 
 OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides) {
@@ -200,7 +207,7 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
     }
     stop_selfplay = true;
     if (!StopRequested() && trainer->Finished()) {
-      if (config.eval.every_checkpoints > 0 && last > 0 && evals.last_queued() != last)
+      if (config.eval.every_checkpoints > 0 && last > 0 && evals.last_queued() != last && !Evaluated(dir, last))
         evals.Push(last, trainer->Hours());
       evals.Close();
       ExportRunCheckpoint(dir, last, RunExportPath(dir));

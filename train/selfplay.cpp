@@ -191,6 +191,7 @@ void SelfPlay::Report(const Worker& w, int games, int samples) {
                   {"resigned", w.resigned},
                   {"capped", w.capped},
                   {"games", games_.load()},
+                  {"run_games", games_at_start_ + games_.load()},
                   {"positions", positions_.load()},
                   {"samples", samples_.load()},
                   {"games_per_hour", double(games_.load()) / hours},

@@ -52,8 +52,9 @@ struct LossSums {
 };
 
 // Returns the losses of the model on batch (policy cross-entropy over the
-// legal moves, WDL cross-entropy, Huber moves-left), weighted by config.
-Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, torch::Device device) {
+// legal moves, WDL cross-entropy, Huber moves-left), weighted by config; the
+// value target mixes in the root value with weight q_weight.
+Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double q_weight, torch::Device device) {
   auto tensor = [&](const std::vector<float>& data, std::vector<int64_t> shape) {
     return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
   };
@@ -62,7 +63,13 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, torch:
   const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
   const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
   const torch::Tensor wdl = tensor(b.wdl, {n, 3});
-  const torch::Tensor value_loss = -(wdl * torch::log_softmax(out.value, 1)).sum(1).mean();
+  torch::Tensor value_target = wdl;
+  if (q_weight > 0) {
+    const torch::Tensor q = tensor(b.root_value, {n, 1});
+    const torch::Tensor q_wdl = torch::cat({(1 + q) / 2, torch::zeros_like(q), (1 - q) / 2}, 1);
+    value_target = (1 - q_weight) * wdl + q_weight * q_wdl;
+  }
+  const torch::Tensor value_loss = -(value_target * torch::log_softmax(out.value, 1)).sum(1).mean();
   torch::Tensor total = c.policy_weight * policy_loss + c.value_weight * value_loss;
   Losses l;
   if (out.moves_left.defined()) {
@@ -184,7 +191,7 @@ void Trainer::Impl::TrainStep() {
   buffer.SampleBatch(config.train.batch_size, false, &batch);
   model->train();
   optimizer->zero_grad();
-  Losses l = ComputeLosses(model, batch, config.train, device);
+  Losses l = ComputeLosses(model, batch, config.train, config.train.value_q_weight, device);
   l.total.backward();
   double norm = 0;
   if (config.train.grad_clip > 0) {
@@ -205,7 +212,7 @@ void Trainer::Impl::Validate() {
   LossSums v;
   for (int i = 0; i < config.train.validation_batches; ++i) {
     buffer.SampleBatch(config.train.batch_size, true, &batch);
-    v.Add(ComputeLosses(model, batch, config.train, device), 0);
+    v.Add(ComputeLosses(model, batch, config.train, 0.0, device), 0);
   }
   nlohmann::json event = {
       {"event", "validation"}, {"step", step}, {"hours", Hours()}, {"samples", buffer.validation_size()}};
