@@ -170,11 +170,11 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
-  std::printf("%6s %14s %14s %9s %14s %14s %8s %8s\n", "batch", "torch eval/s", "eigen eval/s", "eigen/t",
-              "torch GFLOP/s", "eigen GFLOP/s", "torch %", "eigen %");
   std::vector<Position> positions = BenchPositions(options.max_batch, 12345);
   std::printf("encoding: %.0f ns per position (batches of %d into one buffer)\n\n",
               EncodeNanoseconds(positions, seconds, cpu_time), options.max_batch);
+  std::printf("%6s %14s %14s %9s %14s %14s %8s %8s\n", "batch", "torch eval/s", "eigen eval/s", "eigen/t",
+              "torch GFLOP/s", "eigen GFLOP/s", "torch %", "eigen %");
   for (int batch : batches) {
     double t = EvaluationsPerSecond(torch_evaluator, positions, batch, seconds, cpu_time);
     double e = EvaluationsPerSecond(eigen_evaluator, positions, batch, seconds, cpu_time);
