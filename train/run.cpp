@@ -162,6 +162,37 @@ int64_t ExportRunCheckpoint(const RunDir& dir, int64_t step, const std::string& 
   return net.step;
 }
 
+namespace {
+
+// Runs the trainer with evaluation in a thread beside it; when the run
+// reaches its limit, evaluates and exports the last checkpoint. Returns
+// false when the trainer failed.
+bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer, Logger& log, MetricsLog& metrics,
+                      std::atomic<bool>& stop_selfplay) {
+  CheckpointEvaluator evaluator(config, dir, log, metrics);
+  EvalQueue evals(evaluator, log);
+  int64_t last = -1;
+  try {
+    last = trainer.Run([&](int64_t step, const std::string&) {
+      if (EvalDue(config, step)) evals.Push(step, trainer.Hours());
+    });
+  } catch (const std::exception& e) {
+    log.Error(std::string("trainer failed: ") + e.what());
+    RequestStop();
+    return false;
+  }
+  stop_selfplay = true;
+  if (StopRequested() || !trainer.Finished()) return true;
+  if (config.eval.every_checkpoints > 0 && last > 0 && evals.last_queued() != last && !Evaluated(dir, last))
+    evals.Push(last, trainer.Hours());
+  evals.Close();
+  ExportRunCheckpoint(dir, last, RunExportPath(dir));
+  log.Info("run finished at step " + std::to_string(last) + "; exported it to " + RunExportPath(dir));
+  return true;
+}
+
+}  // namespace
+
 int RunTraining(const OpenedRun& opened, const RunParts& parts) {
   const Config& config = opened.config;
   const RunDir& dir = opened.dir;
@@ -177,7 +208,7 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
     trainer = std::make_unique<Trainer>(config, dir, log, metrics);
     trainer->Restore();
   }
-  std::atomic<bool> stop_selfplay{false};
+  std::atomic<bool> stop_selfplay{false}, failed{false};
   std::thread selfplay_thread;
   std::unique_ptr<SelfPlay> selfplay;
   if (parts.selfplay) {
@@ -187,36 +218,16 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
         selfplay->Run(stop_selfplay);
       } catch (const std::exception& e) {
         log.Error(std::string("self-play failed: ") + e.what());
+        failed = true;
         RequestStop();
       }
     });
   }
-  int code = 0;
-  if (trainer) {
-    CheckpointEvaluator evaluator(config, dir, log, metrics);
-    EvalQueue evals(evaluator, log);
-    int64_t last = -1;
-    try {
-      last = trainer->Run([&](int64_t step, const std::string&) {
-        if (EvalDue(config, step)) evals.Push(step, trainer->Hours());
-      });
-    } catch (const std::exception& e) {
-      log.Error(std::string("trainer failed: ") + e.what());
-      RequestStop();
-      code = 1;
-    }
-    stop_selfplay = true;
-    if (!StopRequested() && trainer->Finished()) {
-      if (config.eval.every_checkpoints > 0 && last > 0 && evals.last_queued() != last && !Evaluated(dir, last))
-        evals.Push(last, trainer->Hours());
-      evals.Close();
-      ExportRunCheckpoint(dir, last, RunExportPath(dir));
-      log.Info("run finished at step " + std::to_string(last) + "; exported it to " + RunExportPath(dir));
-    }
-  }
+  if (trainer && !TrainAndEvaluate(config, dir, *trainer, log, metrics, stop_selfplay)) failed = true;
   if (selfplay_thread.joinable()) selfplay_thread.join();
+  if (failed) return 1;
   if (StopRequested()) log.Info("stopped cleanly; resume with `loaz train --run " + dir.root() + "`");
-  return code;
+  return 0;
 }
 
 }  // namespace loa::train

@@ -127,37 +127,40 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
     driver.Step(&finished);
     evaluations_ += driver.evaluations() - evaluations_before;
     evaluations_before = driver.evaluations();
-    for (SelfPlayGame& g : finished) {
-      const GameOutcome outcome = OutcomeOf(g);
-      const int game_index = w.shard.games++;
-      const int samples = AddGameSamples(g, outcome, game_index, &w.shard);
-      samples_ += samples;
-      positions_ += int64_t(g.moves.size());
-      w.plies += int(g.moves.size());
-      w.results[outcome.result == Result::kBlackWins ? 0 : outcome.result == Result::kWhiteWins ? 1 : 2]++;
-      w.resigned += outcome.resigned;
-      w.capped += outcome.capped;
-      if (auto it = w.would_resign.find(g.index); it != w.would_resign.end()) {
-        ++resign_checked_;
-        if (outcome.result != WinFor(Opponent(it->second))) ++false_resigns_;
-        w.would_resign.erase(it);
-      }
-      const int64_t total = ++games_;
-      if (sc.record_every > 0 && (total % sc.record_every) == 0) {
-        Tags tags = {{"Event", config_.run.name + " self-play"},
-                     {"Black", "net step " + std::to_string(shared_->net.step())},
-                     {"White", "net step " + std::to_string(shared_->net.step())},
-                     {"Round", std::to_string(g.index)}};
-        if (outcome.resigned)
-          tags.push_back({"Resigned", g.moves.back().position.side_to_move() == kBlack ? "black" : "white"});
-        w.records.emplace_back(std::to_string(game_index), FormatRecord(g.game, tags));
-      }
-      if (sc.max_games > 0 && games_at_start_ + total >= sc.max_games) reached_max_games_ = true;
-      if (w.shard.games >= sc.games_per_shard) WriteShard(w, false);
-    }
+    for (const SelfPlayGame& g : finished) AddGame(w, g);
     finished.clear();
   }
   WriteShard(w, true);
+}
+
+void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
+  const SelfplayConfig& sc = config_.selfplay;
+  const GameOutcome outcome = OutcomeOf(g);
+  const int game_index = w.shard.games++;
+  samples_ += AddGameSamples(g, outcome, game_index, &w.shard);
+  positions_ += int64_t(g.moves.size());
+  w.plies += int(g.moves.size());
+  w.results[outcome.result == Result::kBlackWins ? 0 : outcome.result == Result::kWhiteWins ? 1 : 2]++;
+  w.resigned += outcome.resigned;
+  w.capped += outcome.capped;
+  if (auto it = w.would_resign.find(g.index); it != w.would_resign.end()) {
+    ++resign_checked_;
+    if (outcome.result != WinFor(Opponent(it->second))) ++false_resigns_;
+    w.would_resign.erase(it);
+  }
+  const int64_t total = ++games_;
+  if (sc.record_every > 0 && total % sc.record_every == 0) {
+    const std::string players = "net step " + std::to_string(shared_->net.step());
+    Tags tags = {{"Event", config_.run.name + " self-play"},
+                 {"Black", players},
+                 {"White", players},
+                 {"Round", std::to_string(g.index)}};
+    if (outcome.resigned)
+      tags.push_back({"Resigned", g.moves.back().position.side_to_move() == kBlack ? "black" : "white"});
+    w.records.emplace_back(std::to_string(game_index), FormatRecord(g.game, tags));
+  }
+  if (sc.max_games > 0 && games_at_start_ + total >= sc.max_games) reached_max_games_ = true;
+  if (w.shard.games >= sc.games_per_shard) WriteShard(w, false);
 }
 
 void SelfPlay::WriteShard(Worker& w, bool last) {

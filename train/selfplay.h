@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "mcts/selfplay.h"
+
 #include "train/config.h"
 #include "train/logger.h"
 #include "train/metrics.h"
@@ -36,6 +38,9 @@ class SelfPlay {
  private:
   struct Worker;
   void WorkerLoop(int index, const std::atomic<bool>& stop);
+  // Adds a finished game to the worker's shard and records, and writes the
+  // shard when it is full.
+  void AddGame(Worker& w, const SelfPlayGame& g);
   void WriteShard(Worker& w, bool last);
   void Report(const Worker& w, int games, int samples);
 
