@@ -23,6 +23,13 @@ constexpr int kLmrFullDepthMoves = 3;
 constexpr int kLmrDeepMoveIndex = 10;
 constexpr int kLmrDeepMinDepth = 6;
 
+// Aspiration windows: from kAspirationMinDepth on, the root is searched with
+// a window of this half-width around the last iteration's score, and again
+// with the failing side open when the score falls outside (a common
+// setting; Stockfish starts near 10 centipawns, our scale is coarser).
+constexpr int kAspirationMinDepth = 4;
+constexpr int kAspirationWindow = 40;
+
 // The clock is read once every this many nodes (a power of two).
 constexpr int64_t kClockCheckNodes = 1024;
 // With a time limit no new iteration starts after this share of it: the next
@@ -101,7 +108,7 @@ SearchResult AlphaBeta::Search(const Game& game, const SearchLimits& limits,
   for (int depth = 1; depth <= max_depth; ++depth) {
     can_stop_ = depth > 1;  // the first iteration always finishes
     Move best;
-    const int score = SearchRoot(root, depth, best);
+    const int score = AspirationSearch(root, depth, result.score, best);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (stopped_) {
       // A move searched in full in the unfinished iteration is at least as good.
@@ -128,7 +135,25 @@ SearchResult AlphaBeta::Search(const Game& game, const SearchLimits& limits,
   return result;
 }
 
-int AlphaBeta::SearchRoot(const Position& pos, int depth, Move& best) {
+int AlphaBeta::AspirationSearch(const Position& pos, int depth, int previous, Move& best) {
+  int alpha = -kInfinity, beta = kInfinity;
+  if (options_.aspiration_windows && depth >= kAspirationMinDepth && !IsDecisiveScore(previous)) {
+    alpha = previous - kAspirationWindow;
+    beta = previous + kAspirationWindow;
+  }
+  for (;;) {
+    Move found;
+    const int score = SearchRoot(pos, depth, alpha, beta, found);
+    if (!found.is_null()) best = found;  // a move that beat alpha: at least as good as any other
+    if (stopped_ || (score > alpha && score < beta)) return score;
+    // Outside the window: search again with that side open.
+    if (score <= alpha) alpha = -kInfinity;
+    else beta = kInfinity;
+  }
+}
+
+int AlphaBeta::SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best) {
+  const int original_alpha = alpha;
   pv_length_[0] = 0;
   ++nodes_;
   const Color us = pos.side_to_move();
@@ -139,8 +164,6 @@ int AlphaBeta::SearchRoot(const Position& pos, int depth, Move& best) {
     if (const TTEntry* e = table_.Probe(pos.hash())) table_move = Move::FromRaw(e->move);
   int keys[kMaxMoves];
   OrderMoves(pos, moves, keys, table_move, 0);
-  int alpha = -kInfinity;
-  const int beta = kInfinity;
   for (int i = 0; i < moves.size(); ++i) {
     if (options_.move_ordering) PickNext(moves, keys, i);
     const Move m = moves[i];
@@ -157,9 +180,10 @@ int AlphaBeta::SearchRoot(const Position& pos, int depth, Move& best) {
       pv_[0][0] = m;
       std::copy(pv_[1] + 1, pv_[1] + pv_length_[1], pv_[0] + 1);
       pv_length_[0] = std::max(1, pv_length_[1]);
+      if (alpha >= beta) break;
     }
   }
-  if (options_.transposition_table && !stopped_)
+  if (options_.transposition_table && !stopped_ && alpha > original_alpha && alpha < beta)
     table_.Store(pos.hash(), ScoreToTable(alpha, 0), best, depth, Bound::kExact);
   return alpha;
 }

@@ -41,6 +41,7 @@ struct SearchOptions {
   bool move_ordering = true;
   bool null_move = true;
   bool late_move_reductions = true;
+  bool aspiration_windows = false;  // measured: no gain (DESIGN.md)
   int hash_megabytes = 16;
 };
 
@@ -75,7 +76,8 @@ class AlphaBeta {
     int irreversible;  // index of the latest frame no earlier frame can equal
   };
 
-  int SearchRoot(const Position& pos, int depth, Move& best);
+  int AspirationSearch(const Position& pos, int depth, int previous, Move& best);
+  int SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best);
   int Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed);
   bool ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut, Move& table_move,
                   int& score) const;
