@@ -64,6 +64,19 @@ constexpr Bitboard Neighbours(Bitboard b) {
   return sideways | (row << 8) | (row >> 8);
 }
 
+// Returns b mirrored about the a1-h8 diagonal: the square on file f and rank r
+// goes to file r and rank f, so byte k holds file k in rank order.
+// (chessprogramming.org, "Flipping Mirroring and Rotating".)
+constexpr Bitboard FlipDiagonal(Bitboard b) {
+  constexpr Bitboard k1 = 0x5500550055005500ULL, k2 = 0x3333000033330000ULL, k4 = 0x0F0F0F0F00000000ULL;
+  Bitboard t = k4 & (b ^ (b << 28));
+  b ^= t ^ (t >> 28);
+  t = k2 & (b ^ (b << 14));
+  b ^= t ^ (t >> 14);
+  t = k1 & (b ^ (b << 7));
+  return b ^ t ^ (t >> 7);
+}
+
 // Returns whether the squares of b form one 8-connected group; an empty set
 // and a single square are connected.
 bool IsConnected(Bitboard b);

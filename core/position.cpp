@@ -51,19 +51,6 @@ Bitboard SquaresOf(std::initializer_list<const char*> names) {
 // Returns b rotated right by n bits (0 < n < 64).
 constexpr Bitboard RotateRight(Bitboard b, int n) { return (b >> n) | (b << (64 - n)); }
 
-// Returns b mirrored about the a1-h8 diagonal: the square on file f and rank r
-// goes to file r and rank f, so byte k holds file k in rank order.
-// (chessprogramming.org, "Flipping Mirroring and Rotating".)
-constexpr Bitboard FlipDiagonal(Bitboard b) {
-  constexpr Bitboard k1 = 0x5500550055005500ULL, k2 = 0x3333000033330000ULL, k4 = 0x0F0F0F0F00000000ULL;
-  Bitboard t = k4 & (b ^ (b << 28));
-  b ^= t ^ (t >> 28);
-  t = k2 & (b ^ (b << 14));
-  b ^= t ^ (t >> 14);
-  t = k1 & (b ^ (b << 7));
-  return b ^ t ^ (t >> 7);
-}
-
 // Returns b with the square on file f and rank r moved to file f and rank
 // (r - f) mod 8: byte k holds the diagonal file - rank = -k in its low 8 - k
 // bits and the diagonal file - rank = 8 - k in the others, in file order.

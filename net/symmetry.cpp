@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/bitboard.h"
 #include "net/encoder.h"
 
 namespace loa {
@@ -46,25 +47,12 @@ constexpr Bitboard MirrorFiles(Bitboard b) {
   return b;
 }
 
-// Returns b mirrored about the a1-h8 diagonal, (file, rank) -> (rank, file)
-// (chessprogramming.org, flipDiagA1H8).
-constexpr Bitboard Transpose(Bitboard b) {
-  constexpr Bitboard k1 = 0x5500550055005500ULL, k2 = 0x3333000033330000ULL, k4 = 0x0f0f0f0f00000000ULL;
-  Bitboard t = k4 & (b ^ (b << 28));
-  b ^= t ^ (t >> 28);
-  t = k2 & (b ^ (b << 14));
-  b ^= t ^ (t >> 14);
-  t = k1 & (b ^ (b << 7));
-  b ^= t ^ (t >> 7);
-  return b;
-}
-
 }  // namespace
 
 Direction TransformDirection(int t, Direction d) { return Tables().direction[t][d]; }
 
 Bitboard TransformBitboard(int t, Bitboard b) {
-  if (t & 4) b = Transpose(b);
+  if (t & 4) b = FlipDiagonal(b);
   if (t & 1) b = MirrorFiles(b);
   if (t & 2) b = __builtin_bswap64(b);
   return b;
