@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "core/bitboard.h"
+#include "core/position.h"
 
 namespace loa {
 namespace {
@@ -57,21 +58,12 @@ int CountAdjacentPairs(Bitboard b) {
 
 // Returns the weighted mobility of the pieces `own` against `enemy`.
 int Mobility(Bitboard own, Bitboard enemy) {
-  const Bitboard occupied = own | enemy;
   int total = 0;
-  for (Bitboard b = own; b;) {
-    const Square from = PopLowest(b);
-    for (int o = 0; o < kNumOrientations; ++o) {
-      const int distance = PopCount(occupied & LineThrough(Orientation(o), from));
-      for (Direction dir : {Direction(o), Reverse(Direction(o))}) {
-        const Square to = TargetSquare(from, dir, distance);
-        if (to == kNoSquare || (own & SquareBB(to)) || (enemy & Between(from, to))) continue;
-        int value = kQuietMove * ((enemy & SquareBB(to)) ? kCaptureFactor : 1);
-        if (kEdge & SquareBB(to)) value /= kEdgeDivisor;
-        total += value;
-      }
-    }
-  }
+  ForEachMove(own, enemy, [&](Square, Square to, Direction, bool capture) {
+    int value = kQuietMove * (capture ? kCaptureFactor : 1);
+    if (kEdge & SquareBB(to)) value /= kEdgeDivisor;
+    total += value;
+  });
   return total;
 }
 

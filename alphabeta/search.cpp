@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cstring>
 
+#include "core/bitboard.h"
+
 namespace loa {
 namespace {
 
@@ -147,8 +149,10 @@ int AlphaBeta::AspirationSearch(const Position& pos, int depth, int previous, Mo
     if (!found.is_null()) best = found;  // a move that beat alpha: at least as good as any other
     if (stopped_ || (score > alpha && score < beta)) return score;
     // Outside the window: search again with that side open.
-    if (score <= alpha) alpha = -kInfinity;
-    else beta = kInfinity;
+    if (score <= alpha)
+      alpha = -kInfinity;
+    else
+      beta = kInfinity;
   }
 }
 
@@ -192,7 +196,10 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
   pv_length_[ply] = ply;
   ++nodes_;
   if (OutOfBudget()) return 0;
-  if (depth <= 0 || ply >= kMaxPly) return Evaluate(pos, weights_);
+  if (depth <= 0 || ply >= kMaxPly) {
+    if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
+    return Evaluate(pos, weights_);
+  }
   // Mate-distance pruning: no result here beats a win on the next ply.
   alpha = std::max(alpha, -kWinScore + ply);
   beta = std::min(beta, kWinScore - ply - 1);
@@ -295,6 +302,20 @@ bool AlphaBeta::EndsHere(const Position& child, Color mover, int ply, int& score
   score = 0;
   if (IsRepetitionDraw()) return true;
   return rules_.max_plies > 0 && root_game_ply_ + ply >= rules_.max_plies;
+}
+
+bool AlphaBeta::CanUniteNow(const Position& pos) const {
+  const Color us = pos.side_to_move();
+  // One move takes a piece from its group (which cannot merge groups) and
+  // joins at most four groups around its new square: more than five groups
+  // cannot become one.
+  constexpr int kMaxGroupsUnitedByOneMove = 5;
+  if (CountGroups(pos.pieces(us)) > kMaxGroupsUnitedByOneMove) return false;
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves)
+    if (UnitedVerdict(pos.Apply(m), us, rules_.simultaneous).result == WinFor(us)) return true;
+  return false;
 }
 
 bool AlphaBeta::IsRepetitionDraw() const {

@@ -41,6 +41,7 @@ struct SearchOptions {
   bool move_ordering = true;
   bool null_move = true;
   bool late_move_reductions = true;
+  bool leaf_win_check = true;       // a leaf where the side to move unites in one move is a win
   bool aspiration_windows = false;  // measured: no gain (DESIGN.md)
   int hash_megabytes = 16;
 };
@@ -85,6 +86,7 @@ class AlphaBeta {
   int SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int reduction, int ply);
   bool EndsHere(const Position& child, Color mover, int ply, int& score) const;
   bool IsRepetitionDraw() const;
+  bool CanUniteNow(const Position& pos) const;
   void OrderMoves(const Position& pos, MoveList& moves, int* keys, Move table_move, int ply) const;
   void RewardCutoff(Color us, Move move, int depth, int ply);
   bool OutOfBudget();

@@ -86,6 +86,7 @@ SearchOptions PlainOptions() {
   SearchOptions options;
   options.null_move = false;
   options.late_move_reductions = false;
+  options.leaf_win_check = false;
   options.hash_megabytes = 1;
   return options;
 }
@@ -132,6 +133,20 @@ TEST(AlphaBetaTest, PlainSearchFindsTheSameWins) {
     const SearchResult result = search.Search(Game(Rules(), pos), limits);
     EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
     EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves));
+  }
+}
+
+TEST(AlphaBetaTest, LeafCheckSeesAUnionOnePlyBeyondTheHorizon) {
+  for (const ForcedWin& win : kForcedWins) {
+    if (win.moves != 2) continue;
+    SCOPED_TRACE(win.fen);
+    SearchOptions options = PlainOptions();
+    SearchLimits limits;
+    limits.depth = 2;
+    EXPECT_LT(AlphaBeta(options).Search(Game(Rules(), Position::FromString(win.fen)), limits).score,
+              kWinScore - kMaxPly);
+    options.leaf_win_check = true;
+    EXPECT_EQ(AlphaBeta(options).Search(Game(Rules(), Position::FromString(win.fen)), limits).score, kWinScore - 3);
   }
 }
 
