@@ -287,26 +287,10 @@ std::string Position::Diagram() const {
   return s;
 }
 
-template <typename Visit>
-inline void Position::ForEachMove(Visit&& visit) const {
-  const Color us = side_to_move();
-  const Bitboard own = pieces_[us], enemy = pieces_[Opponent(us)], occupied = own | enemy;
-  for (Bitboard b = own; b;) {
-    const Square from = PopLowest(b);
-    for (int o = 0; o < kNumOrientations; ++o) {
-      const int distance = PopCount(occupied & LineThrough(Orientation(o), from));
-      for (Direction dir : {Direction(o), Reverse(Direction(o))}) {
-        const Square to = TargetSquare(from, dir, distance);
-        if (to == kNoSquare || (own & SquareBB(to)) || (enemy & Between(from, to))) continue;
-        visit(from, to, dir, (enemy & SquareBB(to)) != 0);
-      }
-    }
-  }
-}
-
 void Position::GenerateMoves(MoveList& moves) const {
   const int before = moves.size();
-  ForEachMove([&](Square from, Square to, Direction dir, bool capture) { moves.push_back(Move(from, to, dir, capture)); });
+  ForEachMove(pieces_[side_to_move()], pieces_[Opponent(side_to_move())],
+              [&](Square from, Square to, Direction dir, bool capture) { moves.push_back(Move(from, to, dir, capture)); });
   if (moves.size() == before) moves.push_back(Move::Pass());
 }
 
@@ -336,7 +320,8 @@ Move Position::MoveAt(Square from, Direction dir) const {
 bool Position::IsLegal(Move m) const {
   if (m.is_pass()) {
     bool any = false;
-    ForEachMove([&](Square, Square, Direction, bool) { any = true; });
+    ForEachMove(pieces_[side_to_move()], pieces_[Opponent(side_to_move())],
+                [&](Square, Square, Direction, bool) { any = true; });
     return !any;
   }
   return !m.is_null() && MoveAt(m.from(), m.direction()) == m;

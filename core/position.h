@@ -68,13 +68,28 @@ class Position {
   bool operator!=(const Position& o) const { return !(*this == o); }
 
  private:
-  // Calls visit(from, to, dir, capture) for each regular legal move.
-  template <typename Visit>
-  void ForEachMove(Visit&& visit) const;
-
   Bitboard pieces_[2] = {0, 0};
   uint64_t hash_ = 0;
 };
+
+// Calls visit(from, to, direction, capture) for each regular move of the
+// pieces `own` against `enemy` (the pass is not one): the one move generator,
+// shared by Position and by evaluations that count the side not to move.
+template <typename Visit>
+inline void ForEachMove(Bitboard own, Bitboard enemy, Visit&& visit) {
+  const Bitboard occupied = own | enemy;
+  for (Bitboard b = own; b;) {
+    const Square from = PopLowest(b);
+    for (int o = 0; o < kNumOrientations; ++o) {
+      const int distance = PopCount(occupied & LineThrough(Orientation(o), from));
+      for (Direction dir : {Direction(o), Reverse(Direction(o))}) {
+        const Square to = TargetSquare(from, dir, distance);
+        if (to == kNoSquare || (own & SquareBB(to)) || (enemy & Between(from, to))) continue;
+        visit(from, to, dir, (enemy & SquareBB(to)) != 0);
+      }
+    }
+  }
+}
 
 // Returns the Zobrist key of a piece of colour c on square s (lowest bit 0).
 uint64_t PieceKey(Color c, Square s);
