@@ -208,6 +208,18 @@ TEST(AlphaBetaTest, IsDeterministicAtFixedDepthAndNodes) {
   }
 }
 
+// The bench signature (as Stockfish's `bench`): the node count and score of
+// a fixed search. A change to the evaluation, the ordering or the pruning
+// changes it; such a commit updates these numbers and says so.
+TEST(AlphaBetaTest, BenchSignatureAtDepthSix) {
+  AlphaBeta search;
+  SearchLimits limits;
+  limits.depth = 6;
+  const SearchResult result = search.Search(Game(), limits);
+  EXPECT_EQ(result.nodes, 135411);
+  EXPECT_EQ(result.score, 14);
+}
+
 TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
   // Two pieces shuffle out and back twice; white's c2-a2 would then bring the
   // start position a third time: a draw. With an evaluation that is only the
