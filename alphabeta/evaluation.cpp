@@ -84,7 +84,7 @@ int Walls(Bitboard own, Bitboard enemy) {
   return walled;
 }
 
-// Returns the index of the lowest and highest non-empty line among masks.
+// Sets low and high to the first and last of the 8 lines first_line << (kStep * i) that meet b; b must not be empty.
 template <int kStep>
 void Extent(Bitboard b, Bitboard first_line, int& low, int& high) {
   low = 0;

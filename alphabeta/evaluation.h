@@ -12,14 +12,16 @@ namespace loa {
 inline constexpr int kMaxEvaluation = 20000;
 
 // The weight of each feature in score points per feature unit. The paper
-// names the features but does not publish MIA's weights; these defaults come
-// from a logistic (Texel-style) fit of the features to the results of 50,000
-// positions of fast self-play (1,400 games at 3,000-6,000 nodes a move),
-// then checked and adjusted by 80-game matches at 20,000 nodes a move: the
-// fitted set beat the first hand-set one by +191 +- 107 Elo, and mobility
-// 15 instead of 8-10 lost 163 Elo (DESIGN.md, Alpha-beta baseline). A
-// weight of 0 means the fit found no value in the feature once the others
-// are present; it stays computed so that a tuning run can turn it on.
+// names the features but does not publish MIA's weights. These come from a
+// logistic (Texel-style) fit of the features to the results of 22,000
+// positions of 600 self-play games (3,000-6,000 nodes a move), rounded, with
+// the fitted negative centralisation set to 0: +191 +- 107 Elo over the first
+// hand-set weights in 60 games at 20,000 nodes a move. Mobility was then
+// lowered from 10 to 8 (15 lost 163 +- 85 Elo, 6 won 44 +- 78). A refit on
+// 57,000 positions of games with these weights proposed negative quads; that
+// lost 48-89 Elo and was not taken. A weight of 0 means the fit found no
+// value in the feature beside the others; it stays computed so that a
+// tuning run can turn it on.
 struct EvalWeights {
   int concentration = 4;   // per hundredth of a square of surplus distance to the centre of mass
   int centralisation = 0;  // per point of the average piece-square value (fit: about 0)
