@@ -1,0 +1,28 @@
+#include "app/train_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <vector>
+
+#include "core/error.h"
+#include "train/stop.h"
+
+namespace loa::app {
+
+int RunTrainingCommand(int argc, char** argv, const std::string& description, const train::RunParts& parts) {
+  CLI::App cli{description, argv[0]};
+  std::string config_path, run_dir;
+  std::vector<std::string> overrides;
+  cli.add_option("CONFIG", config_path, "YAML config (configs/tiny.yaml, configs/default.yaml, configs/gpu.yaml)");
+  cli.add_option("--run", run_dir, "resume the run in this directory (reads DIR/config.yaml)");
+  cli.add_option("--set", overrides, "override a config value: section.key=value (repeatable; saved)");
+  CLI11_PARSE(cli, argc, argv);
+  if (config_path.empty() == run_dir.empty()) throw Error("give either CONFIG or --run DIR (see --help)");
+
+  const train::OpenedRun run = run_dir.empty() ? train::OpenRunFromConfig(config_path, overrides)
+                                               : train::OpenRunDirectory(run_dir, overrides, true);
+  train::InstallStopHandlers();
+  return train::RunTraining(run, parts);
+}
+
+}  // namespace loa::app
