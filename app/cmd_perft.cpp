@@ -12,9 +12,10 @@
 namespace loa::app {
 
 int RunPerft(int argc, char** argv) {
-  CLI::App cli{"Count the move sequences of exactly DEPTH plies (RULES.md, Perft).\n"
-               "The count is the last line of standard output; the speed goes to standard error.",
-               argv[0]};
+  CLI::App cli{
+      "Count the move sequences of exactly DEPTH plies (RULES.md, Perft).\n"
+      "The count is the last line of standard output; the speed goes to standard error.",
+      argv[0]};
   std::string fen, start = "standard";
   int depth = 1, threads = 1;
   bool divide = false;
@@ -27,9 +28,9 @@ int RunPerft(int argc, char** argv) {
   cli.add_option("--threads", threads, "threads that share the root moves")->check(CLI::Range(1, 256));
   CLI11_PARSE(cli, argc, argv);
 
-  const Position pos = fen.empty() ? Position::Start(start == "scrambled" ? StartKind::kScrambled
-                                                                          : StartKind::kStandard)
-                                   : Position::FromString(fen);
+  const Position pos = fen.empty()
+                           ? Position::Start(start == "scrambled" ? StartKind::kScrambled : StartKind::kStandard)
+                           : Position::FromString(fen);
   const auto begin = std::chrono::steady_clock::now();
   uint64_t total = 0;
   if (depth == 0) {

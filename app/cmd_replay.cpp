@@ -11,10 +11,11 @@
 namespace loa::app {
 
 int RunReplay(int argc, char** argv) {
-  CLI::App cli{"Replay a game record (README: Game records). Prints the final position string,\n"
-               "then `RESULT REASON` (RESULT: black white draw ongoing; REASON: united both-united\n"
-               "repetition cap -). An illegal move is reported with its ply and position.",
-               argv[0]};
+  CLI::App cli{
+      "Replay a game record (README: Game records). Prints the final position string,\n"
+      "then `RESULT REASON` (RESULT: black white draw ongoing; REASON: united both-united\n"
+      "repetition cap -). An illegal move is reported with its ply and position.",
+      argv[0]};
   std::string path, simultaneous;
   cli.add_option("FILE", path, "game record")->required();
   cli.add_option("--simultaneous", simultaneous, "both sides united by one move: draw or mover (overrides the record)")

@@ -13,8 +13,8 @@ namespace detail {
 
 // Tables built at compile time; read them through the functions below.
 struct Geometry {
-  Bitboard line[kNumOrientations][kNumSquares] = {};     // whole line through s
-  Bitboard between[kNumSquares][kNumSquares] = {};       // strictly between, if aligned
+  Bitboard line[kNumOrientations][kNumSquares] = {};  // whole line through s
+  Bitboard between[kNumSquares][kNumSquares] = {};    // strictly between, if aligned
   // n = 0..8 squares away, or kNoSquare: a line of 8 pieces moves a piece 8
   // squares, always off the board.
   int8_t target[kNumSquares][kNumDirections][9] = {};

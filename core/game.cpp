@@ -34,13 +34,19 @@ Rules Rules::FromString(std::string_view text) {
       throw ParseError("rules '" + std::string(text) + "': " + key + "=" + value + " (expected " + expected + ")");
     };
     if (key == "simultaneous") {
-      if (value == "draw") rules.simultaneous = Simultaneous::kDraw;
-      else if (value == "mover") rules.simultaneous = Simultaneous::kMover;
-      else bad("draw or mover");
+      if (value == "draw")
+        rules.simultaneous = Simultaneous::kDraw;
+      else if (value == "mover")
+        rules.simultaneous = Simultaneous::kMover;
+      else
+        bad("draw or mover");
     } else if (key == "start") {
-      if (value == "standard") rules.start = StartKind::kStandard;
-      else if (value == "scrambled") rules.start = StartKind::kScrambled;
-      else bad("standard or scrambled");
+      if (value == "standard")
+        rules.start = StartKind::kStandard;
+      else if (value == "scrambled")
+        rules.start = StartKind::kScrambled;
+      else
+        bad("standard or scrambled");
     } else if (key == "max_plies") {
       size_t used = 0;
       int n = -1;
@@ -60,21 +66,30 @@ Rules Rules::FromString(std::string_view text) {
 
 const char* ResultName(Result r) {
   switch (r) {
-    case Result::kBlackWins: return "black";
-    case Result::kWhiteWins: return "white";
-    case Result::kDraw: return "draw";
-    case Result::kOngoing: break;
+    case Result::kBlackWins:
+      return "black";
+    case Result::kWhiteWins:
+      return "white";
+    case Result::kDraw:
+      return "draw";
+    case Result::kOngoing:
+      break;
   }
   return "ongoing";
 }
 
 const char* ReasonName(Reason r) {
   switch (r) {
-    case Reason::kUnited: return "united";
-    case Reason::kBothUnited: return "both-united";
-    case Reason::kRepetition: return "repetition";
-    case Reason::kCap: return "cap";
-    case Reason::kNone: break;
+    case Reason::kUnited:
+      return "united";
+    case Reason::kBothUnited:
+      return "both-united";
+    case Reason::kRepetition:
+      return "repetition";
+    case Reason::kCap:
+      return "cap";
+    case Reason::kNone:
+      break;
   }
   return "-";
 }

@@ -33,7 +33,7 @@ constexpr uint64_t kWhiteToMove = 1;
 constexpr int kMaxPiecesPerSide = 12;
 
 // Rank bitboards of the start positions, built from RULES.md.
-constexpr Bitboard kEdgeRanksInner = 0x7EULL | (0x7EULL << 56);      // b1..g1, b8..g8
+constexpr Bitboard kEdgeRanksInner = 0x7EULL | (0x7EULL << 56);     // b1..g1, b8..g8
 constexpr Bitboard kEdgeFilesInner = 0x0001010101010100ULL * 0x81;  // a2..a7, h2..h7
 
 Bitboard SquaresOf(std::initializer_list<const char*> names) {
@@ -176,9 +176,7 @@ inline int LayoutMoves(Bitboard own, Bitboard enemy, Split split) {
 
 uint64_t PieceKey(Color c, Square s) { return kZobrist.piece[c][s]; }
 
-std::string SquareName(Square s) {
-  return {char('a' + FileOf(s)), char('1' + RankOf(s))};
-}
+std::string SquareName(Square s) { return {char('a' + FileOf(s)), char('1' + RankOf(s))}; }
 
 Square ParseSquare(std::string_view text) {
   if (text.size() != 2) return kNoSquare;
@@ -289,8 +287,9 @@ std::string Position::Diagram() const {
 
 void Position::GenerateMoves(MoveList& moves) const {
   const int before = moves.size();
-  ForEachMove(pieces_[side_to_move()], pieces_[Opponent(side_to_move())],
-              [&](Square from, Square to, Direction dir, bool capture) { moves.push_back(Move(from, to, dir, capture)); });
+  ForEachMove(
+      pieces_[side_to_move()], pieces_[Opponent(side_to_move())],
+      [&](Square from, Square to, Direction dir, bool capture) { moves.push_back(Move(from, to, dir, capture)); });
   if (moves.size() == before) moves.push_back(Move::Pass());
 }
 

@@ -67,9 +67,12 @@ Record ParseRecord(std::string_view text, const std::string& source) {
   std::string cleaned;
   int depth = 0;
   for (char ch : movetext) {
-    if (ch == '{') ++depth;
-    else if (ch == '}') depth = depth > 0 ? depth - 1 : 0;
-    else if (depth == 0) cleaned += ch;
+    if (ch == '{')
+      ++depth;
+    else if (ch == '}')
+      depth = depth > 0 ? depth - 1 : 0;
+    else if (depth == 0)
+      cleaned += ch;
   }
   std::istringstream tokens(cleaned);
   std::string token;
@@ -126,8 +129,10 @@ std::string FormatRecord(const Game& game, const Tags& tags) {
       out << number << ". " << FormatMove(m);
       line_open = true;
     } else {
-      if (!line_open) out << number << "... ";
-      else out << ' ';
+      if (!line_open)
+        out << number << "... ";
+      else
+        out << ' ';
       out << FormatMove(m);
       line_open = true;
       ++number;

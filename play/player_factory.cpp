@@ -15,7 +15,8 @@ std::unique_ptr<Player> MakePlayer(const std::string& text) {
   if (kind == "rollout") return MakeRolloutPlayer(spec);
   if (kind == "gtp") return MakeGtpPlayer(spec);
   if (kind == "mcts") return MakeMctsPlayer(spec);
-  throw ParseError("player '" + text + "': unknown kind '" + kind + "' (known: random, greedy, ab, rollout, gtp, mcts)");
+  throw ParseError("player '" + text + "': unknown kind '" + kind +
+                   "' (known: random, greedy, ab, rollout, gtp, mcts)");
 }
 
 }  // namespace loa

@@ -37,7 +37,9 @@ void PlayerSpec::CheckKeys(std::initializer_list<const char*> known) const {
       found |= key == k;
       list += (list.empty() ? "" : ", ") + std::string(k);
     }
-    if (!found) Fail("unknown option '" + key + "' for " + kind_ + (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
+    if (!found)
+      Fail("unknown option '" + key + "' for " + kind_ +
+           (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
   }
 }
 

@@ -45,7 +45,8 @@ std::set<std::string> ReferenceMoves(const Position& pos) {
       const int tf = FileOf(s) + count * kFileStep[d], tr = RankOf(s) + count * kRankStep[d];
       if (!OnBoard(tf, tr) || at(tf, tr) == 1) continue;
       bool jumps_enemy = false;
-      for (int i = 1; i < count; ++i) jumps_enemy |= at(FileOf(s) + i * kFileStep[d], RankOf(s) + i * kRankStep[d]) == 2;
+      for (int i = 1; i < count; ++i)
+        jumps_enemy |= at(FileOf(s) + i * kFileStep[d], RankOf(s) + i * kRankStep[d]) == 2;
       if (jumps_enemy) continue;
       names.insert(SquareName(s) + (at(tf, tr) == 2 ? "x" : "-") + SquareName(MakeSquare(tf, tr)));
     }

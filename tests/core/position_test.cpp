@@ -42,8 +42,7 @@ TEST(PositionString, RoundTripsOnRandomPositions) {
     ASSERT_EQ(back, pos) << pos.ToString();
     ASSERT_EQ(back.hash(), pos.hash());
   }
-  EXPECT_EQ(P("1BBBBBB1/W6W/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 W").ToString(),
-            "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w");
+  EXPECT_EQ(P("1BBBBBB1/W6W/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 W").ToString(), "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w");
 }
 
 TEST(PositionString, MalformedInputGivesAClearError) {

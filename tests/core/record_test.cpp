@@ -99,7 +99,8 @@ TEST(Record, IllegalMoveNamesPlyMoveAndPosition) {
 }
 
 TEST(Record, MovesAfterTheEndAndBadTagsAreRejected) {
-  const Record after = ParseRecord("1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n3. b4-e7 a3xc1\n4. b3-e6 h3xf1\n5. e1-e5 h2-h4\n", "x");
+  const Record after =
+      ParseRecord("1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n3. b4-e7 a3xc1\n4. b3-e6 h3xf1\n5. e1-e5 h2-h4\n", "x");
   EXPECT_THROW(ReplayRecord(after, after.rules, "x"), ParseError);
   EXPECT_THROW(ParseRecord("[Black \"a\"\n1. c8-c6\n", "x"), ParseError);
   EXPECT_THROW(ParseRecord("[FEN \"8/8 b\"]\n", "x"), ParseError);
