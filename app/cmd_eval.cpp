@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -27,12 +28,15 @@ int RunEval(int argc, char** argv) {
   std::string run_dir;
   std::vector<std::string> overrides;
   int games = 0, every = 1;
+  std::vector<int64_t> only_steps;
   bool table_only = false;
   cli.add_option("--run", run_dir, "the run directory")->required();
   cli.add_option("--games", games, "games per match (default eval.games)")->check(CLI::Range(1, 100000));
   cli.add_option("--every", every, "evaluate every k-th checkpoint (and the last)")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
+  cli.add_option("--steps", only_steps, "evaluate these checkpoints only (steps, space or comma separated)")
+      ->delimiter(',');
   cli.add_flag("--table-only", table_only, "play nothing; print the table of the matches played so far");
   cli.add_option("--set", overrides, "override a config value for this command, e.g. eval.threads=2");
   CLI11_PARSE(cli, argc, argv);
@@ -47,7 +51,8 @@ int RunEval(int argc, char** argv) {
     for (const train::MatchRecord& r : train::ReadMatchRecords(run.dir)) rated.insert(r.a);
     const std::vector<int64_t> steps = run.dir.ListCheckpoints();
     for (size_t i = 0; i < steps.size() && !train::StopRequested(); ++i) {
-      const bool due = i % size_t(every) == 0 || i + 1 == steps.size();
+      const bool due = only_steps.empty() ? i % size_t(every) == 0 || i + 1 == steps.size()
+                                          : std::count(only_steps.begin(), only_steps.end(), steps[i]) > 0;
       if (!due || rated.count(train::CheckpointName(steps[i]))) continue;
       log.Info("evaluating step " + std::to_string(steps[i]));
       evaluator.Evaluate(steps[i], train::CheckpointHours(run.dir, steps[i]), games);
