@@ -6,7 +6,8 @@ usage: scripts/plot.py RUN_DIR [--out DIR]
 Writes into RUN_DIR/eval/ (or --out):
   losses.png     training and validation losses against steps and hours
   elo.png        Elo of the evaluated checkpoints against steps and hours
-                 (Bradley-Terry, the first ladder player fixed at 0), and the
+                 (eval/ratings.json: Bradley-Terry over every match, the first
+                 ladder player fixed at 0; the ladder as dashed lines), and the
                  score against each opponent
   selfplay.png   self-play games and positions per hour, mean game length
 Lines that are not JSON (a write cut short by a crash) are skipped.
@@ -66,19 +67,42 @@ def plot_losses(events, out):
     plt.close(fig)
 
 
-def plot_elo(events, out):
+def checkpoint_ratings(run_dir, events):
+    """Returns [(step, hours, elo, ci95)] of the checkpoints and {name: elo}
+    of the other players, from eval/ratings.json (the table over every match)
+    when it exists, else from the rating events as they were written."""
+    hours = {e["step"]: e["hours"] for e in events if e.get("event") == "checkpoint" and "hours" in e}
+    path = os.path.join(run_dir, "eval", "ratings.json")
+    points, others = [], {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for r in json.load(f):
+                if r["name"].startswith("step "):
+                    step = int(r["name"][5:])
+                    points.append((step, hours.get(step), r["elo"], r["ci95"]))
+                else:
+                    others[r["name"]] = r["elo"]
+    else:
+        for e in events:
+            if e.get("event") == "rating" and e.get("elo") is not None:
+                points.append((e["step"], e.get("hours"), e["elo"], e.get("elo_ci95", 0)))
+    return sorted(points), others
+
+
+def plot_elo(run_dir, events, out):
+    points, others = checkpoint_ratings(run_dir, events)
+    anchor = next((e.get("anchor") for e in events if e.get("event") == "rating"), "")
     fig, axes = plt.subplots(1, 3, figsize=(16, 5))
     for col, x in enumerate(["step", "hours"]):
         ax = axes[col]
-        points = [(e[x], e["elo"], e.get("elo_ci95", 0)) for e in events
-                  if e.get("event") == "rating" and x in e and e.get("elo") is not None]
-        if points:
-            points.sort()
-            ax.errorbar([p[0] for p in points], [p[1] for p in points], yerr=[p[2] for p in points],
-                        fmt="o-", capsize=3, label="checkpoint")
-        anchor = next((e.get("anchor") for e in events if e.get("event") == "rating"), "")
-        ax.axhline(0, color="gray", lw=0.8)
-        ax.set_title("Elo (%s = 0)" % (anchor or "first player"))
+        pts = [p for p in points if p[col] is not None]
+        if pts:
+            ax.errorbar([p[col] for p in pts], [p[2] for p in pts], yerr=[p[3] for p in pts],
+                        fmt="o-", capsize=3, label="checkpoints")
+        for name, elo in sorted(others.items(), key=lambda item: item[1]):
+            ax.axhline(elo, ls="--", lw=0.8, color="gray")
+            ax.annotate(name, (0, elo), xycoords=("axes fraction", "data"), fontsize=8, va="bottom")
+        ax.set_title("Elo (Bradley-Terry, %s = 0)" % (anchor or "first player"))
         ax.set_xlabel("training steps" if x == "step" else "hours")
         ax.grid(alpha=0.3)
     ax = axes[2]
@@ -86,7 +110,8 @@ def plot_elo(events, out):
                         and not str(e["opponent"]).startswith("step ")})
     for opponent in opponents:
         pts = sorted((e["step"], e["score"]) for e in events
-                     if e.get("event") == "eval" and e.get("opponent") == opponent and "score" in e)
+                     if e.get("event") == "eval" and e.get("opponent") == opponent and "score" in e
+                     and str(e.get("player", "")).startswith("step "))
         ax.plot([p[0] for p in pts], [100 * p[1] for p in pts], "o-", label=opponent)
     ax.axhline(50, color="gray", lw=0.8)
     ax.set_ylim(0, 100)
@@ -132,7 +157,8 @@ def main():
     out = args.out or os.path.join(args.run_dir, "eval")
     os.makedirs(out, exist_ok=True)
     written = []
-    for name, plot in [("losses.png", plot_losses), ("elo.png", plot_elo), ("selfplay.png", plot_selfplay)]:
+    for name, plot in [("losses.png", plot_losses), ("elo.png", lambda e, p: plot_elo(args.run_dir, e, p)),
+                       ("selfplay.png", plot_selfplay)]:
         path = os.path.join(out, name)
         plot(events, path)
         written.append(path)
