@@ -38,7 +38,8 @@ int RunEval(int argc, char** argv) {
   cli.add_option("--steps", only_steps, "evaluate these checkpoints only (steps, space or comma separated)")
       ->delimiter(',');
   cli.add_flag("--table-only", table_only, "play nothing; print the table of the matches played so far");
-  cli.add_option("--set", overrides, "override a config value for this command, e.g. eval.threads=2");
+  cli.add_option("--set", overrides, "override a config value for this command, e.g. eval.threads=2")
+      ->allow_extra_args(false);
   CLI11_PARSE(cli, argc, argv);
 
   const train::OpenedRun run = train::OpenRunDirectory(run_dir, overrides, false);

@@ -40,7 +40,8 @@ int RunSelfplay(int argc, char** argv) {
   cli.add_option("--run", run_dir, "the run directory")->required();
   cli.add_option("--name", name, "this process's writer name in shard names (default HOSTNAME-PID)");
   cli.add_option("--set", overrides,
-                 "override a config value for this process only, e.g. selfplay.workers=8 (repeatable)");
+                 "override a config value for this process only, e.g. selfplay.workers=8 (repeatable)")
+      ->allow_extra_args(false);
   CLI11_PARSE(cli, argc, argv);
   if (name.empty()) name = DefaultWriterName();
   if (name.find('_') != std::string::npos || name.find('/') != std::string::npos)

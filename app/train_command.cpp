@@ -15,7 +15,8 @@ int RunTrainingCommand(int argc, char** argv, const std::string& description, co
   std::vector<std::string> overrides;
   cli.add_option("CONFIG", config_path, "YAML config (configs/tiny.yaml, configs/default.yaml, configs/gpu.yaml)");
   cli.add_option("--run", run_dir, "resume the run in this directory (reads DIR/config.yaml)");
-  cli.add_option("--set", overrides, "override a config value: section.key=value (repeatable; saved)");
+  cli.add_option("--set", overrides, "override a config value: section.key=value (repeatable; saved)")
+      ->allow_extra_args(false);
   CLI11_PARSE(cli, argc, argv);
   if (config_path.empty() == run_dir.empty()) throw Error("give either CONFIG or --run DIR (see --help)");
 
