@@ -6,7 +6,7 @@
 #include "core/bitboard.h"
 #include "core/position.h"
 
-namespace loa {
+namespace loa::ab {
 namespace {
 
 constexpr Bitboard kRank8 = kRank1 << 56;
@@ -130,7 +130,7 @@ SideFeatures ComputeFeatures(const Position& pos, Color c) {
   return f;
 }
 
-int Evaluate(const Position& pos, const EvalWeights& w) {
+int StaticScore(const Position& pos, const EvalWeights& w) {
   const Color us = pos.side_to_move();
   const SideFeatures a = ComputeFeatures(pos, us), b = ComputeFeatures(pos, Opponent(us));
   const int value = w.concentration * (a.concentration - b.concentration) +
@@ -144,4 +144,4 @@ int Evaluate(const Position& pos, const EvalWeights& w) {
   return std::clamp(value / kScale, -kMaxEvaluation + 1, kMaxEvaluation - 1);
 }
 
-}  // namespace loa
+}  // namespace loa::ab

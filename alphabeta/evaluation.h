@@ -6,7 +6,7 @@
 
 #include "core/position.h"
 
-namespace loa {
+namespace loa::ab {
 
 // The evaluation never reaches this magnitude; wins lie above it.
 inline constexpr int kMaxEvaluation = 20000;
@@ -51,6 +51,6 @@ SideFeatures ComputeFeatures(const Position& pos, Color c);
 
 // Returns the evaluation of pos for the side to move, |value| < kMaxEvaluation.
 // Invariant under the 8 symmetries of the board and under swapping colours.
-int Evaluate(const Position& pos, const EvalWeights& weights = EvalWeights());
+int StaticScore(const Position& pos, const EvalWeights& weights = EvalWeights());
 
-}  // namespace loa
+}  // namespace loa::ab

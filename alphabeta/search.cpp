@@ -6,7 +6,7 @@
 
 #include "core/bitboard.h"
 
-namespace loa {
+namespace loa::ab {
 namespace {
 
 constexpr int kInfinity = kWinScore + 1;
@@ -198,7 +198,7 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
   if (OutOfBudget()) return 0;
   if (depth <= 0 || ply >= kMaxPly) {
     if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
-    return Evaluate(pos, weights_);
+    return StaticScore(pos, weights_);
   }
   // Mate-distance pruning: no result here beats a win on the next ply.
   alpha = std::max(alpha, -kWinScore + ply);
@@ -270,7 +270,7 @@ bool AlphaBeta::ProbeTable(const Position& pos, int alpha, int beta, int depth, 
 }
 
 bool AlphaBeta::NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score) {
-  if (!options_.null_move || depth < kNullMoveMinDepth || IsDecisiveScore(beta) || Evaluate(pos, weights_) < beta)
+  if (!options_.null_move || depth < kNullMoveMinDepth || IsDecisiveScore(beta) || StaticScore(pos, weights_) < beta)
     return false;
   const Position null_position = pos.Apply(Move::Pass());
   frames_.push_back({null_position.hash(), int(frames_.size())});  // no repetition across a null move
@@ -376,4 +376,4 @@ void AlphaBeta::PushFrame(const Position& child, Move move) {
   frames_.push_back({child.hash(), move.is_capture() ? int(frames_.size()) : frames_.back().irreversible});
 }
 
-}  // namespace loa
+}  // namespace loa::ab

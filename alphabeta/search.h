@@ -13,7 +13,7 @@
 #include "alphabeta/transposition_table.h"
 #include "core/game.h"
 
-namespace loa {
+namespace loa::ab {
 
 // A win for the side to move at ply p scores kWinScore - p; a loss the negative.
 inline constexpr int kWinScore = 30000;
@@ -42,7 +42,7 @@ struct SearchOptions {
   bool null_move = true;
   bool late_move_reductions = true;
   bool leaf_win_check = true;       // a leaf where the side to move unites in one move is a win
-  bool aspiration_windows = false;  // measured: no gain (DESIGN.md)
+  bool aspiration_windows = false;  // measured: no gain (docs/DESIGN.md)
   int hash_megabytes = 16;
 };
 
@@ -112,4 +112,4 @@ class AlphaBeta {
   bool can_stop_ = false;
 };
 
-}  // namespace loa
+}  // namespace loa::ab

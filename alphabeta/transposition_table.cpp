@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace loa {
+namespace loa::ab {
 
 TranspositionTable::TranspositionTable(int megabytes) {
   size_t count = 1;
@@ -29,4 +29,4 @@ void TranspositionTable::Store(uint64_t key, int score, Move move, int depth, Bo
   e.bound_and_age = uint8_t(int(bound) | age_ << 2);
 }
 
-}  // namespace loa
+}  // namespace loa::ab

@@ -8,7 +8,7 @@
 
 #include "core/move.h"
 
-namespace loa {
+namespace loa::ab {
 
 // What a stored score says of the true value.
 enum class Bound : uint8_t { kNone, kUpper, kLower, kExact };
@@ -55,4 +55,4 @@ class TranspositionTable {
   uint8_t age_ = 0;
 };
 
-}  // namespace loa
+}  // namespace loa::ab

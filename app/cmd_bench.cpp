@@ -25,6 +25,7 @@
 #include "mcts/uniform_evaluator.h"
 #include "net/eigen_net.h"
 #include "net/encoder.h"
+#include "net/checkpoint.h"
 #include "net/export.h"
 #include "net/net_evaluator.h"
 #include "net/torch_evaluator.h"

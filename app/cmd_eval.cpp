@@ -46,7 +46,7 @@ int RunEval(int argc, char** argv) {
   train::InstallStopHandlers();
   train::Logger log(run.dir.LogPath());
   train::MetricsLog metrics(run.dir.MetricsPath());
-  train::CheckpointEvaluator evaluator(run.config, run.dir, log, metrics);
+  train::CheckpointRater rater(run.config, run.dir, log, metrics);
   if (!table_only) {
     std::set<std::string> rated;
     for (const train::MatchRecord& r : train::ReadMatchRecords(run.dir)) rated.insert(r.a);
@@ -56,10 +56,10 @@ int RunEval(int argc, char** argv) {
                                           : std::count(only_steps.begin(), only_steps.end(), steps[i]) > 0;
       if (!due || rated.count(train::CheckpointName(steps[i]))) continue;
       log.Info("evaluating step " + std::to_string(steps[i]));
-      evaluator.Evaluate(steps[i], train::CheckpointHours(run.dir, steps[i]), games);
+      rater.Rate(steps[i], train::CheckpointHours(run.dir, steps[i]), games);
     }
   }
-  std::fputs(evaluator.WriteRatings().c_str(), stdout);
+  std::fputs(rater.WriteRatings().c_str(), stdout);
   return train::StopRequested() ? 130 : 0;
 }
 

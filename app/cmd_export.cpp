@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
+#include "net/checkpoint.h"
 #include "net/export.h"
 #include "train/run.h"
 
@@ -29,7 +30,7 @@ void PrintSummary(const char* verb, const std::string& path, const ExportedNet& 
 int RunExport(int argc, char** argv) {
   CLI::App cli{
       "Write the weights of a checkpoint (or re-write an export) as a standalone safetensors file\n"
-      "with the architecture, encoder version and rules in its metadata (DESIGN.md, Data).",
+      "with the architecture, encoder version and rules in its metadata (docs/DESIGN.md, Data).",
       argv[0]};
   std::string input, output, run_dir;
   int64_t step = -1;

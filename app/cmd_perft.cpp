@@ -13,7 +13,7 @@ namespace loa::app {
 
 int RunPerft(int argc, char** argv) {
   CLI::App cli{
-      "Count the move sequences of exactly DEPTH plies (RULES.md, Perft).\n"
+      "Count the move sequences of exactly DEPTH plies (docs/RULES.md, Perft).\n"
       "The count is the last line of standard output; the speed goes to standard error.",
       argv[0]};
   std::string fen, start = "standard";

@@ -12,7 +12,7 @@ namespace loa::app {
 
 int RunReplay(int argc, char** argv) {
   CLI::App cli{
-      "Replay a game record (README: Game records). Prints the final position string,\n"
+      "Replay a game record (docs/FORMATS.md: Game records). Prints the final position string,\n"
       "then `RESULT REASON` (RESULT: black white draw ongoing; REASON: united both-united\n"
       "repetition cap -). An illegal move is reported with its ply and position.",
       argv[0]};

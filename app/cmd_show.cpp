@@ -11,7 +11,7 @@
 namespace loa::app {
 
 int RunShow(int argc, char** argv) {
-  CLI::App cli{"Print a position (RULES.md position string): board, side to move, legal moves, status.", argv[0]};
+  CLI::App cli{"Print a position (docs/RULES.md position string): board, side to move, legal moves, status.", argv[0]};
   std::string fen, simultaneous = "draw";
   cli.add_option("FEN", fen, "position string, e.g. '1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b'")->required();
   cli.add_option("--simultaneous", simultaneous, "both sides united by one move: draw or mover")

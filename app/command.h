@@ -8,7 +8,9 @@ namespace loa::app {
 
 // A subcommand: its name, a one-line summary, and its entry point, which
 // receives argv with argv[0] = "loaz NAME" and returns the exit code. Bad
-// input is thrown as loa::Error and reported by main.
+// input is thrown as loa::Error and reported by main. `run` is null in the
+// `loaz` binary for a command that needs LibTorch: main hands it to
+// loaz-torch.
 struct Command {
   const char* name;
   const char* summary;
@@ -31,5 +33,6 @@ int RunBench(int argc, char** argv);
 int RunGtp(int argc, char** argv);
 int RunMatch(int argc, char** argv);
 int RunTournament(int argc, char** argv);
+int RunConfig(int argc, char** argv);
 
 }  // namespace loa::app

@@ -1,5 +1,11 @@
-// loaz: the one binary of LOAZero. `loaz help` lists the subcommands.
+// loaz and loaz-torch: the binaries of LOAZero, one command table. `loaz help`
+// lists the subcommands. `loaz` does not load LibTorch: it runs the commands
+// that need none and hands the others to loaz-torch, the same program with
+// LibTorch, by exec (docs/DESIGN.md, Build).
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -8,6 +14,13 @@
 #include "app/command.h"
 #include "core/error.h"
 
+#if LOAZ_TORCH_COMMANDS
+#include "net/torch_evaluator.h"
+#define LOAZ_TORCH_ENTRY(f) f
+#else
+#define LOAZ_TORCH_ENTRY(f) nullptr
+#endif
+
 namespace loa::app {
 
 const std::vector<Command>& Commands() {
@@ -15,16 +28,18 @@ const std::vector<Command>& Commands() {
       {"perft", "count move sequences to a depth (rules checksum and speed)", RunPerft},
       {"replay", "replay a game record and print its final position and result", RunReplay},
       {"show", "print a position: board, side to move, legal moves, status", RunShow},
-      {"train", "run a training run: self-play, trainer, evaluation (CONFIG or --run DIR)", RunTrain},
-      {"selfplay", "self-play workers alone for a run directory (scaling out)", RunSelfplay},
-      {"trainer", "the trainer alone for a run directory (scaling out)", RunTrainer},
-      {"eval", "rate every checkpoint of a run in one Elo table", RunEval},
-      {"export", "write a checkpoint's net as a standalone safetensors file", RunExport},
-      {"init-net", "write a freshly initialised net (checkpoint or export)", RunInitNet},
-      {"bench", "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s)", RunBench},
+      {"train", "run a training run: self-play, trainer, evaluation (CONFIG or --run DIR)",
+       LOAZ_TORCH_ENTRY(RunTrain)},
+      {"selfplay", "self-play workers alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunSelfplay)},
+      {"trainer", "the trainer alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunTrainer)},
+      {"eval", "rate every checkpoint of a run in one Elo table", LOAZ_TORCH_ENTRY(RunEval)},
+      {"export", "write a checkpoint's net as a standalone safetensors file", LOAZ_TORCH_ENTRY(RunExport)},
+      {"init-net", "write a freshly initialised net (checkpoint or export)", LOAZ_TORCH_ENTRY(RunInitNet)},
+      {"bench", "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s)", LOAZ_TORCH_ENTRY(RunBench)},
       {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},
       {"match", "play two players against each other: Elo, interval, SPRT", RunMatch},
       {"tournament", "round robin and Bradley-Terry ratings table", RunTournament},
+      {"config", "list every config key and player option: range, default, help", RunConfig},
   };
   return kCommands;
 }
@@ -43,13 +58,41 @@ const Command* Find(const char* name) {
   return nullptr;
 }
 
+// Replaces this process by loaz-torch (beside this binary) with the same
+// arguments; returns only on failure, with the exit code after a message.
+int ExecTorchBinary(char** argv, const char* command) {
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string path;
+  if (n > 0) {
+    path.assign(self, size_t(n));
+    path = path.substr(0, path.rfind('/') + 1) + "loaz-torch";
+  }
+  if (path.empty() || access(path.c_str(), X_OK) != 0) {
+    std::fprintf(stderr,
+                 "loaz %s: needs LibTorch, and this build has none (no loaz-torch beside loaz; build with "
+                 "-DLOAZ_TORCH=ON)\n",
+                 command);
+    return 1;
+  }
+  std::fflush(nullptr);
+  argv[0] = path.data();
+  execv(path.c_str(), argv);
+  std::fprintf(stderr, "loaz %s: cannot run %s: %s\n", command, path.c_str(), std::strerror(errno));
+  return 1;
+}
+
 }  // namespace
 }  // namespace loa::app
 
 int main(int argc, char** argv) {
   using loa::app::Find;
+#if LOAZ_TORCH_COMMANDS
+  loa::InstallTorchBackend();
+#endif
   if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     if (argc >= 3 && Find(argv[2])) {
+      if (!Find(argv[2])->run) return loa::app::ExecTorchBinary(argv, argv[2]);
       std::string name = std::string("loaz ") + argv[2];
       char help[] = "--help";
       char* args[] = {name.data(), help, nullptr};
@@ -60,9 +103,10 @@ int main(int argc, char** argv) {
   }
   const loa::app::Command* command = Find(argv[1]);
   if (!command) {
-    std::fprintf(stderr, "loaz: unknown command '%s' (see `loaz help`)\n", argv[1]);
+    std::fprintf(stderr, "loaz: unknown command '%s' (see `loaz help`)\n", loa::Excerpt(argv[1]).c_str());
     return 2;
   }
+  if (!command->run) return loa::app::ExecTorchBinary(argv, argv[1]);
   std::string name = std::string("loaz ") + argv[1];
   argv[1] = name.data();
   try {

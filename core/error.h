@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace loa {
 
@@ -24,5 +25,13 @@ class IoError : public Error {
  public:
   using Error::Error;
 };
+
+// Returns text for quoting in a message: whole up to `max` characters, else
+// its first `max` characters and "...", so that a huge input never makes a
+// huge message.
+inline std::string Excerpt(std::string_view text, std::size_t max = 100) {
+  if (text.size() <= max) return std::string(text);
+  return std::string(text.substr(0, max)) + "...";
+}
 
 }  // namespace loa

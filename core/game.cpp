@@ -1,66 +1,62 @@
 #include "core/game.h"
 
 #include <cassert>
+#include <map>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/params.h"
 
 namespace loa {
 
 namespace {
 
-constexpr int kRepetitionLimit = 3;  // RULES.md rule 9: the third occurrence draws.
+constexpr int kRepetitionLimit = 3;  // docs/RULES.md rule 9: the third occurrence draws.
 
 }  // namespace
 
+void Rules::Visit(ParamVisitor& v) {
+  std::string simultaneous_name = simultaneous == Simultaneous::kDraw ? "draw" : "mover";
+  std::string start_name = start == StartKind::kStandard ? "standard" : "scrambled";
+  v.Choice("simultaneous", simultaneous_name, {"draw", "mover"},
+           "a move that unites both sides: draw (Olympiad) or a win for the mover");
+  v.Choice("start", start_name, {"standard", "scrambled"}, "the start position: standard or Scrambled Eggs");
+  v.Int("max_plies", max_plies, 0, 100000, "a game reaching this many plies is a draw marked 'cap' (0: no cap)");
+  simultaneous = simultaneous_name == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
+  start = start_name == "standard" ? StartKind::kStandard : StartKind::kScrambled;
+}
+
 std::string Rules::ToString() const {
-  std::ostringstream out;
-  out << "simultaneous=" << (simultaneous == Simultaneous::kDraw ? "draw" : "mover")
-      << " start=" << (start == StartKind::kStandard ? "standard" : "scrambled") << " max_plies=" << max_plies;
-  return out.str();
+  Rules copy = *this;
+  TextParamWriter writer;
+  copy.Visit(writer);
+  return writer.text();
 }
 
 Rules Rules::FromString(std::string_view text) {
-  Rules rules;
+  std::map<std::string, std::string> pairs;
   std::string normalized(text);
   for (char& ch : normalized)
     if (ch == ',') ch = ' ';
   std::istringstream in(normalized);
-  std::string pair;
-  while (in >> pair) {
+  const std::string context = "rules '" + Excerpt(text) + "'";
+  for (std::string pair; in >> pair;) {
     const size_t eq = pair.find('=');
-    const std::string key = pair.substr(0, eq), value = eq == std::string::npos ? "" : pair.substr(eq + 1);
-    auto bad = [&](const char* expected) {
-      throw ParseError("rules '" + std::string(text) + "': " + key + "=" + value + " (expected " + expected + ")");
-    };
-    if (key == "simultaneous") {
-      if (value == "draw")
-        rules.simultaneous = Simultaneous::kDraw;
-      else if (value == "mover")
-        rules.simultaneous = Simultaneous::kMover;
-      else
-        bad("draw or mover");
-    } else if (key == "start") {
-      if (value == "standard")
-        rules.start = StartKind::kStandard;
-      else if (value == "scrambled")
-        rules.start = StartKind::kScrambled;
-      else
-        bad("standard or scrambled");
-    } else if (key == "max_plies") {
-      size_t used = 0;
-      int n = -1;
-      try {
-        n = std::stoi(value, &used);
-      } catch (const std::exception&) {
-      }
-      if (used != value.size() || n < 0) bad("a whole number >= 0");
-      rules.max_plies = n;
-    } else {
-      throw ParseError("rules '" + std::string(text) + "': unknown option '" + key +
-                       "' (known: simultaneous, start, max_plies)");
-    }
+    if (eq == std::string::npos) throw ParseError(context + ": '" + Excerpt(pair) + "' is not key=value");
+    if (!pairs.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second)
+      throw ParseError(context + ": " + Excerpt(pair.substr(0, eq)) + " is given twice");
   }
+  Rules rules;
+  MapParamReader reader(pairs, context);
+  try {
+    rules.Visit(reader);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ParseError(e.what());  // a value out of range is unreadable text here
+  }
+  for (const std::string& key : reader.UnknownKeys())
+    throw ParseError(context + ": unknown option '" + Excerpt(key) + "' (known: simultaneous, start, max_plies)");
   return rules;
 }
 

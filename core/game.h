@@ -12,7 +12,9 @@
 
 namespace loa {
 
-// What happens when one move unites both sides (RULES.md rule 8).
+class ParamVisitor;
+
+// What happens when one move unites both sides (docs/RULES.md rule 8).
 enum class Simultaneous { kDraw, kMover };
 
 // The rule options. The defaults are the Computer Olympiad's.
@@ -22,6 +24,8 @@ struct Rules {
   // A game reaching this many plies is a draw marked "cap"; 0 means no cap.
   int max_plies = 0;
 
+  // Declares the options (core/params.h): simultaneous, start, max_plies.
+  void Visit(ParamVisitor& v);
   // Returns the options as "simultaneous=draw start=standard max_plies=0".
   std::string ToString() const;
   // Parses space- or comma-separated key=value pairs over the defaults;

@@ -4,24 +4,21 @@
 #include <cstddef>
 
 #include "core/error.h"
+#include "core/random.h"
 
 namespace loa {
 namespace {
 
-// SplitMix64 (Steele, Lea, Flood 2014): a fixed, portable key sequence.
-constexpr uint64_t SplitMix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 struct ZobristKeys {
   uint64_t piece[2][kNumSquares] = {};
   constexpr ZobristKeys() {
-    uint64_t state = 0x4C4F415A65726F00ULL;  // "LOAZero\0"
+    // The SplitMix64 stream from "LOAZero\0": a fixed, portable key sequence.
+    uint64_t state = 0x4C4F415A65726F00ULL;
     for (auto& side : piece)
-      for (auto& key : side) key = SplitMix64(state) & ~uint64_t{1};
+      for (auto& key : side) {
+        key = Mix(state) & ~uint64_t{1};
+        state += kGoldenGamma;
+      }
   }
 };
 
@@ -32,7 +29,7 @@ constexpr uint64_t kWhiteToMove = 1;
 
 constexpr int kMaxPiecesPerSide = 12;
 
-// Rank bitboards of the start positions, built from RULES.md.
+// Rank bitboards of the start positions, built from docs/RULES.md.
 constexpr Bitboard kEdgeRanksInner = 0x7EULL | (0x7EULL << 56);     // b1..g1, b8..g8
 constexpr Bitboard kEdgeFilesInner = 0x0001010101010100ULL * 0x81;  // a2..a7, h2..h7
 

@@ -11,7 +11,7 @@
 
 namespace loa {
 
-// The two start positions of RULES.md.
+// The two start positions of docs/RULES.md.
 enum class StartKind { kStandard, kScrambled };
 
 // Three words: the two colours' bitboards and a Zobrist hash whose lowest bit
@@ -27,7 +27,7 @@ class Position {
   // Returns the start position of the given kind, Black to move.
   static Position Start(StartKind kind = StartKind::kStandard);
 
-  // Parses a position string (RULES.md); throws ParseError naming the string
+  // Parses a position string (docs/RULES.md); throws ParseError naming the string
   // and the fault (rank length, unknown letter, side to move, piece counts).
   static Position FromString(std::string_view text);
 

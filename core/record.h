@@ -1,6 +1,6 @@
 #pragma once
 // Game records: PGN-style tag pairs, then numbered move text. The format is
-// described in README.md ("Game records").
+// described in docs/FORMATS.md ("Game records").
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
 // The search's view of a network: a batch evaluator. MCTS knows nothing else
-// of the net (DESIGN.md, MCTS).
+// of the net (docs/DESIGN.md, MCTS).
 
 #include "core/move.h"
 #include "core/position.h"

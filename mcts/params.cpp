@@ -1,45 +1,50 @@
 #include "mcts/params.h"
 
-#include <string>
-
-#include "core/error.h"
+#include "core/params.h"
 
 namespace loa {
 
 namespace {
-
-// Throws loa::Error naming the field when value is outside [min, max].
-template <typename T>
-void CheckRange(const char* field, T value, T min, T max) {
-  if (!(value >= min && value <= max))
-    throw Error("search parameter " + std::string(field) + "=" + std::to_string(value) + " is out of range [" +
-                std::to_string(min) + ", " + std::to_string(max) + "]");
-}
-
+constexpr int kMaxPlayouts = 100'000'000;
 }  // namespace
 
-void SearchParams::Validate() const {
-  CheckRange("playouts", playouts, 1, 1 << 30);
-  CheckRange("threads", threads, 1, 1024);
-  CheckRange("leaves_per_batch", leaves_per_batch, 1, 4096);
-  CheckRange("max_tree_nodes", max_tree_nodes, int64_t{1} << 10, int64_t{1} << 31);
-  CheckRange("cpuct_init", cpuct_init, 0.0f, 100.0f);
-  CheckRange("cpuct_base", cpuct_base, 1.0f, 1e9f);
-  CheckRange("cpuct_factor", cpuct_factor, 0.0f, 100.0f);
-  CheckRange("fpu_reduction", fpu_reduction, -2.0f, 2.0f);
-  CheckRange("fpu_reduction_root", fpu_reduction_root, -2.0f, 2.0f);
-  CheckRange("virtual_loss", virtual_loss, 0.0f, 100.0f);
-  CheckRange("dirichlet_alpha", dirichlet_alpha, 1e-4f, 100.0f);
-  CheckRange("dirichlet_epsilon", dirichlet_epsilon, 0.0f, 1.0f);
-  CheckRange("temperature_start", temperature_start, 0.0f, 100.0f);
-  CheckRange("temperature_end", temperature_end, 0.0f, 100.0f);
-  CheckRange("temperature_halflife_plies", temperature_halflife_plies, 0, 100000);
-  CheckRange("temperature_cutoff_plies", temperature_cutoff_plies, 0, 100000);
-  CheckRange("full_search_fraction", full_search_fraction, 0.0f, 1.0f);
-  CheckRange("cheap_playouts", cheap_playouts, 1, 1 << 30);
-  CheckRange("forced_playouts_k", forced_playouts_k, 0.0f, 100.0f);
-  CheckRange("time_moves_to_go", time_moves_to_go, 1, 1000);
-  CheckRange("move_overhead_seconds", move_overhead_seconds, 0.0, 60.0);
+void SearchParams::VisitSearch(ParamVisitor& v) {
+  v.Int("playouts", playouts, 1, kMaxPlayouts, "root visits per move (a reused subtree's visits count)");
+  v.Float("cpuct_init", cpuct_init, 0, 100, "PUCT exploration c(N) = cpuct_init + cpuct_factor * log((N+base+1)/base)");
+  v.Float("cpuct_base", cpuct_base, 1, 1e9, "the base of the PUCT exploration's log term");
+  v.Float("cpuct_factor", cpuct_factor, 0, 100, "the factor of the PUCT exploration's log term");
+  v.Float("fpu_reduction", fpu_reduction, -2, 2, "first-play urgency: parent Q minus this * sqrt(visited prior)");
+  v.Float("fpu_reduction_root", fpu_reduction_root, -2, 2, "the same at the root (0 in a search with noise)");
+  v.Bool("solver", solver, "back up proven wins, losses and draws (MCTS-Solver)");
+  v.Bool("reuse_tree", reuse_tree, "keep the subtree of the move played for the next search");
+  v.Float("dirichlet_alpha", dirichlet_alpha, 1e-4, 100, "root Dirichlet noise concentration (self-play)");
+  v.Float("dirichlet_epsilon", dirichlet_epsilon, 0, 1, "root noise weight (0: no noise)");
+  v.Float("temperature_start", temperature_start, 0, 100, "move-sampling temperature at the first ply");
+  v.Float("temperature_end", temperature_end, 0, 100, "move-sampling temperature late in the game (0: best move)");
+  v.Int("temperature_halflife_plies", temperature_halflife_plies, 0, 100000,
+        "plies in which the temperature halves its way to the end value (0: a step at the cutoff)");
+  v.Int("temperature_cutoff_plies", temperature_cutoff_plies, 0, 100000,
+        "with halflife 0: plies played at the start temperature");
+  v.Float("full_search_fraction", full_search_fraction, 0.001, 1,
+          "playout cap randomisation: share of moves with a full, recorded search");
+  v.Int("cheap_playouts", cheap_playouts, 1, kMaxPlayouts, "playouts of a cheap (unrecorded) search");
+  v.Float("forced_playouts_k", forced_playouts_k, 0, 100, "forced playouts sqrt(k * P * N) at the root (0: off)");
 }
+
+void SearchParams::VisitEngine(ParamVisitor& v) {
+  v.Int("threads", threads, 1, 1024, "search threads of one game (the engine)");
+  v.Int("leaves_per_batch", leaves_per_batch, 1, 4096, "leaves one engine thread gathers per evaluator call");
+  v.Int64("max_tree_nodes", max_tree_nodes, int64_t{1} << 10, int64_t{1} << 31, "the engine's tree size bound");
+  v.Float("virtual_loss", virtual_loss, 0, 100, "virtual losses of an in-flight playout per node");
+  v.Int("time_moves_to_go", time_moves_to_go, 1, 1000, "a move on a clock may use 1/this of the main time");
+  v.Double("move_overhead_seconds", move_overhead_seconds, 0, 60, "time kept back per move for the protocol");
+}
+
+void SearchParams::Visit(ParamVisitor& v) {
+  VisitSearch(v);
+  VisitEngine(v);
+}
+
+void SearchParams::Validate() const { CheckParamRanges(*this, "search parameter"); }
 
 }  // namespace loa

@@ -1,10 +1,14 @@
 #pragma once
 // The search parameters: one plain struct, filled by the training config
-// (self-play) or by a player spec (the engine). Every default names its origin.
+// (self-play) or by a player spec (the engine). Every default names its
+// origin; every field is declared once, with its range and help, in
+// params.cpp (core/params.h).
 
 #include <cstdint>
 
 namespace loa {
+
+class ParamVisitor;
 
 struct SearchParams {
   // --- Budget -------------------------------------------------------------
@@ -44,7 +48,7 @@ struct SearchParams {
   bool solver = true;
   // Keep the subtree of the move played for the next search (AlphaZero,
   // lc0, KataGo). The self-play driver drops it before a noised search
-  // (DESIGN.md): the subtree was grown without the new root's noise.
+  // (docs/DESIGN.md): the subtree was grown without the new root's noise.
   bool reuse_tree = true;
 
   // --- Self-play only (the batched driver) ------------------------------
@@ -83,8 +87,17 @@ struct SearchParams {
 
   // --- Randomness ---------------------------------------------------------
   // Seeds every random choice (noise, temperature, playout caps); never the
-  // clock (STYLE.md).
+  // clock (docs/STYLE.md).
   uint64_t seed = 1;
+
+  // Declares the fields of the search proper (the training config's `mcts`
+  // section, and player specs).
+  void VisitSearch(ParamVisitor& v);
+  // Declares the fields only the engine uses (player specs): threads,
+  // batching, tree bound, time management.
+  void VisitEngine(ParamVisitor& v);
+  // Both; the seed is not declared (it comes from run.seed or a spec's seed).
+  void Visit(ParamVisitor& v);
 
   // Throws loa::Error naming the first field out of range.
   void Validate() const;

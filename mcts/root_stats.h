@@ -8,7 +8,7 @@
 #include "core/move.h"
 #include "mcts/node.h"
 #include "mcts/params.h"
-#include "mcts/random.h"
+#include "core/random.h"
 
 namespace loa {
 

@@ -12,7 +12,7 @@
 #include "core/game.h"
 #include "mcts/evaluator.h"
 #include "mcts/params.h"
-#include "mcts/random.h"
+#include "core/random.h"
 #include "mcts/root_stats.h"
 #include "mcts/tree.h"
 

@@ -11,7 +11,7 @@ namespace loa {
 
 namespace {
 
-// RULES.md rule 9: the third occurrence of a position draws.
+// docs/RULES.md rule 9: the third occurrence of a position draws.
 constexpr int kRepetitionLimit = 3;
 
 // A score that beats any PUCT score: forced playouts and proven wins.

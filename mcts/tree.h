@@ -13,7 +13,7 @@
 #include "mcts/evaluator.h"
 #include "mcts/node.h"
 #include "mcts/params.h"
-#include "mcts/random.h"
+#include "core/random.h"
 #include "mcts/root_stats.h"
 
 namespace loa {

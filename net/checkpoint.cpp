@@ -134,10 +134,6 @@ ExportedNet ExportCheckpoint(const std::string& path) {
   return net;
 }
 
-ExportedNet ReadNetFile(const std::string& path) {
-  return LooksLikeSafeTensors(path) ? ReadExport(path) : ExportCheckpoint(path);
-}
-
 namespace {
 
 LoaNet NewModel(const NetConfig& config, uint64_t seed) {

@@ -56,4 +56,13 @@ LoaNet LoadModel(const std::string& path, TrainingState* state = nullptr);
 // Returns the export of a checkpoint (what `loaz export` writes).
 ExportedNet ExportCheckpoint(const std::string& path);
 
+// Returns a freshly initialised net of config (PyTorch's default
+// initialisation, seeded with seed; batch norms at identity) as an export.
+// Not thread-safe (LibTorch's global RNG).
+ExportedNet NewNet(const NetConfig& config, uint64_t seed, const std::string& rules);
+
+// Writes a freshly initialised net to path: a checkpoint (step 0, no
+// optimizer state) when path ends in ".pt", else an export. Throws Error.
+void WriteNewNet(const std::string& path, const NetConfig& config, uint64_t seed, const std::string& rules);
+
 }  // namespace loa

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "net/torch_backend.h"
 
 namespace loa {
 namespace {
@@ -118,6 +119,13 @@ ExportedNet ReadExport(const std::string& path) {
   net.tensors = std::move(st.tensors);
   CheckTensorLayout(net);
   return net;
+}
+
+ExportedNet ReadNetFile(const std::string& path) {
+  if (LooksLikeSafeTensors(path)) return ReadExport(path);
+  const TorchBackend* torch = GetTorchBackend();
+  if (!torch) throw Error(NeedsTorchMessage(path + ": a checkpoint (not an export)"));
+  return torch->read_checkpoint(path);
 }
 
 bool LooksLikeSafeTensors(const std::string& path) {

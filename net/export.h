@@ -47,19 +47,10 @@ void WriteExport(const std::string& path, const ExportedNet& net);
 // tensors do not match its architecture.
 ExportedNet ReadExport(const std::string& path);
 
-// Reads a net file of either kind, an export or a checkpoint (through
-// ExportCheckpoint; defined with the checkpoints, so it needs LibTorch at
-// link time only). Throws as ReadExport and ReadCheckpointInfo do.
+// Reads a net file of either kind, an export or a checkpoint (through the
+// LibTorch backend, net/torch_backend.h). Throws as ReadExport does, and
+// Error for a checkpoint when no backend is installed.
 ExportedNet ReadNetFile(const std::string& path);
-
-// Returns a freshly initialised net of config (PyTorch's default
-// initialisation, seeded with seed; batch norms at identity) as an export.
-// Defined with the checkpoints. Not thread-safe (LibTorch's global RNG).
-ExportedNet NewNet(const NetConfig& config, uint64_t seed, const std::string& rules);
-
-// Writes a freshly initialised net to path: a checkpoint (step 0, no
-// optimizer state) when path ends in ".pt", else an export. Throws Error.
-void WriteNewNet(const std::string& path, const NetConfig& config, uint64_t seed, const std::string& rules);
 
 // Returns whether the file at path starts like a safetensors file (as
 // opposed to a checkpoint, a zip archive); throws IoError if unreadable.

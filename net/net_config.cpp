@@ -3,28 +3,68 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/params.h"
 
 namespace loa {
 namespace {
 
-void CheckRange(const char* name, int value, int lo, int hi) {
-  if (value < lo || value > hi)
-    throw Error("net config: " + std::string(name) + " = " + std::to_string(value) + " is outside [" +
-                std::to_string(lo) + ", " + std::to_string(hi) + "]");
-}
+// Writes fields into a JSON object.
+class JsonWriter : public ParamVisitor {
+ public:
+  explicit JsonWriter(nlohmann::ordered_json& j) : j_(j) {}
+  void Int64(const char* key, int64_t& value, int64_t, int64_t, const char*) override { j_[key] = value; }
+  void Double(const char* key, double& value, double, double, const char*) override { j_[key] = value; }
+  void Bool(const char* key, bool& value, const char*) override { j_[key] = value; }
+  void String(const char* key, std::string& value, bool, const char*) override { j_[key] = value; }
+  void Choice(const char* key, std::string& value, std::initializer_list<const char*>, const char*) override {
+    j_[key] = value;
+  }
+  void StringList(const char* key, std::vector<std::string>& value, const char*) override { j_[key] = value; }
+
+ private:
+  nlohmann::ordered_json& j_;
+};
+
+// Reads fields from a JSON object in which every declared key must be.
+class JsonReader : public TextParamReader {
+ public:
+  explicit JsonReader(const nlohmann::json& j) : j_(j) {}
+
+ protected:
+  std::optional<std::string> Text(const char* key) override {
+    if (!j_.contains(key)) Fail(key, "missing", true);
+    const nlohmann::json& value = j_[key];
+    if (value.is_string()) return value.get<std::string>();
+    if (!value.is_primitive() || value.is_null()) Fail(key, "not a number, string or true/false", true);
+    return value.dump();
+  }
+  [[noreturn]] void Fail(const std::string& key, const std::string& why, bool) const override {
+    throw ParseError("net config: '" + key + "': " + why);
+  }
+
+ private:
+  const nlohmann::json& j_;
+};
 
 }  // namespace
 
+void NetConfig::Visit(ParamVisitor& v) {
+  v.Int("blocks", blocks, 1, 64, "residual blocks in the trunk");
+  v.Int("channels", channels, 8, 512, "trunk width");
+  v.Int("global_pooling_every", global_pooling_every, 0, 64, "every k-th block adds a global pooling bias (0: none)");
+  v.Int("policy_channels", policy_channels, 1, 512, "width of the policy head's 1x1 convolution");
+  v.Int("value_channels", value_channels, 1, 512, "width of the value head's 1x1 convolution");
+  v.Int("value_hidden", value_hidden, 1, 4096, "hidden units of the value head");
+  v.Bool("moves_left", moves_left, "whether the net has a moves-left head");
+  v.Int("moves_left_channels", moves_left_channels, 1, 512, "width of the moves-left head's 1x1 convolution");
+  v.Int("moves_left_hidden", moves_left_hidden, 1, 4096, "hidden units of the moves-left head");
+}
+
 void NetConfig::Validate() const {
-  CheckRange("input_planes", input_planes, kNumInputPlanes, kNumInputPlanes);  // what the encoder writes
-  CheckRange("blocks", blocks, 1, 64);
-  CheckRange("channels", channels, 8, 512);
-  CheckRange("global_pooling_every", global_pooling_every, 0, 64);
-  CheckRange("policy_channels", policy_channels, 1, 512);
-  CheckRange("value_channels", value_channels, 1, 512);
-  CheckRange("value_hidden", value_hidden, 1, 4096);
-  CheckRange("moves_left_channels", moves_left_channels, 1, 512);
-  CheckRange("moves_left_hidden", moves_left_hidden, 1, 4096);
+  if (input_planes != kNumInputPlanes)  // what the encoder writes
+    throw Error("net config: input_planes = " + std::to_string(input_planes) + ", but the encoder writes " +
+                std::to_string(kNumInputPlanes));
+  CheckParamRanges(*this, "net config");
 }
 
 double NetConfig::FlopsPerPosition() const {
@@ -43,15 +83,9 @@ double NetConfig::FlopsPerPosition() const {
 std::string NetConfig::ToJson() const {
   nlohmann::ordered_json j;
   j["input_planes"] = input_planes;
-  j["blocks"] = blocks;
-  j["channels"] = channels;
-  j["global_pooling_every"] = global_pooling_every;
-  j["policy_channels"] = policy_channels;
-  j["value_channels"] = value_channels;
-  j["value_hidden"] = value_hidden;
-  j["moves_left"] = moves_left;
-  j["moves_left_channels"] = moves_left_channels;
-  j["moves_left_hidden"] = moves_left_hidden;
+  NetConfig copy = *this;
+  JsonWriter writer(j);
+  copy.Visit(writer);
   return j.dump();
 }
 
@@ -62,36 +96,22 @@ NetConfig NetConfig::FromJson(const std::string& text) {
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw ParseError("net config: not JSON: " + std::string(e.what()));
+    throw ParseError("net config: not JSON: " + Excerpt(e.what()));
   }
-  if (!j.is_object()) throw ParseError("net config: not a JSON object: " + text);
+  if (!j.is_object()) throw ParseError("net config: not a JSON object: " + Excerpt(text));
   NetConfig config;
-  struct IntField {
-    const char* name;
-    int* value;
-  };
-  const IntField ints[] = {{"input_planes", &config.input_planes},
-                           {"blocks", &config.blocks},
-                           {"channels", &config.channels},
-                           {"global_pooling_every", &config.global_pooling_every},
-                           {"policy_channels", &config.policy_channels},
-                           {"value_channels", &config.value_channels},
-                           {"value_hidden", &config.value_hidden},
-                           {"moves_left_channels", &config.moves_left_channels},
-                           {"moves_left_hidden", &config.moves_left_hidden}};
+  if (!j.contains("input_planes") || !j["input_planes"].is_number_integer())
+    throw ParseError("net config: 'input_planes' is missing or not an integer");
+  config.input_planes = j["input_planes"].get<int>();
+  JsonReader reader(j);
+  config.Visit(reader);
+  ParamLister declared;
+  config.Visit(declared);
   for (auto it = j.begin(); it != j.end(); ++it) {
-    bool known = it.key() == "moves_left";
-    for (const IntField& f : ints) known = known || it.key() == f.name;
-    if (!known) throw ParseError("net config: unknown key '" + it.key() + "'");
+    bool known = it.key() == "input_planes";
+    for (const ParamInfo& p : declared.params()) known = known || it.key() == p.key;
+    if (!known) throw ParseError("net config: unknown key '" + Excerpt(it.key()) + "'");
   }
-  for (const IntField& f : ints) {
-    if (!j.contains(f.name)) throw ParseError("net config: missing key '" + std::string(f.name) + "'");
-    if (!j[f.name].is_number_integer()) throw ParseError("net config: '" + std::string(f.name) + "' is not an integer");
-    *f.value = j[f.name].get<int>();
-  }
-  if (!j.contains("moves_left") || !j["moves_left"].is_boolean())
-    throw ParseError("net config: 'moves_left' is missing or not true/false");
-  config.moves_left = j["moves_left"].get<bool>();
   config.Validate();
   return config;
 }

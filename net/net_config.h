@@ -8,12 +8,14 @@
 
 namespace loa {
 
+class ParamVisitor;
+
 // The epsilon of every batch norm (PyTorch's default); the Eigen evaluator
 // folds the norms into the convolutions with the same value.
 inline constexpr double kBatchNormEpsilon = 1e-5;
 
 // The shape of the ResNet (net/model.h draws it). Defaults: the default net,
-// 6 blocks x 64 channels (see DESIGN.md, Network, for why).
+// 6 blocks x 64 channels (docs/DESIGN.md, Network).
 struct NetConfig {
   int input_planes = kNumInputPlanes;
   int blocks = 6;     // residual blocks in the trunk, 1..64
@@ -29,6 +31,9 @@ struct NetConfig {
   int moves_left_channels = 8;
   int moves_left_hidden = 64;
 
+  // Declares the architecture's fields (core/params.h); input_planes is not
+  // one: the encoder fixes it.
+  void Visit(ParamVisitor& v);
   // Throws loa::Error naming the first field out of range.
   void Validate() const;
   // Returns whether block b (0-based) has the global pooling bias.

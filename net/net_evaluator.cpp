@@ -1,28 +1,46 @@
 #include "net/net_evaluator.h"
 
 #include "core/error.h"
+#include "core/params.h"
 #include "mcts/cached_evaluator.h"
 #include "net/eigen_net.h"
 #include "net/export.h"
 #include "net/symmetric_evaluator.h"
-#include "net/torch_evaluator.h"
+#include "net/torch_backend.h"
 
 namespace loa {
 
+void NetEvaluatorOptions::Visit(ParamVisitor& v) {
+  v.Choice("device", device, {"cpu", "cuda", "auto"}, "where the net runs (auto: cuda when LibTorch sees a GPU)");
+  v.Choice("backend", backend, {"auto", "eigen", "torch"}, "auto: Eigen on the cpu, LibTorch on cuda");
+  v.Int("inference_threads", threads, 1, 1024, "intra-op threads of the forward pass");
+  v.Int("max_batch", max_batch, 1, 65536, "the largest LibTorch forward pass");
+  int64_t entries = int64_t(cache_entries);
+  v.Int64("cache_entries", entries, 0, int64_t{1} << 32, "NN cache entries (0: off)");
+  cache_entries = std::size_t(entries);
+  v.Int("batch_wait_us", batch_wait_us, 0, 1000000, "LibTorch: microseconds to wait for a fuller batch");
+  v.Int("symmetries", symmetries, 1, 8, "average the net over this many board symmetries");
+  v.Choice("cuda_precision", cuda_precision, {"bf16", "fp16", "fp32"}, "the forward pass's precision on cuda");
+}
+
 std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEvaluatorOptions& options) {
-  if (options.backend != "auto" && options.backend != "eigen" && options.backend != "torch")
-    throw Error("backend '" + options.backend + "' is not auto, eigen or torch");
-  if (options.threads < 1 || options.threads > 1024)
-    throw Error("threads = " + std::to_string(options.threads) + " is outside [1, 1024]");
-  const std::string device = ResolveDevice(options.device);
+  CheckParamRanges(options, "net evaluator");
+  const TorchBackend* torch = GetTorchBackend();
+  std::string device = "cpu";
+  if (torch)
+    device = torch->resolve_device(options.device);
+  else if (options.device == "cuda")
+    throw Error(NeedsTorchMessage("device cuda"));
   if (options.backend == "eigen" && device != "cpu")
     throw Error("backend eigen runs on the cpu, not on device " + options.device);
   ExportedNet net = ReadNetFile(file);
   std::unique_ptr<Evaluator> evaluator;
   if (options.backend == "eigen" || (options.backend == "auto" && device == "cpu"))
     evaluator = std::make_unique<EigenEvaluator>(net, options.threads);
+  else if (torch)
+    evaluator = torch->make_evaluator(net, options);
   else
-    evaluator = std::make_unique<TorchEvaluator>(net, options);
+    throw Error(NeedsTorchMessage("backend torch"));
   if (options.symmetries != 1)
     evaluator = std::make_unique<SymmetricEvaluator>(std::move(evaluator), options.symmetries);
   if (options.cache_entries < 2) return evaluator;

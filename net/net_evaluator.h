@@ -10,6 +10,8 @@
 
 namespace loa {
 
+class ParamVisitor;
+
 // How to run a net. Every field has a working default for one CPU search.
 struct NetEvaluatorOptions {
   // "cpu", "cuda" or "auto" (cuda when LibTorch sees a GPU, else cpu).
@@ -22,7 +24,7 @@ struct NetEvaluatorOptions {
   std::size_t cache_entries = 1 << 18;
   // "auto", "eigen" or "torch". auto: Eigen on cpu, LibTorch on cuda. On
   // the cpu, Eigen's direct convolution is as fast as LibTorch at batch 256
-  // and 2.5-5x faster at batch 1 (`loaz bench net`, DESIGN.md Network).
+  // and 2.5-5x faster at batch 1 (`loaz bench net`, docs/DESIGN.md Network).
   std::string backend = "auto";
   // How long (microseconds) the LibTorch evaluator waits for requests from
   // other threads to fill a batch before it runs what it has.
@@ -32,6 +34,11 @@ struct NetEvaluatorOptions {
   int symmetries = 1;
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";
+
+  // Declares the fields (core/params.h) under the keys player specs use:
+  // device, backend, inference_threads, max_batch, cache_entries,
+  // batch_wait_us, symmetries, cuda_precision.
+  void Visit(ParamVisitor& v);
 };
 
 // Loads a net file, an export (.safetensors) or a checkpoint (.pt), and returns

@@ -1,5 +1,5 @@
 #pragma once
-// An evaluator that averages another over board symmetries (DESIGN.md,
+// An evaluator that averages another over board symmetries (docs/DESIGN.md,
 // Network: the rules are invariant under the 8 symmetries of the square).
 
 #include <memory>

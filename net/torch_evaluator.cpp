@@ -11,8 +11,11 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/params.h"
 #include "net/encoder.h"
+#include "net/checkpoint.h"
 #include "net/model.h"
+#include "net/torch_backend.h"
 
 namespace loa {
 namespace {
@@ -50,6 +53,27 @@ std::string ResolveDevice(const std::string& device) {
 }
 
 int TorchIntraOpThreads() { return torch::get_num_threads(); }
+
+int ClaimTorchThreads(int threads) {
+  static std::mutex mutex;
+  static bool claimed = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!claimed) {
+    torch::set_num_threads(threads);
+    claimed = true;
+  }
+  return torch::get_num_threads();
+}
+
+void InstallTorchBackend() {
+  TorchBackend backend;
+  backend.read_checkpoint = [](const std::string& path) { return ExportCheckpoint(path); };
+  backend.make_evaluator = [](const ExportedNet& net, const NetEvaluatorOptions& options) {
+    return std::unique_ptr<Evaluator>(std::make_unique<TorchEvaluator>(net, options));
+  };
+  backend.resolve_device = ResolveDevice;
+  SetTorchBackend(std::move(backend));
+}
 
 struct TorchEvaluator::Impl {
   NetEvaluatorOptions options;
@@ -152,14 +176,10 @@ struct TorchEvaluator::Impl {
 TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
-  if (options.threads < 1 || options.threads > 1024) throw Error("threads = " + std::to_string(options.threads));
-  if (options.max_batch < 1 || options.max_batch > 65536)
-    throw Error("max_batch = " + std::to_string(options.max_batch) + " is outside [1, 65536]");
-  if (options.batch_wait_us < 0 || options.batch_wait_us > 1000000)
-    throw Error("batch_wait_us = " + std::to_string(options.batch_wait_us) + " is outside [0, 1000000]");
+  CheckParamRanges(options, "net evaluator");
   s.options = options;
   s.device_name = ResolveDevice(options.device);
-  torch::set_num_threads(options.threads);
+  ClaimTorchThreads(options.threads);
   if (s.device_name == "cuda") {
     s.device = torch::Device(torch::kCUDA, 0);
     s.dtype = CudaDtype(options.cuda_precision);

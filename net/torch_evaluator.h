@@ -16,6 +16,18 @@ namespace loa {
 // when no GPU is visible. Thread-safe.
 std::string ResolveDevice(const std::string& device);
 
+// Installs this LibTorch half of net/ as the torch backend
+// (net/torch_backend.h): checkpoints become readable as nets, and
+// MakeNetEvaluator runs nets on cuda or backend=torch. The loaz-torch binary
+// and the tests that need LibTorch call it first thing.
+void InstallTorchBackend();
+
+// The one owner of LibTorch's process-wide intra-op thread count: the first
+// call sets it to `threads` (the trainer's train.threads in a training
+// process, else the first LibTorch evaluator's inference_threads) and later
+// calls leave it. Returns the count in force. Thread-safe.
+int ClaimTorchThreads(int threads);
+
 // Returns LibTorch's process-wide intra-op thread count (for reports).
 int TorchIntraOpThreads();
 
@@ -24,8 +36,8 @@ int TorchIntraOpThreads();
 // its positions; one caller at a time becomes the leader, waits up to
 // options.batch_wait_us for the other recently active threads to queue
 // theirs (not at all when it is the only one), and runs them as one batch of
-// at most options.max_batch positions. Sets LibTorch's process-wide
-// intra-op thread count to options.threads.
+// at most options.max_batch positions. Claims LibTorch's process-wide
+// intra-op thread count with options.threads (ClaimTorchThreads).
 class TorchEvaluator : public Evaluator {
  public:
   // Builds the model from net on the resolved device; throws Error.

@@ -7,7 +7,9 @@
 #include "alphabeta/search.h"
 #include "core/notation.h"
 #include "play/players.h"
-#include "play/seed.h"
+#include "core/random.h"
+#include "mcts/params.h"
+#include "mcts/time_manager.h"
 
 namespace loa {
 namespace {
@@ -16,12 +18,6 @@ namespace {
 constexpr int64_t kDefaultSeed = 1;
 // The time per move of `ab` when its spec sets no limit.
 constexpr double kDefaultMoveSeconds = 1.0;
-// Under a clock: the main time is shared among this many moves (the expert
-// games in ../shared/testdata last 33 to 47 plies, under 25 moves a side;
-// the rest is a reserve), and this share of a byo-yomi period's time per
-// stone is used, the rest being a safety margin.
-constexpr double kMainTimeMovesToGo = 30;
-constexpr double kByoyomiUse = 0.8;
 // The transposition table of `ab`, in MiB, unless the spec says.
 constexpr int kDefaultHashMegabytes = 16;
 
@@ -29,30 +25,30 @@ class RandomPlayer : public Player {
  public:
   RandomPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
   std::string name() const override { return name_; }
-  void SetSeed(uint64_t seed) override { rng_.seed(MixSeed(spec_seed_, seed)); }
+  void SetSeed(uint64_t seed) override { rng_.Seed(MixSeed(spec_seed_, seed)); }
   Move ChooseMove(const Game& game, const Clock&) override {
     MoveList moves;
     game.LegalMoves(moves);
-    return moves[RandomBelow(rng_, moves.size())];
+    return moves[rng_.Below(int(moves.size()))];
   }
 
  private:
   std::string name_;
   uint64_t spec_seed_;
-  std::mt19937_64 rng_;
+  Rng rng_;
 };
 
 class GreedyPlayer : public Player {
  public:
   GreedyPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
   std::string name() const override { return name_; }
-  void SetSeed(uint64_t seed) override { rng_.seed(MixSeed(spec_seed_, seed)); }
+  void SetSeed(uint64_t seed) override { rng_.Seed(MixSeed(spec_seed_, seed)); }
   Move ChooseMove(const Game& game, const Clock&) override;
 
  private:
   std::string name_;
   uint64_t spec_seed_;
-  std::mt19937_64 rng_;
+  Rng rng_;
 };
 
 Move GreedyPlayer::ChooseMove(const Game& game, const Clock&) {
@@ -65,29 +61,30 @@ Move GreedyPlayer::ChooseMove(const Game& game, const Clock&) {
     const Verdict verdict = UnitedVerdict(child, us, game.rules().simultaneous);
     int value;
     if (verdict.over())
-      value = verdict.result == Result::kDraw ? 0 : verdict.result == WinFor(us) ? kWinScore : -kWinScore;
+      value = verdict.result == Result::kDraw ? 0 : verdict.result == WinFor(us) ? ab::kWinScore : -ab::kWinScore;
     else
-      value = -Evaluate(child);
+      value = -ab::StaticScore(child);
     if (value > best_value) best.clear();
     if (value >= best_value) {
       best_value = value;
       best.push_back(m);
     }
   }
-  return best[RandomBelow(rng_, best.size())];
+  return best[rng_.Below(int(best.size()))];
 }
 
 class AlphaBetaPlayer : public Player {
  public:
-  AlphaBetaPlayer(std::string name, const SearchLimits& limits, const SearchOptions& options)
+  AlphaBetaPlayer(std::string name, const ab::SearchLimits& limits, const ab::SearchOptions& options)
       : name_(std::move(name)), limits_(limits), search_(options) {}
   std::string name() const override { return name_; }
   void NewGame() override { search_.Clear(); }
   Move ChooseMove(const Game& game, const Clock& clock) override {
-    SearchLimits limits = limits_;
+    ab::SearchLimits limits = limits_;
     if (clock.timed()) {
-      double budget = clock.main_seconds / kMainTimeMovesToGo;
-      if (clock.byoyomi_seconds > 0) budget += kByoyomiUse * clock.byoyomi_seconds / std::max(1, clock.byoyomi_stones);
+      // The engine's one time manager, with the search's default shares.
+      const double budget =
+          MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, SearchParams());
       limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
     }
     last_ = search_.Search(game, limits);
@@ -97,9 +94,9 @@ class AlphaBetaPlayer : public Player {
 
  private:
   std::string name_;
-  SearchLimits limits_;
-  AlphaBeta search_;
-  SearchResult last_;
+  ab::SearchLimits limits_;
+  ab::AlphaBeta search_;
+  ab::SearchResult last_;
 };
 
 std::string AlphaBetaPlayer::LastMoveInfo() const {
@@ -128,12 +125,12 @@ std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec) {
 
 std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec) {
   spec.CheckKeys({"depth", "nodes", "time", "hash"});
-  SearchLimits limits;
-  limits.depth = int(spec.GetInt("depth", 0, 1, kMaxSearchDepth));
+  ab::SearchLimits limits;
+  limits.depth = int(spec.GetInt("depth", 0, 1, ab::kMaxSearchDepth));
   limits.nodes = spec.GetInt("nodes", 0, 1, int64_t{1} << 50);
   limits.seconds = spec.GetDouble("time", 0, 0.001, 1e6);
   if (limits.depth == 0 && limits.nodes == 0 && limits.seconds == 0) limits.seconds = kDefaultMoveSeconds;
-  SearchOptions options;
+  ab::SearchOptions options;
   options.hash_megabytes = int(spec.GetInt("hash", kDefaultHashMegabytes, 1, 1 << 16));
   return std::make_unique<AlphaBetaPlayer>(spec.text(), limits, options);
 }

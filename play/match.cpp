@@ -12,7 +12,7 @@
 #include "core/notation.h"
 #include "core/record.h"
 #include "play/openings.h"
-#include "play/seed.h"
+#include "core/random.h"
 
 namespace loa {
 namespace {

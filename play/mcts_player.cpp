@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/params.h"
 #include "mcts/search.h"
 #include "mcts/time_manager.h"
 #include "mcts/uniform_evaluator.h"
@@ -12,25 +13,27 @@
 namespace loa {
 namespace {
 
-// Root visits per move when the spec sets neither playouts nor time
-// (AlphaZero's 800 per move).
-constexpr int kDefaultPlayouts = 800;
-
-class MctsPlayer : public Player {
+class SearchPlayer : public Player {
  public:
-  MctsPlayer(std::string name, std::unique_ptr<Evaluator> evaluator, const SearchParams& params,
-             const SearchLimits& limits)
-      : name_(std::move(name)), evaluator_(std::move(evaluator)), search_(evaluator_.get(), params), limits_(limits) {}
+  SearchPlayer(std::string name, std::unique_ptr<Evaluator> evaluator, const SearchParams& params,
+               const SearchLimits& limits, std::function<void(uint64_t)> on_seed)
+      : name_(std::move(name)),
+        evaluator_(std::move(evaluator)),
+        search_(evaluator_.get(), params),
+        limits_(limits),
+        on_seed_(std::move(on_seed)) {}
 
   std::string name() const override { return name_; }
   void NewGame() override { search_.Clear(); }
+  void SetSeed(uint64_t seed) override {
+    if (on_seed_) on_seed_(seed);
+  }
 
   Move ChooseMove(const Game& game, const Clock& clock) override {
     SearchLimits limits = limits_;
     if (clock.timed())
       limits.seconds =
           MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params());
-    if (limits.playouts == 0 && limits.seconds <= 0) limits.playouts = kDefaultPlayouts;
     return search_.Run(game, limits).best_move;
   }
 
@@ -39,54 +42,71 @@ class MctsPlayer : public Player {
   std::unique_ptr<Evaluator> evaluator_;
   Search search_;
   SearchLimits limits_;
+  std::function<void(uint64_t)> on_seed_;
 };
 
-// Returns the evaluator the spec names.
-std::unique_ptr<Evaluator> MakeEvaluator(const PlayerSpec& spec, int search_threads) {
-  const std::string file = spec.GetString("net", "");
-  const std::string kind = spec.GetString("evaluator", file.empty() ? "" : "net");
-  auto fail = [&](const std::string& why) -> std::unique_ptr<Evaluator> {
-    throw ParseError("player '" + spec.text() + "': " + why);
-  };
-  if (kind == "uniform") {
-    if (!file.empty()) return fail("net= and evaluator=uniform exclude each other");
-    return std::make_unique<UniformEvaluator>();
+// The keys of an mcts spec beyond the search's and the evaluator's own.
+struct MctsSpec {
+  std::string net;
+  std::string evaluator;
+  double time = 0;
+
+  void Visit(ParamVisitor& v) {
+    v.String("net", net, true, "an export (.safetensors) or a checkpoint (.pt)");
+    v.Choice("evaluator", evaluator, {"", "net", "uniform"}, "net (with net=FILE) or uniform");
+    v.Double("time", time, 0, 1e6, "seconds per move; a timed clock overrides it");
   }
-  if (kind != "net")
-    return fail(kind.empty() ? "needs net=FILE or evaluator=uniform"
-                             : "evaluator=" + kind + " (expected net or uniform)");
-  if (file.empty()) return fail("evaluator=net needs net=FILE");
-  NetEvaluatorOptions options;
-  options.device = spec.GetString("device", options.device);
-  options.backend = spec.GetString("backend", options.backend);
-  options.threads = int(spec.GetInt("inference_threads", options.threads, 1, 1024));
-  options.cache_entries = std::size_t(spec.GetInt("cache", int64_t(options.cache_entries), 0, int64_t{1} << 32));
-  options.max_batch = std::max(options.max_batch, search_threads * int(spec.GetInt("batch", 1, 1, 4096)));
-  return MakeNetEvaluator(file, options);
-}
+};
 
 }  // namespace
 
-std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
-  spec.CheckKeys({"net", "evaluator", "playouts", "time", "threads", "batch", "cpuct", "solver", "reuse", "device",
-                  "backend", "inference_threads", "cache"});
+SearchParams EngineSearchParams() {
   SearchParams params;
-  params.threads = int(spec.GetInt("threads", 1, 1, 1024));
-  params.leaves_per_batch = int(spec.GetInt("batch", 1, 1, 4096));
-  params.cpuct_init = float(spec.GetDouble("cpuct", params.cpuct_init, 0, 100));
-  params.solver = spec.GetInt("solver", params.solver, 0, 1) != 0;
-  params.reuse_tree = spec.GetInt("reuse", params.reuse_tree, 0, 1) != 0;
-  // The engine plays its best move: no noise, no sampling, no playout caps.
   params.dirichlet_epsilon = 0;
   params.temperature_start = params.temperature_end = 0;
   params.full_search_fraction = 1;
   params.forced_playouts_k = 0;
+  return params;
+}
+
+std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evaluator> evaluator,
+                                         const SearchParams& params, const SearchLimits& limits,
+                                         std::function<void(uint64_t)> on_seed) {
+  params.Validate();
+  return std::make_unique<SearchPlayer>(std::move(name), std::move(evaluator), params, limits, std::move(on_seed));
+}
+
+std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
+  MctsSpec keys;
+  SearchParams params = EngineSearchParams();
+  NetEvaluatorOptions options;
+  spec.Read([&](ParamVisitor& v) {
+    keys.Visit(v);
+    params.Visit(v);
+    options.Visit(v);
+  });
+  spec.CheckKeys();
+  // playouts= (declared by SearchParams) is a limit of its own; without it
+  // and without time=, the search stops at params.playouts.
   SearchLimits limits;
-  limits.playouts = int(spec.GetInt("playouts", 0, 1, 1 << 30));
-  limits.seconds = spec.GetDouble("time", 0, 1e-3, 1e6);
-  params.playouts = limits.playouts > 0 ? limits.playouts : kDefaultPlayouts;
-  std::unique_ptr<Evaluator> evaluator = MakeEvaluator(spec, params.threads);
-  return std::make_unique<MctsPlayer>(spec.text(), std::move(evaluator), params, limits);
+  limits.playouts = spec.Has("playouts") ? params.playouts : 0;
+  limits.seconds = keys.time;
+  // Every thread may have a batch of leaves in flight.
+  options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
+
+  const std::string kind = keys.evaluator.empty() ? (keys.net.empty() ? "" : "net") : keys.evaluator;
+  auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
+  std::unique_ptr<Evaluator> evaluator;
+  if (kind == "uniform") {
+    if (!keys.net.empty()) fail("net= and evaluator=uniform exclude each other");
+    evaluator = std::make_unique<UniformEvaluator>();
+  } else if (kind == "net") {
+    if (keys.net.empty()) fail("evaluator=net needs net=FILE");
+    evaluator = MakeNetEvaluator(keys.net, options);
+  } else {
+    fail("needs net=FILE or evaluator=uniform");
+  }
+  return MakeSearchPlayer(spec.text(), std::move(evaluator), params, limits);
 }
 
 }  // namespace loa

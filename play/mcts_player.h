@@ -1,24 +1,43 @@
 #pragma once
-// The engine: PUCT search over a net (or over the uniform evaluator).
+// The engine: PUCT search (mcts/search.h) over a net, the uniform evaluator
+// or random playouts.
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 
+#include "mcts/evaluator.h"
+#include "mcts/params.h"
+#include "mcts/search.h"
 #include "play/player.h"
 #include "play/spec.h"
 
 namespace loa {
 
+// Returns the search parameters of a player: the defaults with no noise, no
+// move sampling, no playout caps and no forced playouts (it plays its best).
+SearchParams EngineSearchParams();
+
+// Returns a player that runs the search over `evaluator` within `limits`
+// (a timed clock overrides the time; 800 playouts when neither is given);
+// on_seed, when set, receives the match's seeds. Throws loa::Error for
+// parameters out of range.
+std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evaluator> evaluator,
+                                         const SearchParams& params, const SearchLimits& limits,
+                                         std::function<void(uint64_t)> on_seed = {});
+
 // "mcts:net=FILE[,playouts=N][,time=S][,threads=T]" or
-// "mcts:evaluator=uniform,...": the engine's search (mcts/search.h). Keys:
+// "mcts:evaluator=uniform,...": the engine's search. Keys (`loaz config`
+// lists them with their ranges and help):
 //   net=FILE            an export (.safetensors) or checkpoint (.pt)
 //   evaluator=net|uniform  (net when net= is given)
 //   playouts=N          root visits per move (800 when neither limit is given)
 //   time=S              seconds per move; a timed clock overrides it
-//   threads=T           search threads (1)
-//   batch=B             leaves one thread evaluates at once (1)
-//   cpuct=C, solver=0|1, reuse=0|1   search settings (mcts/params.h defaults)
-//   device=cpu|cuda|auto, backend=auto|eigen|torch, inference_threads=N,
-//   cache=ENTRIES       how the net runs (net/net_evaluator.h defaults)
+//   every field of SearchParams (mcts/params.cpp: threads, leaves_per_batch,
+//   cpuct_init, solver, reuse_tree, ...) and of NetEvaluatorOptions
+//   (net/net_evaluator.cpp: device, backend, inference_threads,
+//   cache_entries, ...) under its declared key.
 // Throws ParseError naming the key, loa::Error naming a bad net file.
 std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec);
 

@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
-#include "play/seed.h"
+#include "core/random.h"
 #include "play/spec.h"
 
 namespace loa {
@@ -47,13 +47,13 @@ Openings::Openings(const std::string& source, const Rules& rules) : source_(sour
 
 Game Openings::Get(int i, uint64_t seed) const {
   if (random_plies_ < 0) return Game(rules_, positions_[size_t(i) % positions_.size()]);
-  std::mt19937_64 rng(MixSeed(seed, uint64_t(i)));
+  Rng rng(MixSeed(seed, uint64_t(i)));
   for (int attempt = 0; attempt < kOpeningAttempts; ++attempt) {
     Game game(rules_);
     while (!game.over() && game.ply() < random_plies_) {
       MoveList moves;
       game.LegalMoves(moves);
-      game.Play(moves[RandomBelow(rng, moves.size())]);
+      game.Play(moves[rng.Below(int(moves.size()))]);
     }
     if (!game.over()) return game;
   }

@@ -21,8 +21,9 @@ std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec);
 // when none is given), "hash=MB": the alpha-beta baseline.
 std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec);
 
-// "rollout:sims=N[,c=C][,seed=S]": MCTS with uniformly random playouts and
-// proven wins and losses backed up (MCTS-Solver).
+// "rollout:sims=N[,rollouts=R][,seed=S]": the PUCT search with uniform priors
+// and values from random playouts, proven wins and losses backed up
+// (MCTS-Solver); any search parameter may follow.
 std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec);
 
 // "gtp:cmd=COMMAND": an external engine that speaks the text protocol of

@@ -1,6 +1,7 @@
 #include "play/spec.h"
 
 #include "core/error.h"
+#include "core/params.h"
 
 namespace loa {
 
@@ -27,56 +28,61 @@ PlayerSpec PlayerSpec::Parse(const std::string& text) {
   return spec;
 }
 
-void PlayerSpec::Fail(const std::string& why) const { throw ParseError("player '" + text_ + "': " + why); }
+void PlayerSpec::Fail(const std::string& why) const { throw ParseError("player '" + Excerpt(text_) + "': " + why); }
+
+namespace {
+
+// The one parameter reader over a spec's pairs; every failure is a
+// ParseError (the spec is text that cannot be read).
+class SpecReader : public MapParamReader {
+ public:
+  using MapParamReader::MapParamReader;
+
+ protected:
+  [[noreturn]] void Fail(const std::string& key, const std::string& why, bool) const override {
+    try {
+      MapParamReader::Fail(key, why, true);
+    } catch (const Error& e) {
+      throw ParseError(e.what());
+    }
+  }
+};
+
+}  // namespace
+
+void PlayerSpec::Read(const std::function<void(ParamVisitor&)>& visit) const {
+  SpecReader reader(options_, "player '" + Excerpt(text_) + "'");
+  visit(reader);
+  declared_.insert(reader.declared().begin(), reader.declared().end());
+}
 
 void PlayerSpec::CheckKeys(std::initializer_list<const char*> known) const {
+  std::set<std::string> all = declared_;
+  for (const char* k : known) all.insert(k);
   for (const auto& [key, value] : options_) {
-    bool found = false;
+    if (all.count(key)) continue;
     std::string list;
-    for (const char* k : known) {
-      found |= key == k;
-      list += (list.empty() ? "" : ", ") + std::string(k);
-    }
-    if (!found)
-      Fail("unknown option '" + key + "' for " + kind_ +
-           (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
+    for (const std::string& k : all) list += (list.empty() ? "" : ", ") + k;
+    Fail("unknown option '" + Excerpt(key) + "' for " + kind_ +
+         (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
   }
 }
 
 std::string PlayerSpec::GetString(const std::string& key, const std::string& fallback) const {
-  auto it = options_.find(key);
-  return it == options_.end() ? fallback : it->second;
+  std::string value = fallback;
+  Read([&](ParamVisitor& v) { v.String(key.c_str(), value, true, ""); });
+  return value;
 }
 
 int64_t PlayerSpec::GetInt(const std::string& key, int64_t fallback, int64_t min, int64_t max) const {
-  auto it = options_.find(key);
-  if (it == options_.end()) return fallback;
-  size_t used = 0;
-  int64_t value = 0;
-  try {
-    value = std::stoll(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != it->second.size()) Fail(key + "=" + it->second + " is not a whole number");
-  if (value < min || value > max)
-    Fail(key + "=" + it->second + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  int64_t value = fallback;
+  Read([&](ParamVisitor& v) { v.Int64(key.c_str(), value, min, max, ""); });
   return value;
 }
 
 double PlayerSpec::GetDouble(const std::string& key, double fallback, double min, double max) const {
-  auto it = options_.find(key);
-  if (it == options_.end()) return fallback;
-  size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != it->second.size()) Fail(key + "=" + it->second + " is not a number");
-  if (!(value >= min && value <= max))
-    Fail(key + "=" + it->second + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  double value = fallback;
+  Read([&](ParamVisitor& v) { v.Double(key.c_str(), value, min, max, ""); });
   return value;
 }
 

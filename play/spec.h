@@ -3,13 +3,18 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 namespace loa {
 
-// A parsed spec. The getters range-check and throw ParseError naming the
-// spec and the key; CheckKeys rejects keys the kind does not know.
+class ParamVisitor;
+
+// A parsed spec. Read and the getters parse with the one parameter reader
+// (core/params.h), range-check and throw ParseError naming the spec and the
+// key; CheckKeys rejects keys that neither they nor its list declared.
 class PlayerSpec {
  public:
   // Parses "kind:key=value,..."; throws ParseError on a malformed pair.
@@ -19,8 +24,13 @@ class PlayerSpec {
   const std::string& text() const { return text_; }
   bool Has(const std::string& key) const { return options_.count(key) != 0; }
 
-  // Throws ParseError naming the first key not in `known`.
-  void CheckKeys(std::initializer_list<const char*> known) const;
+  // Reads the fields a Visit-style function declares (core/params.h) from
+  // the spec's keys of the same names.
+  void Read(const std::function<void(ParamVisitor&)>& visit) const;
+
+  // Throws ParseError naming the first key that no getter or Read declared
+  // and that is not in `known`.
+  void CheckKeys(std::initializer_list<const char*> known = {}) const;
 
   std::string GetString(const std::string& key, const std::string& fallback) const;
   int64_t GetInt(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
@@ -31,6 +41,7 @@ class PlayerSpec {
 
   std::string text_, kind_;
   std::map<std::string, std::string> options_;
+  mutable std::set<std::string> declared_;
 };
 
 }  // namespace loa

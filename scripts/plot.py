@@ -18,6 +18,11 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pymodules import require  # noqa: E402
+
+require("numpy", "matplotlib")
+
 import matplotlib
 
 matplotlib.use("Agg")

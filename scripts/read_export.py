@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reads a LOAZero export (safetensors layout, DESIGN.md Data) with numpy.
+"""Reads a LOAZero export (safetensors layout, docs/DESIGN.md Data) with numpy.
 
     read_export.py NET.safetensors            print the metadata and tensors
     read_export.py NET.safetensors --check F  run the net in numpy (and in
@@ -15,8 +15,14 @@ The layout mirrors net/model.h: tensor names are PyTorch state-dict names.
 
 import argparse
 import json
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pymodules import require  # noqa: E402
+
+require("numpy")
 
 import numpy as np
 

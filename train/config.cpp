@@ -16,127 +16,88 @@ namespace {
 constexpr int kMaxThreads = 256;
 constexpr int64_t kMaxCount = int64_t{1} << 40;
 
-void Visit(RunConfig& c, FieldVisitor& v) {
-  v.String("name", c.name, false);
-  v.String("directory", c.directory, false);
-  v.Int64("seed", c.seed, 0, INT64_MAX);
-  v.Choice("device", c.device, {"auto", "cpu", "cuda"});
-  v.Double("max_hours", c.max_hours, 0, 1e6);
+}  // namespace
+
+void RunConfig::Visit(ParamVisitor& v) {
+  v.String("name", name, false, "the run's name: the run directory is directory/name");
+  v.String("directory", directory, false, "the folder that holds runs");
+  v.Int64("seed", seed, 0, INT64_MAX, "every random generator of the run derives from it");
+  v.Choice("device", device, {"auto", "cpu", "cuda"}, "where the net trains and plays (auto: cuda if present)");
+  v.Double("max_hours", max_hours, 0, 1e6, "stop after this much run time (0: never)");
 }
 
-void Visit(Rules& c, FieldVisitor& v) {
-  std::string simultaneous = c.simultaneous == Simultaneous::kDraw ? "draw" : "mover";
-  std::string start = c.start == StartKind::kStandard ? "standard" : "scrambled";
-  v.Choice("simultaneous", simultaneous, {"draw", "mover"});
-  v.Choice("start", start, {"standard", "scrambled"});
-  v.Int("max_plies", c.max_plies, 0, 100000);
-  c.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
-  c.start = start == "standard" ? StartKind::kStandard : StartKind::kScrambled;
+void SelfplayConfig::Visit(ParamVisitor& v) {
+  v.Int("workers", workers, 0, kMaxThreads, "self-play threads, each advancing many games at once");
+  v.Int("games_per_worker", games_per_worker, 1, 65536, "games one worker advances together (its batch)");
+  v.Int("games_per_shard", games_per_shard, 1, 100000, "finished games written per replay shard");
+  v.Int64("max_games", max_games, 0, kMaxCount, "stop self-play after this many games in the run (0: never)");
+  v.Int("inference_threads", inference_threads, 1, kMaxThreads, "intra-op threads of the forward pass");
+  v.Int("max_batch", max_batch, 1, 65536, "the largest forward pass");
+  v.Int64("cache_entries", cache_entries, 0, int64_t{1} << 32, "NN cache entries (0: off)");
+  v.Double("resign_threshold", resign_threshold, -1, 0, "resign below this root value (-1: never)");
+  v.Int("resign_consecutive", resign_consecutive, 1, 1000, "... for this many consecutive moves of one side");
+  v.Double("resign_playout_share", resign_playout_share, 0, 1, "share of would-resign games played out (a check)");
+  v.Double("checkpoint_poll_seconds", checkpoint_poll_seconds, 0.1, 86400, "how often a worker looks for a new net");
+  v.Bool("uniform_first", uniform_first, "before the first trained checkpoint, search with uniform priors");
+  v.Int("record_every", record_every, 0, 1000000, "keep the record of every k-th game (0: none)");
 }
 
-void Visit(NetConfig& c, FieldVisitor& v) {
-  v.Int("blocks", c.blocks, 1, 64);
-  v.Int("channels", c.channels, 8, 512);
-  v.Int("global_pooling_every", c.global_pooling_every, 0, 64);
-  v.Int("policy_channels", c.policy_channels, 1, 512);
-  v.Int("value_channels", c.value_channels, 1, 512);
-  v.Int("value_hidden", c.value_hidden, 1, 4096);
-  v.Bool("moves_left", c.moves_left);
-  v.Int("moves_left_channels", c.moves_left_channels, 1, 512);
-  v.Int("moves_left_hidden", c.moves_left_hidden, 1, 4096);
+void ReplayConfig::Visit(ParamVisitor& v) {
+  v.Int64("window", window, 1, kMaxCount, "newest samples the trainer samples from");
+  v.Int64("min_samples", min_samples, 1, kMaxCount, "training starts when the window holds this many");
+  v.Double("max_train_ratio", max_train_ratio, 0.01, 1e6, "most samples trained per new self-play sample");
+  v.Double("validation_share", validation_share, 0, 0.5, "share of shards held out for validation");
+  v.Bool("symmetries", symmetries, "augment each sample with a random one of the 8 board symmetries");
+  v.Double("scan_seconds", scan_seconds, 0.01, 86400, "how often the trainer looks for new shards");
 }
 
-// The search fields self-play uses; the seed comes from run.seed.
-void Visit(SearchParams& c, FieldVisitor& v) {
-  v.Int("playouts", c.playouts, 1, 1000000);
-  v.Float("cpuct_init", c.cpuct_init, 0, 100);
-  v.Float("cpuct_base", c.cpuct_base, 1, 1e9);
-  v.Float("cpuct_factor", c.cpuct_factor, 0, 100);
-  v.Float("fpu_reduction", c.fpu_reduction, 0, 2);
-  v.Float("fpu_reduction_root", c.fpu_reduction_root, 0, 2);
-  v.Bool("solver", c.solver);
-  v.Bool("reuse_tree", c.reuse_tree);
-  v.Float("dirichlet_alpha", c.dirichlet_alpha, 0.001, 10);
-  v.Float("dirichlet_epsilon", c.dirichlet_epsilon, 0, 1);
-  v.Float("temperature_start", c.temperature_start, 0, 10);
-  v.Float("temperature_end", c.temperature_end, 0, 10);
-  v.Int("temperature_halflife_plies", c.temperature_halflife_plies, 0, 10000);
-  v.Int("temperature_cutoff_plies", c.temperature_cutoff_plies, 0, 10000);
-  v.Float("full_search_fraction", c.full_search_fraction, 0.001, 1);
-  v.Int("cheap_playouts", c.cheap_playouts, 1, 1000000);
-  v.Float("forced_playouts_k", c.forced_playouts_k, 0, 100);
+void TrainConfig::Visit(ParamVisitor& v) {
+  v.Int("batch_size", batch_size, 1, 65536, "samples per training step");
+  v.Int64("max_steps", max_steps, 0, kMaxCount, "stop after this many steps (0: never)");
+  v.Int("threads", threads, 1, kMaxThreads, "intra-op threads of training");
+  v.Choice("optimizer", optimizer, {"sgd", "adamw"}, "the optimiser");
+  v.Double("learning_rate", learning_rate, 1e-8, 10, "peak learning rate");
+  v.Double("momentum", momentum, 0, 0.999, "SGD momentum");
+  v.Double("weight_decay", weight_decay, 0, 1, "L2 coefficient (AdamW: decoupled)");
+  v.Int("warmup_steps", warmup_steps, 0, 10000000, "linear learning-rate warm-up from 0");
+  v.Choice("lr_schedule", lr_schedule, {"constant", "cosine", "step"}, "learning-rate schedule after warm-up");
+  v.Int64("lr_decay_steps", lr_decay_steps, 1, kMaxCount, "cosine horizon, or step period");
+  v.Double("lr_decay_factor", lr_decay_factor, 0, 1, "cosine floor, or step factor");
+  v.Double("grad_clip", grad_clip, 0, 1e6, "clip the gradient norm (0: off)");
+  v.Double("policy_weight", policy_weight, 0, 100, "weight of the policy loss");
+  v.Double("value_weight", value_weight, 0, 100, "weight of the value loss");
+  v.Double("moves_left_weight", moves_left_weight, 0, 100, "weight of the moves-left loss");
+  v.Double("value_q_weight", value_q_weight, 0, 1, "value target: (1-w) * outcome + w * root value");
+  v.Int("checkpoint_every", checkpoint_every, 1, 100000000, "steps between checkpoints");
+  v.Int("keep_checkpoints", keep_checkpoints, 0, 1000000, "newest checkpoints kept (0: all)");
+  v.Int("log_every", log_every, 1, 100000000, "steps between metrics lines");
+  v.Int("validation_batches", validation_batches, 0, 100000, "validation batches at each checkpoint");
 }
 
-void Visit(SelfplayConfig& c, FieldVisitor& v) {
-  v.Int("workers", c.workers, 0, kMaxThreads);
-  v.Int("games_per_worker", c.games_per_worker, 1, 65536);
-  v.Int("games_per_shard", c.games_per_shard, 1, 100000);
-  v.Int64("max_games", c.max_games, 0, kMaxCount);
-  v.Int("inference_threads", c.inference_threads, 1, kMaxThreads);
-  v.Int("max_batch", c.max_batch, 1, 65536);
-  v.Int64("cache_entries", c.cache_entries, 0, int64_t{1} << 32);
-  v.Double("resign_threshold", c.resign_threshold, -1, 0);
-  v.Int("resign_consecutive", c.resign_consecutive, 1, 1000);
-  v.Double("resign_playout_share", c.resign_playout_share, 0, 1);
-  v.Double("checkpoint_poll_seconds", c.checkpoint_poll_seconds, 0.1, 86400);
-  v.Bool("uniform_first", c.uniform_first);
-  v.Int("record_every", c.record_every, 0, 1000000);
+void EvalConfig::Visit(ParamVisitor& v) {
+  v.Int("every_checkpoints", every_checkpoints, 0, 1000000, "evaluate every k-th checkpoint (0: never)");
+  v.Int("games", games, 1, 100000, "games per opponent, colours alternating");
+  v.StringList("opponents", opponents, "player specs the checkpoints play (the ladder)");
+  v.Bool("previous_best", previous_best, "also play the previous evaluated checkpoint");
+  v.Int("playouts", playouts, 1, 1000000, "the net's playouts per move");
+  v.Int("random_plies", random_plies, 0, 100, "random opening plies, so that games differ");
+  v.Int("threads", threads, 1, kMaxThreads, "games played at once");
+  v.Int("max_plies", max_plies, 0, 100000, "move cap of evaluation games");
 }
 
-void Visit(ReplayConfig& c, FieldVisitor& v) {
-  v.Int64("window", c.window, 1, kMaxCount);
-  v.Int64("min_samples", c.min_samples, 1, kMaxCount);
-  v.Double("max_train_ratio", c.max_train_ratio, 0.01, 1e6);
-  v.Double("validation_share", c.validation_share, 0, 0.5);
-  v.Bool("symmetries", c.symmetries);
-  v.Double("scan_seconds", c.scan_seconds, 0.01, 86400);
-}
-
-void Visit(TrainConfig& c, FieldVisitor& v) {
-  v.Int("batch_size", c.batch_size, 1, 65536);
-  v.Int64("max_steps", c.max_steps, 0, kMaxCount);
-  v.Int("threads", c.threads, 1, kMaxThreads);
-  v.Choice("optimizer", c.optimizer, {"sgd", "adamw"});
-  v.Double("learning_rate", c.learning_rate, 1e-8, 10);
-  v.Double("momentum", c.momentum, 0, 0.999);
-  v.Double("weight_decay", c.weight_decay, 0, 1);
-  v.Int("warmup_steps", c.warmup_steps, 0, 10000000);
-  v.Choice("lr_schedule", c.lr_schedule, {"constant", "cosine", "step"});
-  v.Int64("lr_decay_steps", c.lr_decay_steps, 1, kMaxCount);
-  v.Double("lr_decay_factor", c.lr_decay_factor, 0, 1);
-  v.Double("grad_clip", c.grad_clip, 0, 1e6);
-  v.Double("policy_weight", c.policy_weight, 0, 100);
-  v.Double("value_weight", c.value_weight, 0, 100);
-  v.Double("moves_left_weight", c.moves_left_weight, 0, 100);
-  v.Double("value_q_weight", c.value_q_weight, 0, 1);
-  v.Int("checkpoint_every", c.checkpoint_every, 1, 100000000);
-  v.Int("keep_checkpoints", c.keep_checkpoints, 0, 1000000);
-  v.Int("log_every", c.log_every, 1, 100000000);
-  v.Int("validation_batches", c.validation_batches, 0, 100000);
-}
-
-void Visit(EvalConfig& c, FieldVisitor& v) {
-  v.Int("every_checkpoints", c.every_checkpoints, 0, 1000000);
-  v.Int("games", c.games, 1, 100000);
-  v.StringList("opponents", c.opponents);
-  v.Bool("previous_best", c.previous_best);
-  v.Int("playouts", c.playouts, 1, 1000000);
-  v.Int("random_plies", c.random_plies, 0, 100);
-  v.Int("threads", c.threads, 1, kMaxThreads);
-  v.Int("max_plies", c.max_plies, 0, 100000);
-}
+namespace {
 
 // Calls f(name, visit) for every section in the order the resolved config
 // lists them; visit(v) shows the section's fields to v.
-void ForEachSection(Config& c, const std::function<void(const char*, const std::function<void(FieldVisitor&)>&)>& f) {
-  f("run", [&](FieldVisitor& v) { Visit(c.run, v); });
-  f("rules", [&](FieldVisitor& v) { Visit(c.rules, v); });
-  f("net", [&](FieldVisitor& v) { Visit(c.net, v); });
-  f("mcts", [&](FieldVisitor& v) { Visit(c.mcts, v); });
-  f("selfplay", [&](FieldVisitor& v) { Visit(c.selfplay, v); });
-  f("replay", [&](FieldVisitor& v) { Visit(c.replay, v); });
-  f("train", [&](FieldVisitor& v) { Visit(c.train, v); });
-  f("eval", [&](FieldVisitor& v) { Visit(c.eval, v); });
+void ForEachSection(Config& c, const std::function<void(const char*, const std::function<void(ParamVisitor&)>&)>& f) {
+  f("run", [&](ParamVisitor& v) { c.run.Visit(v); });
+  f("rules", [&](ParamVisitor& v) { c.rules.Visit(v); });
+  f("net", [&](ParamVisitor& v) { c.net.Visit(v); });
+  f("mcts", [&](ParamVisitor& v) { c.mcts.VisitSearch(v); });  // the seed comes from run.seed
+  f("selfplay", [&](ParamVisitor& v) { c.selfplay.Visit(v); });
+  f("replay", [&](ParamVisitor& v) { c.replay.Visit(v); });
+  f("train", [&](ParamVisitor& v) { c.train.Visit(v); });
+  f("eval", [&](ParamVisitor& v) { c.eval.Visit(v); });
 }
 
 // Applies one "section.key=value" to the YAML root; the value is parsed as
@@ -193,7 +154,7 @@ Config ParseConfig(const std::string& text, const std::string& source, const std
 
   Config config;
   std::set<std::string> known;
-  ForEachSection(config, [&](const char* name, const std::function<void(FieldVisitor&)>& visit) {
+  ForEachSection(config, [&](const char* name, const std::function<void(ParamVisitor&)>& visit) {
     known.insert(name);
     const YAML::Node& const_root = root;
     YamlReader reader(const_root[name], name, sources);
@@ -213,11 +174,27 @@ Config LoadConfig(const std::string& path, const std::vector<std::string>& overr
   return ParseConfig(ReadFile(path), path, overrides);
 }
 
+std::vector<ConfigSection> DescribeConfig(const Config& config) {
+  Config copy = config;
+  std::vector<ConfigSection> sections;
+  ForEachSection(copy, [&](const char* name, const std::function<void(ParamVisitor&)>& visit) {
+    ParamLister lister;
+    visit(lister);
+    sections.push_back({name, lister.params()});
+  });
+  return sections;
+}
+
+bool ResumeMayChange(const std::string& section, const std::string& key) {
+  if (section == "rules" || section == "net") return false;
+  return !(section == "run" && (key == "name" || key == "directory"));
+}
+
 std::string ConfigToYaml(const Config& config) {
   Config copy = config;
   YAML::Emitter out;
   out << YAML::BeginMap;
-  ForEachSection(copy, [&](const char* name, const std::function<void(FieldVisitor&)>& visit) {
+  ForEachSection(copy, [&](const char* name, const std::function<void(ParamVisitor&)>& visit) {
     out << YAML::Key << name << YAML::Value << YAML::BeginMap;
     YamlWriter writer(out);
     visit(writer);

@@ -1,7 +1,9 @@
 #pragma once
 // The config of a training run: one plain struct per YAML section, with the
 // defaults of configs/default.yaml's machine (2 CPU cores). Every field is
-// declared once, with its range, in config.cpp's Visit functions.
+// declared once, with its range and help, in its struct's Visit function
+// (core/params.h): config.cpp for these sections, core/game.cpp (rules),
+// net/net_config.cpp (net), mcts/params.cpp (mcts).
 
 #include <cstdint>
 #include <string>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/params.h"
 #include "mcts/params.h"
 #include "net/net_config.h"
 
@@ -21,6 +24,9 @@ struct RunConfig {
   int64_t seed = 1;             // every random generator derives from it
   std::string device = "auto";  // auto | cpu | cuda
   double max_hours = 0;         // stop after this much run time (0: never)
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
 };
 
 // Section `selfplay`: the self-play workers.
@@ -44,6 +50,9 @@ struct SelfplayConfig {
   // even value instead of the random net: it knows as little, for free.
   bool uniform_first = true;
   int record_every = 1;  // keep the record of every k-th game (0: none)
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
 };
 
 // Section `replay`: the sliding window the trainer samples from.
@@ -57,6 +66,9 @@ struct ReplayConfig {
   double validation_share = 0.05;  // share of shards held out for validation
   bool symmetries = true;          // augment each sample with a random one of the 8
   double scan_seconds = 5;         // how often the trainer looks for new shards
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
 };
 
 // Section `train`: the optimiser and the schedule.
@@ -85,6 +97,9 @@ struct TrainConfig {
   int keep_checkpoints = 0;    // newest checkpoints kept (0: all)
   int log_every = 20;          // steps between metrics lines
   int validation_batches = 4;  // validation batches at each checkpoint
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
 };
 
 // Section `eval`: matches during the run.
@@ -97,12 +112,15 @@ struct EvalConfig {
   int random_plies = 2;       // random opening plies, so that games differ
   int threads = 1;            // games played at once
   int max_plies = 300;        // move cap of evaluation games
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
 };
 
 // The whole config.
 struct Config {
   RunConfig run;
-  // The rules; self-play needs a move cap (RULES.md, options), 300 plies
+  // The rules; self-play needs a move cap (docs/RULES.md, options), 300 plies
   // being some three times a long LOA game.
   Rules rules = [] {
     Rules r;
@@ -131,5 +149,19 @@ Config ParseConfig(const std::string& text, const std::string& source, const std
 
 // Returns the config as YAML, every field written (the resolved config).
 std::string ConfigToYaml(const Config& config);
+
+// One section of the config as `loaz config` lists it.
+struct ConfigSection {
+  std::string name;
+  std::vector<ParamInfo> params;  // defaults of `config`
+};
+
+// Returns every section and field of config, with its range, value and help.
+std::vector<ConfigSection> DescribeConfig(const Config& config = Config());
+
+// Returns whether resuming a run may change section.key: not the rules, the
+// net's architecture or the run's name and directory (a run directory holds
+// one architecture under one set of rules).
+bool ResumeMayChange(const std::string& section, const std::string& key);
 
 }  // namespace loa::train

@@ -3,12 +3,13 @@
 // checks, one writes a section into an emitter. Used by config.cpp only.
 
 #include <optional>
+#include <vector>
 #include <set>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
 
-#include "train/config_fields.h"
+#include "core/params.h"
 
 namespace loa::train {
 
@@ -30,26 +31,22 @@ class SourceMap {
 // Reads the fields of one section from a YAML map, leaving absent keys at
 // their defaults. Throws ParseError for a value of the wrong type and Error
 // for one out of range, naming the source and section.key.
-class YamlReader : public FieldVisitor {
+class YamlReader : public TextParamReader {
  public:
   YamlReader(const YAML::Node& section, std::string section_name, const SourceMap& sources);
-
-  void Int(const char* key, int& value, int min, int max) override;
-  void Int64(const char* key, int64_t& value, int64_t min, int64_t max) override;
-  void Double(const char* key, double& value, double min, double max) override;
-  void Bool(const char* key, bool& value) override;
-  void String(const char* key, std::string& value, bool allow_empty) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices) override;
-  void StringList(const char* key, std::vector<std::string>& value) override;
 
   // Throws ParseError naming the first key of the section no field read.
   void CheckNoUnknownKeys() const;
 
+ protected:
+  std::optional<std::string> Text(const char* key) override;
+  std::optional<std::vector<std::string>> List(const char* key) override;
+  [[noreturn]] void Fail(const std::string& key, const std::string& why, bool type_error) const override;
+
  private:
-  // Returns the scalar text of key, or nothing when the key is absent or
-  // null; throws ParseError when it is present but not a scalar.
-  std::optional<std::string> Scalar(const char* key, const char* expected);
-  [[noreturn]] void Fail(const std::string& key, const std::string& why, bool type_error) const;
+  // Returns the section's node for key (undefined when absent), recording
+  // that the key was declared.
+  YAML::Node Lookup(const char* key);
 
   YAML::Node section_;
   std::string name_;
@@ -58,17 +55,17 @@ class YamlReader : public FieldVisitor {
 };
 
 // Writes the fields of one section as a YAML map into an emitter.
-class YamlWriter : public FieldVisitor {
+class YamlWriter : public ParamVisitor {
  public:
   explicit YamlWriter(YAML::Emitter& out) : out_(out) {}
 
-  void Int(const char* key, int& value, int min, int max) override;
-  void Int64(const char* key, int64_t& value, int64_t min, int64_t max) override;
-  void Double(const char* key, double& value, double min, double max) override;
-  void Bool(const char* key, bool& value) override;
-  void String(const char* key, std::string& value, bool allow_empty) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices) override;
-  void StringList(const char* key, std::vector<std::string>& value) override;
+  void Int64(const char* key, int64_t& value, int64_t min, int64_t max, const char* help) override;
+  void Double(const char* key, double& value, double min, double max, const char* help) override;
+  void Bool(const char* key, bool& value, const char* help) override;
+  void String(const char* key, std::string& value, bool allow_empty, const char* help) override;
+  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
+              const char* help) override;
+  void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
 
  private:
   YAML::Emitter& out_;

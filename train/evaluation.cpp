@@ -4,14 +4,16 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
+#include "core/hash.h"
 #include "core/error.h"
 #include "core/file_util.h"
-#include "mcts/random.h"
+#include "core/random.h"
 #include "play/match.h"
 #include "train/stop.h"
 
@@ -35,12 +37,6 @@ std::string FileSafe(const std::string& name) {
   return out;
 }
 
-uint64_t NameSeed(const std::string& name) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : name) hash = (hash ^ uint8_t(c)) * 0x100000001b3ULL;
-  return hash;
-}
-
 bool HasRecord(const std::vector<MatchRecord>& records, const std::string& a, const std::string& b) {
   for (const MatchRecord& r : records)
     if ((r.a == a && r.b == b) || (r.a == b && r.b == a)) return true;
@@ -51,9 +47,22 @@ bool HasRecord(const std::vector<MatchRecord>& records, const std::string& a, co
 
 std::string CheckpointName(int64_t step) { return "step " + std::to_string(step); }
 
+std::optional<int64_t> CheckpointStep(const std::string& name) {
+  constexpr char kPrefix[] = "step ";
+  if (name.rfind(kPrefix, 0) != 0 || name.size() == sizeof kPrefix - 1 || name.size() > sizeof kPrefix + 17)
+    return std::nullopt;
+  int64_t step = 0;
+  for (size_t i = sizeof kPrefix - 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    step = step * 10 + (name[i] - '0');
+  }
+  if (CheckpointName(step) != name) return std::nullopt;  // leading zeros
+  return step;
+}
+
 std::string NetPlayerSpec(const std::string& path, const Config& config) {
   return "mcts:net=" + path + ",playouts=" + std::to_string(config.eval.playouts) + ",device=" + config.run.device +
-         ",cache=" + std::to_string(kEvalCacheEntries);
+         ",cache_entries=" + std::to_string(kEvalCacheEntries);
 }
 
 std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
@@ -100,14 +109,14 @@ std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::
   return ratings;
 }
 
-std::string CheckpointEvaluator::Anchor() const {
+std::string CheckpointRater::Anchor() const {
   return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0];
 }
 
-CheckpointEvaluator::CheckpointEvaluator(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
+CheckpointRater::CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
     : config_(config), run_(run), log_(log), metrics_(metrics) {}
 
-bool CheckpointEvaluator::PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
+bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
                                         const std::string& b_spec, int games, int64_t step, double hours) {
   const EvalConfig& ec = config_.eval;
   MatchConfig mc;
@@ -116,7 +125,7 @@ bool CheckpointEvaluator::PlayAndRecord(const std::string& a_name, const std::st
   mc.games = games;
   mc.openings = ec.random_plies > 0 ? "random:plies=" + std::to_string(ec.random_plies) : "none";
   mc.threads = ec.threads;
-  mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(NameSeed(a_name) ^ Mix(NameSeed(b_name))));
+  mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(a_name) ^ Mix(Fnv1a64(b_name))));
   mc.rules = config_.rules;
   mc.rules.max_plies = ec.max_plies;
   mc.out_dir = run_.EvalDir() + "/games/" + FileSafe(a_name + "_vs_" + b_name);
@@ -158,7 +167,7 @@ bool CheckpointEvaluator::PlayAndRecord(const std::string& a_name, const std::st
   return true;
 }
 
-void CheckpointEvaluator::EnsureLadder(int games, double hours) {
+void CheckpointRater::EnsureLadder(int games, double hours) {
   const std::vector<std::string>& ladder = config_.eval.opponents;
   for (size_t i = 0; i < ladder.size(); ++i)
     for (size_t j = i + 1; j < ladder.size(); ++j)
@@ -166,28 +175,25 @@ void CheckpointEvaluator::EnsureLadder(int games, double hours) {
         PlayAndRecord(ladder[i], ladder[i], ladder[j], ladder[j], games, -1, hours);
 }
 
-bool CheckpointEvaluator::Evaluate(int64_t step, double hours, int games) {
+bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   if (games <= 0) games = config_.eval.games;
   const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_);
   EnsureLadder(games, hours);
-  std::string best;
+  std::optional<int64_t> best;
   if (config_.eval.previous_best) {
     for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor())) {
-      if (r.name.rfind("step ", 0) != 0 || r.name == name) continue;
-      const int64_t other = std::stoll(r.name.substr(5));
-      if (other < step && std::filesystem::exists(run_.CheckpointPath(other))) {
-        best = r.name;
+      const std::optional<int64_t> other = CheckpointStep(r.name);
+      if (other && *other < step && std::filesystem::exists(run_.CheckpointPath(*other))) {
+        best = other;
         break;
       }
     }
   }
   for (const std::string& opponent : config_.eval.opponents)
     if (!PlayAndRecord(name, spec, opponent, opponent, games, step, hours)) return false;
-  if (!best.empty()) {
-    const int64_t best_step = std::stoll(best.substr(5));
-    if (!PlayAndRecord(name, spec, best, NetPlayerSpec(run_.CheckpointPath(best_step), config_), games, step, hours))
-      return false;
-  }
+  if (best && !PlayAndRecord(name, spec, CheckpointName(*best), NetPlayerSpec(run_.CheckpointPath(*best), config_),
+                             games, step, hours))
+    return false;
   WriteRatings();
   for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor()))
     if (r.name == name)
@@ -200,7 +206,7 @@ bool CheckpointEvaluator::Evaluate(int64_t step, double hours, int games) {
   return true;
 }
 
-std::string CheckpointEvaluator::WriteRatings() {
+std::string CheckpointRater::WriteRatings() {
   const std::string anchor = Anchor();
   const std::vector<Rating> ratings = RateAll(ReadMatchRecords(run_), anchor);
   char line[160];

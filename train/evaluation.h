@@ -6,6 +6,7 @@
 // ladder player (Elo 0).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct MatchRecord {
 // Returns the name of checkpoint `step` in results and tables: "step N".
 std::string CheckpointName(int64_t step);
 
+// Returns the step of a name CheckpointName wrote, or nothing for any other
+// name (a ladder player's spec).
+std::optional<int64_t> CheckpointStep(const std::string& name);
+
 // Returns the player spec that plays the checkpoint at path with the
 // config's evaluation search, its net on config.run.device.
 std::string NetPlayerSpec(const std::string& path, const Config& config);
@@ -39,9 +44,9 @@ std::vector<MatchRecord> ReadMatchRecords(const RunDir& run);
 std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor);
 
 // Plays evaluation matches and records them. Not thread-safe: one per run.
-class CheckpointEvaluator {
+class CheckpointRater {
  public:
-  CheckpointEvaluator(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics);
+  CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics);
 
   // Plays checkpoint `step` against each ladder opponent, and against the
   // best-rated checkpoint before it when eval.previous_best; the ladder's
@@ -49,7 +54,7 @@ class CheckpointEvaluator {
   // eval/matches.jsonl, writes metrics events (eval, rating) stamped with
   // `hours`, and rewrites eval/ratings.txt. Returns false when a stop
   // request cut it short. `games` overrides eval.games when positive.
-  bool Evaluate(int64_t step, double hours, int games = 0);
+  bool Rate(int64_t step, double hours, int games = 0);
 
   // Rewrites eval/ratings.txt and eval/ratings.json from every record;
   // returns the table's text.

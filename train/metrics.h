@@ -1,5 +1,5 @@
 #pragma once
-// metrics.jsonl: one JSON object per line and event (DESIGN.md, Run
+// metrics.jsonl: one JSON object per line and event (docs/DESIGN.md, Run
 // directory). Several processes may append to one file: each line goes out
 // in one write to a file opened for appending.
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/hash.h"
 #include "core/error.h"
 #include "net/encoder.h"
 #include "net/symmetry.h"
@@ -10,16 +11,6 @@
 namespace loa::train {
 namespace {
 
-// FNV-1a 64 of a name: the same split into training and validation shards
-// in every process and on every machine.
-uint64_t NameHash(const std::string& name) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : name) {
-    hash ^= uint8_t(c);
-    hash *= 0x100000001b3ULL;
-  }
-  return Mix(hash);
-}
 
 int64_t ValidationCapacity(int64_t window, double share) {
   return share <= 0 ? 0 : std::max<int64_t>(1, int64_t(double(window) * share));
@@ -83,7 +74,7 @@ ReplayBuffer::ReplayBuffer(const ReplayConfig& config, uint64_t seed) : config_(
 }
 
 bool ReplayBuffer::IsValidation(const std::string& name) const {
-  return double(NameHash(name) >> 11) * 0x1.0p-53 < config_.validation_share;
+  return double(Mix(Fnv1a64(name)) >> 11) * 0x1.0p-53 < config_.validation_share;
 }
 
 void ReplayBuffer::Add(const std::string& name, std::shared_ptr<const Shard> shard) {

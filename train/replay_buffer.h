@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "mcts/random.h"
+#include "core/random.h"
 #include "train/config.h"
 #include "train/logger.h"
 #include "train/run_dir.h"

@@ -27,7 +27,7 @@ namespace {
 // reached, so that it never falls far behind).
 class EvalQueue {
  public:
-  EvalQueue(CheckpointEvaluator& evaluator, Logger& log) : evaluator_(evaluator), log_(log) {
+  EvalQueue(CheckpointRater& rater, Logger& log) : rater_(rater), log_(log) {
     thread_ = std::thread([this] { Loop(); });
   }
   ~EvalQueue() { Close(); }
@@ -75,14 +75,14 @@ class EvalQueue {
         last_queued_ = item.step;
       }
       try {
-        evaluator_.Evaluate(item.step, item.hours);
+        rater_.Rate(item.step, item.hours);
       } catch (const loa::Error& e) {
         log_.Error(std::string("evaluation of step ") + std::to_string(item.step) + " failed: " + e.what());
       }
     }
   }
 
-  CheckpointEvaluator& evaluator_;
+  CheckpointRater& rater_;
   Logger& log_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -169,8 +169,8 @@ namespace {
 // false when the trainer failed.
 bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer, Logger& log, MetricsLog& metrics,
                       std::atomic<bool>& stop_selfplay) {
-  CheckpointEvaluator evaluator(config, dir, log, metrics);
-  EvalQueue evals(evaluator, log);
+  CheckpointRater rater(config, dir, log, metrics);
+  EvalQueue evals(rater, log);
   int64_t last = -1;
   try {
     last = trainer.Run([&](int64_t step, const std::string&) {
@@ -206,7 +206,7 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
   std::unique_ptr<Trainer> trainer;
   if (parts.trainer) {
     trainer = std::make_unique<Trainer>(config, dir, log, metrics);
-    trainer->Restore();
+    trainer->RestoreOrStart();
   }
   std::atomic<bool> stop_selfplay{false}, failed{false};
   std::thread selfplay_thread;
@@ -223,7 +223,17 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
       }
     });
   }
-  if (trainer && !TrainAndEvaluate(config, dir, *trainer, log, metrics, stop_selfplay)) failed = true;
+  if (trainer) {
+    // Nothing may escape while the self-play thread is joinable.
+    try {
+      if (!TrainAndEvaluate(config, dir, *trainer, log, metrics, stop_selfplay)) failed = true;
+    } catch (const std::exception& e) {
+      log.Error(std::string("run failed: ") + e.what());
+      failed = true;
+      RequestStop();
+    }
+    stop_selfplay = true;
+  }
   if (selfplay_thread.joinable()) selfplay_thread.join();
   if (failed) return 1;
   if (StopRequested()) log.Info("stopped cleanly; resume with `loaz train --run " + dir.root() + "`");

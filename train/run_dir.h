@@ -1,5 +1,5 @@
 #pragma once
-// The run directory (DESIGN.md, Run directory): the interface between the
+// The run directory (docs/DESIGN.md, Run directory): the interface between the
 // parts of a run, which may be separate processes on separate machines.
 //
 //   config.yaml      the resolved config; resume reads it

@@ -6,10 +6,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/hash.h"
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/record.h"
-#include "mcts/random.h"
+#include "core/random.h"
 #include "mcts/selfplay.h"
 #include "train/game_samples.h"
 #include "train/net_source.h"
@@ -20,13 +21,6 @@ namespace loa::train {
 namespace {
 
 double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-// FNV-1a 64 of a name, to seed a writer's games.
-uint64_t NameSeed(const std::string& name) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : name) hash = (hash ^ uint8_t(c)) * 0x100000001b3ULL;
-  return hash;
-}
 
 // How long a worker sleeps while it waits for the first checkpoint.
 constexpr std::chrono::milliseconds kNoNetWait{500};
@@ -105,7 +99,7 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   w.seq = run_.NextShardSeq(w.writer);
   // The same run directory state and config give the same games; a resumed
   // worker starts past its last shard, so it never replays old games.
-  w.seed = Mix(uint64_t(config_.run.seed) ^ Mix(NameSeed(w.writer) ^ Mix(uint64_t(w.seq))));
+  w.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(w.writer) ^ Mix(uint64_t(w.seq))));
   SelfPlayDriver driver(&shared_->net, config_.mcts, config_.rules, config_.selfplay.games_per_worker, w.seed);
   const SelfplayConfig& sc = config_.selfplay;
   driver.set_resign_check([&](const SelfPlayGame& g) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/hash.h"
 #include "core/error.h"
 #include "core/file_util.h"
 
@@ -15,16 +16,6 @@ namespace {
 constexpr size_t kHeaderBytes = 40;
 constexpr size_t kRecordBytes = 32;
 constexpr size_t kEntryBytes = 4;
-
-// FNV-1a 64 over bytes: a cheap check that catches torn or altered payloads.
-uint64_t Fnv1a64(const char* data, size_t size) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < size; ++i) {
-    hash ^= uint8_t(data[i]);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
 
 template <typename T>
 void Put(std::string& out, T value) {
@@ -120,7 +111,7 @@ std::string SerializeShard(const Shard& shard) {
   Put(out, uint32_t(shard.samples.size()));
   Put(out, uint32_t((payload.size() - shard.samples.size() * kRecordBytes) / kEntryBytes));
   Put(out, uint64_t(payload.size()));
-  Put(out, Fnv1a64(payload.data(), payload.size()));
+  Put(out, Fnv1a64(payload));
   return out + payload;
 }
 
@@ -129,7 +120,7 @@ Shard ParseShard(const std::string& bytes, const std::string& name) {
   if (bytes.size() != kHeaderBytes + h.payload_bytes)
     throw Error(name + ": truncated replay shard (" + std::to_string(bytes.size()) + " bytes, header says " +
                 std::to_string(kHeaderBytes + h.payload_bytes) + ")");
-  if (Fnv1a64(bytes.data() + kHeaderBytes, h.payload_bytes) != h.checksum)
+  if (Fnv1a64(std::string_view(bytes).substr(kHeaderBytes, h.payload_bytes)) != h.checksum)
     throw Error(name + ": replay shard checksum mismatch (corrupt file)");
   Shard shard;
   shard.games = int(h.games);

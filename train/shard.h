@@ -1,6 +1,6 @@
 #pragma once
 // Replay shards: the finished self-play games of one worker, as compact
-// training samples in one binary file (DESIGN.md, Data).
+// training samples in one binary file (docs/DESIGN.md, Data).
 //
 // Layout, little-endian:
 //   header (40 bytes): magic "LOAZSHRD", u32 version, u32 games,

@@ -8,12 +8,13 @@
 #include <torch/torch.h>
 
 #include "core/error.h"
-#include "mcts/random.h"
+#include "core/random.h"
 #include "net/checkpoint.h"
 #include "net/encoder.h"
 #include "net/model.h"
 #include "net/torch_evaluator.h"
 #include "train/checkpoint_store.h"
+#include "train/losses.h"
 #include "train/replay_buffer.h"
 #include "train/schedule.h"
 #include "train/stop.h"
@@ -25,12 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 // How long the trainer sleeps while it waits for self-play.
 constexpr std::chrono::milliseconds kWaitPeriod{200};
-
-// The losses of one batch, as tensors (total for backward) and numbers.
-struct Losses {
-  torch::Tensor total;
-  double policy = 0, value = 0, moves_left = 0, entropy = 0, value_accuracy = 0;
-};
 
 // Sums of Losses over several batches, for the metrics.
 struct LossSums {
@@ -50,51 +45,6 @@ struct LossSums {
     event["value_accuracy"] = value_accuracy / n;
   }
 };
-
-// Returns the losses of the model on batch (policy cross-entropy over the
-// legal moves, WDL cross-entropy, Huber moves-left), weighted by config; the
-// value target mixes in the root value with weight q_weight.
-Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double q_weight, torch::Device device) {
-  auto tensor = [&](const std::vector<float>& data, std::vector<int64_t> shape) {
-    return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
-  };
-  const int64_t n = b.size;
-  const NetOutput out = model->forward(tensor(b.planes, {n, kNumInputPlanes, 8, 8}));
-  const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
-  const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
-  const torch::Tensor wdl = tensor(b.wdl, {n, 3});
-  torch::Tensor value_target = wdl;
-  if (q_weight > 0) {
-    const torch::Tensor q = tensor(b.root_value, {n, 1});
-    const torch::Tensor q_wdl = torch::cat({(1 + q) / 2, torch::zeros_like(q), (1 - q) / 2}, 1);
-    value_target = (1 - q_weight) * wdl + q_weight * q_wdl;
-  }
-  const torch::Tensor value_loss = -(value_target * torch::log_softmax(out.value, 1)).sum(1).mean();
-  torch::Tensor total = c.policy_weight * policy_loss + c.value_weight * value_loss;
-  Losses l;
-  if (out.moves_left.defined()) {
-    const torch::Tensor ml = torch::smooth_l1_loss(out.moves_left.view({n}), tensor(b.moves_left, {n}));
-    total = total + c.moves_left_weight * ml;
-    l.moves_left = ml.item<double>();
-  }
-  torch::NoGradGuard no_grad;
-  l.total = total;
-  l.policy = policy_loss.item<double>();
-  l.value = value_loss.item<double>();
-  l.entropy = -(log_policy.exp() * log_policy).sum(1).mean().item<double>();
-  l.value_accuracy = (out.value.argmax(1) == wdl.argmax(1)).to(torch::kFloat32).mean().item<double>();
-  return l;
-}
-
-std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainConfig& c, LoaNet& model) {
-  if (c.optimizer == "adamw") {
-    return std::make_unique<torch::optim::AdamW>(
-        model->parameters(), torch::optim::AdamWOptions(c.learning_rate).weight_decay(c.weight_decay));
-  }
-  // SGD's weight decay adds weight_decay * w to the gradient: AlphaZero's L2 term.
-  return std::make_unique<torch::optim::SGD>(
-      model->parameters(), torch::optim::SGDOptions(c.learning_rate).momentum(c.momentum).weight_decay(c.weight_decay));
-}
 
 }  // namespace
 
@@ -257,14 +207,17 @@ void Trainer::Impl::LogProgress() {
   interval_start = Clock::now();
 }
 
-Trainer::Trainer(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
-    : impl_(std::make_unique<Impl>(config, run, log, metrics)) {}
+Trainer::Trainer(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics) {
+  // Training owns LibTorch's threads in its process (ClaimTorchThreads).
+  if (ClaimTorchThreads(config.train.threads) != config.train.threads)
+    log.Warn("LibTorch's thread count was set before the trainer's train.threads");
+  impl_ = std::make_unique<Impl>(config, run, log, metrics);
+}
 
 Trainer::~Trainer() = default;
 
-int64_t Trainer::Restore() {
+int64_t Trainer::RestoreOrStart() {
   Impl& s = *impl_;
-  torch::set_num_threads(s.config.train.threads);
   if (auto state = RestoreNewest(s.run, s.model, s.optimizer.get(), s.log)) {
     s.step = state->step;
     s.samples_trained = state->counters[kSamplesTrainedCounter];
@@ -279,7 +232,6 @@ int64_t Trainer::Restore() {
 
 int64_t Trainer::Run(const CheckpointCallback& on_checkpoint) {
   Impl& s = *impl_;
-  torch::set_num_threads(s.config.train.threads);
   s.log.Info("trainer: " + s.config.net.ShortName() + " net on " + s.device.str() + ", " +
              std::to_string(s.config.train.threads) + " threads, batch " + std::to_string(s.config.train.batch_size) +
              ", from step " + std::to_string(s.step));

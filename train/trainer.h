@@ -35,7 +35,7 @@ class Trainer {
   // Loads the newest loadable checkpoint (model, optimizer, step, counters;
   // falling back past corrupt ones with a warning) or, in a fresh run,
   // writes the randomly initialised net as step 0. Returns the step.
-  int64_t Restore();
+  int64_t RestoreOrStart();
 
   // Trains until train.max_steps, run.max_hours or a stop request, then
   // writes a final checkpoint if the last step has none. Returns the step.

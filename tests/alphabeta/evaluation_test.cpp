@@ -7,7 +7,7 @@
 #include "alphabeta/evaluation.h"
 #include "core/game.h"
 
-namespace loa {
+namespace loa::ab {
 namespace {
 
 // Returns b under symmetry t (0..7) of the square: bit 0 mirrors files,
@@ -43,10 +43,10 @@ std::vector<Position> RandomPositions(int count, uint64_t seed) {
 
 TEST(EvaluationTest, IsInvariantUnderTheBoardSymmetries) {
   for (const Position& pos : RandomPositions(40, 3)) {
-    const int value = Evaluate(pos);
+    const int value = StaticScore(pos);
     for (int t = 1; t < 8; ++t) {
       const Position image(Transform(pos.pieces(kBlack), t), Transform(pos.pieces(kWhite), t), pos.side_to_move());
-      EXPECT_EQ(Evaluate(image), value) << pos.ToString() << " symmetry " << t;
+      EXPECT_EQ(StaticScore(image), value) << pos.ToString() << " symmetry " << t;
     }
   }
 }
@@ -54,7 +54,7 @@ TEST(EvaluationTest, IsInvariantUnderTheBoardSymmetries) {
 TEST(EvaluationTest, IsInvariantUnderSwappingColours) {
   for (const Position& pos : RandomPositions(40, 4)) {
     const Position swapped(pos.pieces(kWhite), pos.pieces(kBlack), Opponent(pos.side_to_move()));
-    EXPECT_EQ(Evaluate(swapped), Evaluate(pos)) << pos.ToString();
+    EXPECT_EQ(StaticScore(swapped), StaticScore(pos)) << pos.ToString();
   }
 }
 
@@ -63,8 +63,8 @@ TEST(EvaluationTest, StartPositionIsBalanced) {
   // so only the tempo counts.
   const Position start = Position::Start();
   const Position white_to_move(start.pieces(kBlack), start.pieces(kWhite), kWhite);
-  EXPECT_EQ(Evaluate(start), Evaluate(white_to_move));
-  EXPECT_GT(Evaluate(start), 0);
+  EXPECT_EQ(StaticScore(start), StaticScore(white_to_move));
+  EXPECT_GT(StaticScore(start), 0);
 }
 
 TEST(EvaluationTest, FeaturesOfAHandBuiltPosition) {
@@ -95,4 +95,4 @@ TEST(EvaluationTest, WallsCountEdgePiecesHemmedIn) {
 }
 
 }  // namespace
-}  // namespace loa
+}  // namespace loa::ab

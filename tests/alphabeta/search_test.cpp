@@ -10,7 +10,7 @@
 #include "alphabeta/search.h"
 #include "core/notation.h"
 
-namespace loa {
+namespace loa::ab {
 namespace {
 
 // Returns whether the side to move can force a win within n of its own moves
@@ -44,7 +44,7 @@ bool CanWinWithin(const Position& pos, int n) {
 
 // Plain minimax with the same evaluation and win scores as the search.
 int Minimax(const Position& pos, int depth, int ply) {
-  if (depth == 0) return Evaluate(pos);
+  if (depth == 0) return StaticScore(pos);
   const Color us = pos.side_to_move();
   MoveList moves;
   pos.GenerateMoves(moves);
@@ -241,4 +241,4 @@ TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
 }
 
 }  // namespace
-}  // namespace loa
+}  // namespace loa::ab

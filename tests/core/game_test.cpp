@@ -1,4 +1,4 @@
-// The end of the game (RULES.md rules 6-10) and the Game's history.
+// The end of the game (docs/RULES.md rules 6-10) and the Game's history.
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Move generation against the rules of RULES.md, one rule per position, and
+// Move generation against the rules of docs/RULES.md, one rule per position, and
 // against an independent square-by-square reference generator.
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ std::set<std::string> MoveNames(const Position& pos) {
   return names;
 }
 
-// RULES.md rules 2-5 read literally: walk the line square by square.
+// docs/RULES.md rules 2-5 read literally: walk the line square by square.
 std::set<std::string> ReferenceMoves(const Position& pos) {
   const Color us = pos.side_to_move();
   auto at = [&](int f, int r) {
@@ -64,7 +64,7 @@ TEST(MoveGen, StartHas36MovesAndTheRulesExamples) {
 }
 
 TEST(MoveGen, JumpsOwnPiecesButNotEnemyPieces) {
-  // Rank 1 holds "x . . o . o . x" (RULES.md's example): 4 pieces.
+  // Rank 1 holds "x . . o . o . x" (docs/RULES.md's example): 4 pieces.
   const Position black = P("8/8/8/4b3/8/8/8/b2w1w1b b");
   EXPECT_TRUE(black.MoveAt(ParseSquare("a1"), kEast).is_null());  // would jump d1
   EXPECT_TRUE(black.MoveAt(ParseSquare("h1"), kWest).is_null());  // would jump f1

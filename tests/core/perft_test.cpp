@@ -1,4 +1,4 @@
-// Perft golden counts. Origin: RULES.md, where three independent move
+// Perft golden counts. Origin: docs/RULES.md, where three independent move
 // generators agree on them.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Game records: the expert games of ../shared/testdata replay to their known
+// Game records: the expert games of tests/data/games replay to their known
 // outcomes, and records round-trip.
 
 #include <gtest/gtest.h>

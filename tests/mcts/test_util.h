@@ -7,7 +7,7 @@
 
 #include "core/game.h"
 #include "mcts/evaluator.h"
-#include "mcts/random.h"
+#include "core/random.h"
 
 namespace loa::testing {
 

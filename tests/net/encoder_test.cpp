@@ -30,7 +30,7 @@ TEST(EncoderTest, StartPositionPlanes) {
   EXPECT_EQ(at(kOwnPlane, "a2"), 0.0f);
   EXPECT_EQ(at(kEnemyPlane, "a2"), 1.0f);
   EXPECT_EQ(at(kEnemyPlane, "d4"), 0.0f);
-  // RULES.md examples: the c-file holds 2 pieces, rank 1 holds 6, the
+  // docs/RULES.md examples: the c-file holds 2 pieces, rank 1 holds 6, the
   // b1-h7 diagonal 2.
   EXPECT_EQ(at(kFileCountPlane, "c5"), 2.0f / 8);
   EXPECT_EQ(at(kRankCountPlane, "e1"), 6.0f / 8);

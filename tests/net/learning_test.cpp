@@ -17,7 +17,7 @@ namespace loa {
 namespace {
 
 // A position with the moves that win at once (unite the mover's pieces
-// without uniting the opponent's, RULES.md rule 8).
+// without uniting the opponent's, docs/RULES.md rule 8).
 struct WinInOne {
   Position position;
   std::vector<Move> winning;

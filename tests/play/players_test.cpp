@@ -23,14 +23,14 @@ std::string SpecError(const std::string& spec) {
 
 TEST(PlayerSpecTest, BadSpecsNameThePartTheyCannotRead) {
   EXPECT_NE(SpecError("alphabeta:depth=3").find("unknown kind 'alphabeta'"), std::string::npos);
-  EXPECT_NE(SpecError("ab:depth=three").find("depth=three is not a whole number"), std::string::npos);
-  EXPECT_NE(SpecError("ab:depth=0").find("depth=0 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("ab:depth=three").find("depth: expected an integer, got 'three'"), std::string::npos);
+  EXPECT_NE(SpecError("ab:depth=0").find("depth: 0 is out of range"), std::string::npos);
   EXPECT_NE(SpecError("ab:deep=3").find("unknown option 'deep'"), std::string::npos);
   EXPECT_NE(SpecError("random:seed").find("'seed' is not key=value"), std::string::npos);
-  EXPECT_NE(SpecError("rollout:sims=-5").find("sims=-5 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("rollout:sims=-5").find("sims: -5 is out of range"), std::string::npos);
   EXPECT_NE(SpecError("greedy:depth=2").find("unknown option 'depth' for greedy"), std::string::npos);
   EXPECT_NE(SpecError("gtp").find("gtp needs cmd=COMMAND"), std::string::npos);
-  EXPECT_NE(SpecError("ab:time=fast").find("time=fast is not a number"), std::string::npos);
+  EXPECT_NE(SpecError("ab:time=fast").find("time: expected a number, got 'fast'"), std::string::npos);
 }
 
 TEST(PlayersTest, NamesAreTheirSpecs) {

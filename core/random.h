@@ -1,21 +1,31 @@
 #pragma once
-// A small, portable random generator for the search: the same seed gives the
-// same numbers on every platform and standard library (std::gamma_distribution
-// does not promise that).
+// The project's one random generator and seed mixer: the same seed gives the
+// same numbers on every platform and standard library (std::mt19937's
+// distributions and std::gamma_distribution do not promise that). Every
+// random choice (search noise, self-play, players, openings) draws from it,
+// seeded from a config or spec seed, never from the clock (docs/STYLE.md).
 
 #include <cmath>
 #include <cstdint>
 
 namespace loa {
 
+// The golden-ratio increment of SplitMix64.
+inline constexpr uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ULL;
+
 // Returns a well-mixed 64-bit value of x (SplitMix64's finaliser, Steele, Lea,
 // Flood 2014); used to derive independent seeds, e.g. Mix(seed ^ Mix(game)).
+// Successive values of Mix(s), s += kGoldenGamma, are the SplitMix64 stream.
 constexpr uint64_t Mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
+  x += kGoldenGamma;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
 }
+
+// Returns a well-mixed seed from two values: MixSeed(match_seed, game_number)
+// and the like.
+constexpr uint64_t MixSeed(uint64_t a, uint64_t b) { return Mix(a * kGoldenGamma + b + 0x632BE59BD9B4E019ULL - kGoldenGamma); }
 
 // xoshiro256** (Blackman, Vigna 2018). Not thread-safe: one per thread or game.
 class Rng {
@@ -38,6 +48,11 @@ class Rng {
     state_[3] = Rotl(state_[3], 45);
     return result;
   }
+
+  // Returns a number in [0, n) for 0 < n < 2^31 (the top 32 bits of a draw,
+  // scaled: Lemire's multiply-shift without the rejection step; the bias is
+  // below n / 2^32).
+  int Below(int n) { return int(((Next() >> 32) * uint64_t(n)) >> 32); }
 
   // Returns a uniform double in [0, 1).
   double Uniform() { return double(Next() >> 11) * 0x1.0p-53; }

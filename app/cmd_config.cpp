@@ -1,0 +1,54 @@
+// loaz config: every key of a training config and every option of the
+// player specs that take parameters, from their one declaration
+// (core/params.h): type, range, default and help; for the config, whether a
+// resumed run may change it.
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "app/command.h"
+#include "core/params.h"
+#include "mcts/params.h"
+#include "net/net_evaluator.h"
+#include "play/mcts_player.h"
+#include "train/config.h"
+
+namespace loa::app {
+namespace {
+
+void PrintParam(const std::string& key, const ParamInfo& p, const char* note) {
+  std::printf("  %-36s %-7s %-26s %-14s %s%s\n", key.c_str(), p.type.c_str(), p.range.c_str(),
+              p.default_value.c_str(), p.help.c_str(), note);
+}
+
+void PrintConfig() {
+  std::printf("Training config (YAML sections; --set section.key=value); * = fixed once a run exists\n");
+  std::printf("  %-36s %-7s %-26s %-14s %s\n", "key", "type", "range", "default", "help");
+  for (const train::ConfigSection& section : train::DescribeConfig()) {
+    for (const ParamInfo& p : section.params)
+      PrintParam(section.name + "." + p.key, p, train::ResumeMayChange(section.name, p.key) ? "" : " *");
+  }
+}
+
+void PrintMctsPlayer() {
+  std::printf("\nPlayer mcts:KEY=VALUE,... (also net=FILE, evaluator=net|uniform, time=SECONDS)\n");
+  SearchParams params = EngineSearchParams();
+  NetEvaluatorOptions options;
+  ParamLister lister;
+  params.Visit(lister);
+  options.Visit(lister);
+  for (const ParamInfo& p : lister.params()) PrintParam(p.key, p, "");
+}
+
+}  // namespace
+
+int RunConfig(int argc, char** argv) {
+  CLI::App cli{"List every training-config key and mcts player option: type, range, default, help.", argv[0]};
+  CLI11_PARSE(cli, argc, argv);
+  PrintConfig();
+  PrintMctsPlayer();
+  return 0;
+}
+
+}  // namespace loa::app

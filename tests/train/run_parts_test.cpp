@@ -1,0 +1,204 @@
+// The parts of a training run, each on its own and small: the real training
+// step (ComputeLosses and the optimiser) on a tiny buffer, self-play with
+// the uniform evaluator, NetSource's choice of checkpoint, and
+// CheckpointRater's matches and ratings.
+
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include "core/file_util.h"
+#include "core/game.h"
+#include "mcts/selfplay.h"
+#include "mcts/uniform_evaluator.h"
+#include "net/checkpoint.h"
+#include "train/evaluation.h"
+#include "train/game_samples.h"
+#include "train/losses.h"
+#include "train/net_source.h"
+#include "train/replay_buffer.h"
+#include "train/run_dir.h"
+#include "train/selfplay.h"
+#include "train/shard.h"
+
+namespace loa::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh run directory under the temporary folder, removed afterwards.
+class RunPartsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("loaz_run_parts_" + std::to_string(getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    run_ = std::make_unique<RunDir>(root_.string());
+    run_->Create();
+    config_.net.blocks = 1;
+    config_.net.channels = 8;
+    config_.net.policy_channels = config_.net.value_channels = 4;
+    config_.net.value_hidden = config_.net.moves_left_hidden = 8;
+    config_.net.global_pooling_every = 0;
+    config_.run.device = "cpu";
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // Returns the number of lines of metrics.jsonl whose event is `event`.
+  int MetricsLines(const std::string& event) const {
+    std::ifstream in(run_->MetricsPath());
+    int n = 0;
+    for (std::string line; std::getline(in, line);) n += line.find("\"event\":\"" + event + "\"") != std::string::npos;
+    return n;
+  }
+
+  fs::path root_;
+  std::unique_ptr<RunDir> run_;
+  Config config_;
+};
+
+// A shard of self-play games with the uniform evaluator, real targets.
+Shard UniformShard(int games, int playouts) {
+  UniformEvaluator evaluator;
+  SearchParams params;
+  params.playouts = playouts;
+  params.cheap_playouts = playouts;
+  Rules rules;
+  rules.max_plies = 60;
+  SelfPlayDriver driver(&evaluator, params, rules, games, 7, 0, games);
+  Shard shard;
+  int index = 0;
+  for (const SelfPlayGame& g : driver.PlayAll()) AddGameSamples(g, OutcomeOf(g), index++, &shard);
+  shard.games = games;
+  return shard;
+}
+
+TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
+  torch::manual_seed(3);
+  const Shard shard = UniformShard(2, 16);
+  ASSERT_GT(shard.samples.size(), 8u);
+  const int n = std::min<int>(32, int(shard.samples.size()));
+  Batch batch;
+  batch.Resize(n);
+  for (int i = 0; i < n; ++i) FillBatchRow(shard, shard.samples[i], 0, i, &batch);
+
+  LoaNet model(config_.net);
+  model->train();
+  TrainConfig c = config_.train;
+  c.learning_rate = 0.05;
+  auto optimizer = MakeOptimizer(c, model);
+  const torch::Device cpu(torch::kCPU);
+  const Losses first = ComputeLosses(model, batch, c, 0.0, cpu);
+  for (int step = 0; step < 40; ++step) {
+    optimizer->zero_grad();
+    Losses l = ComputeLosses(model, batch, c, 0.0, cpu);
+    l.total.backward();
+    optimizer->step();
+  }
+  const Losses last = ComputeLosses(model, batch, c, 0.0, cpu);
+  EXPECT_LT(last.policy + last.value, 0.8 * (first.policy + first.value))
+      << "policy " << first.policy << " -> " << last.policy << ", value " << first.value << " -> " << last.value;
+  EXPECT_GT(first.entropy, 0);
+  // A value target mixed with the root value is another loss of the same batch.
+  EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
+}
+
+TEST_F(RunPartsTest, SelfPlayWithTheUniformEvaluatorWritesShardsRecordsAndMetrics) {
+  config_.selfplay.workers = 1;
+  config_.selfplay.games_per_worker = 2;
+  config_.selfplay.games_per_shard = 2;
+  config_.selfplay.max_games = 4;
+  config_.selfplay.uniform_first = true;
+  config_.selfplay.record_every = 1;
+  config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
+  config_.rules.max_plies = 60;
+  Logger log;
+  MetricsLog metrics(run_->MetricsPath());
+  SelfPlay selfplay(config_, *run_, log, metrics, "test");
+  std::atomic<bool> stop{false};
+  selfplay.Run(stop);
+
+  int64_t games = 0, samples = 0;
+  for (const ShardFile& f : run_->ListShards()) {
+    const ShardCounts counts = ReadShardCounts(run_->SelfplayDir() + "/" + f.name);
+    games += counts.games;
+    samples += counts.samples;
+  }
+  EXPECT_GE(games, 4);
+  EXPECT_EQ(games, selfplay.games());
+  EXPECT_EQ(samples, selfplay.positions());
+  EXPECT_EQ(MetricsLines("selfplay"), int(run_->ListShards().size()));
+  int records = 0;
+  for (const auto& entry : fs::directory_iterator(run_->GamesDir())) records += entry.path().extension() == ".txt";
+  EXPECT_EQ(records, games);
+}
+
+TEST_F(RunPartsTest, NetSourceTakesTheNewestLoadableCheckpoint) {
+  Logger log;
+  NetEvaluatorOptions options;
+  options.cache_entries = 0;
+  NetSource source(*run_, options, /*uniform_before_training=*/true, log);
+  ASSERT_TRUE(source.Refresh());  // no checkpoint: the uniform evaluator, as step 0
+  EXPECT_EQ(source.step(), 0);
+  const Position start = Position::Start(StartKind::kStandard);
+  EvalOutput out;
+  source.Evaluate(&start, 1, &out);
+  EXPECT_EQ(out.num_moves, 36);
+  EXPECT_FLOAT_EQ(out.priors[0], 1.0f / 36);
+
+  WriteNewNet(run_->CheckpointPath(5), config_.net, 1, Rules().ToString());
+  EXPECT_TRUE(source.Refresh());
+  EXPECT_EQ(source.step(), 5);
+  source.Evaluate(&start, 1, &out);
+  EXPECT_EQ(out.num_moves, 36);
+
+  WriteFileAtomic(run_->CheckpointPath(10), "not a checkpoint");
+  EXPECT_FALSE(source.Refresh());  // step 10 is skipped with a warning
+  EXPECT_EQ(source.step(), 5);
+}
+
+TEST_F(RunPartsTest, CheckpointRaterPlaysTheLadderAndRatesTheCheckpoint) {
+  config_.eval.opponents = {"random", "greedy"};
+  config_.eval.games = 2;
+  config_.eval.playouts = 4;
+  config_.eval.previous_best = true;
+  config_.eval.threads = 1;
+  WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
+  WriteNewNet(run_->CheckpointPath(2), config_.net, 2, Rules().ToString());
+  Logger log;
+  MetricsLog metrics(run_->MetricsPath());
+  CheckpointRater rater(config_, *run_, log, metrics);
+  ASSERT_TRUE(rater.Rate(1, 0.5));
+  ASSERT_TRUE(rater.Rate(2, 1.0));
+
+  const std::vector<MatchRecord> records = ReadMatchRecords(*run_);
+  // The ladder once, each checkpoint against both, step 2 against step 1.
+  ASSERT_EQ(records.size(), 6u);
+  int games_of_step_2 = 0;
+  for (const MatchRecord& r : records) {
+    EXPECT_EQ(r.wins + r.draws + r.losses, 2) << r.a << " - " << r.b;
+    if (r.a == "step 2") ++games_of_step_2;
+  }
+  EXPECT_EQ(games_of_step_2, 3);
+  EXPECT_EQ(MetricsLines("rating"), 2);
+  EXPECT_NE(ReadFile(run_->EvalDir() + "/ratings.txt").find("step 2"), std::string::npos);
+}
+
+TEST(CheckpointNameTest, StepsReadBackOnlyFromCheckpointNames) {
+  EXPECT_EQ(CheckpointStep(CheckpointName(1234)), 1234);
+  EXPECT_EQ(CheckpointStep(CheckpointName(0)), 0);
+  EXPECT_FALSE(CheckpointStep("step x"));
+  EXPECT_FALSE(CheckpointStep("step "));
+  EXPECT_FALSE(CheckpointStep("step 012"));
+  EXPECT_FALSE(CheckpointStep("ab:depth=2"));
+  EXPECT_FALSE(CheckpointStep("step 99999999999999999999999"));
+}
+
+}  // namespace
+}  // namespace loa::train

@@ -1,0 +1,49 @@
+#include "train/losses.h"
+
+#include "net/encoder.h"
+
+namespace loa::train {
+
+Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double q_weight, torch::Device device) {
+  auto tensor = [&](const std::vector<float>& data, std::vector<int64_t> shape) {
+    return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
+  };
+  const int64_t n = b.size;
+  const NetOutput out = model->forward(tensor(b.planes, {n, kNumInputPlanes, 8, 8}));
+  const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
+  const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
+  const torch::Tensor wdl = tensor(b.wdl, {n, 3});
+  torch::Tensor value_target = wdl;
+  if (q_weight > 0) {
+    const torch::Tensor q = tensor(b.root_value, {n, 1});
+    const torch::Tensor q_wdl = torch::cat({(1 + q) / 2, torch::zeros_like(q), (1 - q) / 2}, 1);
+    value_target = (1 - q_weight) * wdl + q_weight * q_wdl;
+  }
+  const torch::Tensor value_loss = -(value_target * torch::log_softmax(out.value, 1)).sum(1).mean();
+  torch::Tensor total = c.policy_weight * policy_loss + c.value_weight * value_loss;
+  Losses l;
+  if (out.moves_left.defined()) {
+    const torch::Tensor ml = torch::smooth_l1_loss(out.moves_left.view({n}), tensor(b.moves_left, {n}));
+    total = total + c.moves_left_weight * ml;
+    l.moves_left = ml.item<double>();
+  }
+  torch::NoGradGuard no_grad;
+  l.total = total;
+  l.policy = policy_loss.item<double>();
+  l.value = value_loss.item<double>();
+  l.entropy = -(log_policy.exp() * log_policy).sum(1).mean().item<double>();
+  l.value_accuracy = (out.value.argmax(1) == wdl.argmax(1)).to(torch::kFloat32).mean().item<double>();
+  return l;
+}
+
+std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainConfig& c, LoaNet& model) {
+  if (c.optimizer == "adamw") {
+    return std::make_unique<torch::optim::AdamW>(
+        model->parameters(), torch::optim::AdamWOptions(c.learning_rate).weight_decay(c.weight_decay));
+  }
+  // SGD's weight decay adds weight_decay * w to the gradient: AlphaZero's L2 term.
+  return std::make_unique<torch::optim::SGD>(
+      model->parameters(), torch::optim::SGDOptions(c.learning_rate).momentum(c.momentum).weight_decay(c.weight_decay));
+}
+
+}  // namespace loa::train
