@@ -18,8 +18,8 @@ namespace loa::app {
 namespace {
 
 void PrintParam(const std::string& key, const ParamInfo& p, const char* note) {
-  std::printf("  %-36s %-7s %-26s %-14s %s%s\n", key.c_str(), p.type.c_str(), p.range.c_str(),
-              p.default_value.c_str(), p.help.c_str(), note);
+  std::printf("  %-36s %-7s %-26s %-14s %s%s\n", key.c_str(), p.type.c_str(), p.range.c_str(), p.default_value.c_str(),
+              p.help.c_str(), note);
 }
 
 void PrintConfig() {

@@ -37,9 +37,7 @@ bool ParseNumber(const std::string& text, double& out) {
   return *end == '\0' && std::isfinite(out);
 }
 
-std::string RangeText(int64_t min, int64_t max) {
-  return "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
-}
+std::string RangeText(int64_t min, int64_t max) { return "[" + std::to_string(min) + ", " + std::to_string(max) + "]"; }
 
 std::string RangeText(double min, double max) { return "[" + FormatDouble(min) + ", " + FormatDouble(max) + "]"; }
 

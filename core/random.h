@@ -25,7 +25,9 @@ constexpr uint64_t Mix(uint64_t x) {
 
 // Returns a well-mixed seed from two values: MixSeed(match_seed, game_number)
 // and the like.
-constexpr uint64_t MixSeed(uint64_t a, uint64_t b) { return Mix(a * kGoldenGamma + b + 0x632BE59BD9B4E019ULL - kGoldenGamma); }
+constexpr uint64_t MixSeed(uint64_t a, uint64_t b) {
+  return Mix(a * kGoldenGamma + b + 0x632BE59BD9B4E019ULL - kGoldenGamma);
+}
 
 // xoshiro256** (Blackman, Vigna 2018). Not thread-safe: one per thread or game.
 class Rng {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "core/move.h"
+#include "core/random.h"
 #include "mcts/node.h"
 #include "mcts/params.h"
-#include "core/random.h"
 
 namespace loa {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/game.h"
+#include "core/random.h"
 #include "mcts/evaluator.h"
 #include "mcts/params.h"
-#include "core/random.h"
 #include "mcts/root_stats.h"
 #include "mcts/tree.h"
 

@@ -10,10 +10,10 @@
 
 #include "core/game.h"
 #include "core/position.h"
+#include "core/random.h"
 #include "mcts/evaluator.h"
 #include "mcts/node.h"
 #include "mcts/params.h"
-#include "core/random.h"
 #include "mcts/root_stats.h"
 
 namespace loa {

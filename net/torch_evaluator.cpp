@@ -12,8 +12,8 @@
 
 #include "core/error.h"
 #include "core/params.h"
-#include "net/encoder.h"
 #include "net/checkpoint.h"
+#include "net/encoder.h"
 #include "net/model.h"
 #include "net/torch_backend.h"
 

@@ -6,10 +6,10 @@
 
 #include "alphabeta/search.h"
 #include "core/notation.h"
-#include "play/players.h"
 #include "core/random.h"
 #include "mcts/params.h"
 #include "mcts/time_manager.h"
+#include "play/players.h"
 
 namespace loa {
 namespace {

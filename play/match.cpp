@@ -10,9 +10,9 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/notation.h"
+#include "core/random.h"
 #include "core/record.h"
 #include "play/openings.h"
-#include "core/random.h"
 
 namespace loa {
 namespace {

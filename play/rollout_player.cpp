@@ -38,8 +38,9 @@ std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec) {
   RolloutEvaluator* rollouts = evaluator.get();
   SearchLimits limits;
   limits.playouts = simulations;
-  return MakeSearchPlayer(spec.text(), std::move(evaluator), params, limits,
-                          [rollouts, seed](uint64_t match_seed) { rollouts->Reseed(MixSeed(uint64_t(seed), match_seed)); });
+  return MakeSearchPlayer(spec.text(), std::move(evaluator), params, limits, [rollouts, seed](uint64_t match_seed) {
+    rollouts->Reseed(MixSeed(uint64_t(seed), match_seed));
+  });
 }
 
 }  // namespace loa

@@ -2,8 +2,8 @@
 // Player specs: "KIND" or "KIND:key=value,key=value".
 
 #include <cstdint>
-#include <initializer_list>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>

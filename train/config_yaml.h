@@ -3,9 +3,9 @@
 // checks, one writes a section into an emitter. Used by config.cpp only.
 
 #include <optional>
-#include <vector>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 

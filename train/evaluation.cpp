@@ -4,15 +4,15 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "core/hash.h"
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/hash.h"
 #include "core/random.h"
 #include "play/match.h"
 #include "train/stop.h"
@@ -109,15 +109,13 @@ std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::
   return ratings;
 }
 
-std::string CheckpointRater::Anchor() const {
-  return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0];
-}
+std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0]; }
 
 CheckpointRater::CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
     : config_(config), run_(run), log_(log), metrics_(metrics) {}
 
 bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
-                                        const std::string& b_spec, int games, int64_t step, double hours) {
+                                    const std::string& b_spec, int games, int64_t step, double hours) {
   const EvalConfig& ec = config_.eval;
   MatchConfig mc;
   mc.player_a = a_spec;

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cassert>
 
-#include "core/hash.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "net/encoder.h"
 #include "net/symmetry.h"
 
 namespace loa::train {
 namespace {
-
 
 int64_t ValidationCapacity(int64_t window, double share) {
   return share <= 0 ? 0 : std::max<int64_t>(1, int64_t(double(window) * share));

@@ -6,11 +6,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/hash.h"
 #include "core/error.h"
 #include "core/file_util.h"
-#include "core/record.h"
+#include "core/hash.h"
 #include "core/random.h"
+#include "core/record.h"
 #include "mcts/selfplay.h"
 #include "train/game_samples.h"
 #include "train/net_source.h"

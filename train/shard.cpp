@@ -6,9 +6,9 @@
 #include <cstring>
 #include <fstream>
 
-#include "core/hash.h"
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/hash.h"
 
 namespace loa::train {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/game.h"
-#include "mcts/evaluator.h"
 #include "core/random.h"
+#include "mcts/evaluator.h"
 
 namespace loa::testing {
 

@@ -109,5 +109,34 @@ TEST(ConfigTest, ResolvedYamlReadsBackTheSame) {
   EXPECT_TRUE(back.eval.opponents.empty());
 }
 
+TEST(ConfigTest, ShippedConfigsLoad) {
+  for (const char* name : {"tiny.yaml", "default.yaml", "gpu.yaml"}) {
+    SCOPED_TRACE(name);
+    const Config c = LoadConfig(std::string(LOAZ_SOURCE_DIR) + "/configs/" + name);
+    EXPECT_EQ(ParseConfig(ConfigToYaml(c), "resolved.yaml").run.name, c.run.name);
+  }
+}
+
+TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
+  const std::vector<ConfigSection> sections = DescribeConfig();
+  ASSERT_EQ(sections.size(), 8u);
+  size_t keys = 0;
+  for (const ConfigSection& section : sections) {
+    for (const ParamInfo& p : section.params) {
+      ++keys;
+      EXPECT_FALSE(p.help.empty()) << section.name << "." << p.key;
+      // Every described key reads back through --set with its default.
+      EXPECT_NO_THROW(ParseConfig("", "x.yaml", {section.name + "." + p.key + "=" + p.default_value}))
+          << section.name << "." << p.key << "=" << p.default_value;
+    }
+  }
+  EXPECT_GT(keys, 60u);
+  EXPECT_FALSE(ResumeMayChange("net", "channels"));
+  EXPECT_FALSE(ResumeMayChange("rules", "simultaneous"));
+  EXPECT_FALSE(ResumeMayChange("run", "name"));
+  EXPECT_TRUE(ResumeMayChange("train", "learning_rate"));
+  EXPECT_TRUE(ResumeMayChange("mcts", "playouts"));
+}
+
 }  // namespace
 }  // namespace loa::train
