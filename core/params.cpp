@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 
 #include "core/error.h"
 
@@ -64,12 +63,6 @@ void ParamVisitor::Float(const char* key, float& value, double min, double max, 
   double d = std::strtod(text, nullptr);
   Double(key, d, min, max, help);
   value = float(d);
-}
-
-void ParamVisitor::Uint64(const char* key, uint64_t& value, const char* help) {
-  int64_t wide = int64_t(std::min<uint64_t>(value, uint64_t(std::numeric_limits<int64_t>::max())));
-  Int64(key, wide, 0, std::numeric_limits<int64_t>::max(), help);
-  value = uint64_t(wide);
 }
 
 std::string FormatDouble(double d) {

@@ -37,8 +37,6 @@ class ParamVisitor {
   // A float field, through Double; written as the shortest decimal that
   // reads back as the same float (0.2, not 0.20000000298023224).
   void Float(const char* key, float& value, double min, double max, const char* help);
-  // A uint64 field in [0, 2^63), through Int64 (seeds).
-  void Uint64(const char* key, uint64_t& value, const char* help);
 };
 
 // Returns the shortest decimal text that reads back as exactly d, with a

@@ -23,7 +23,8 @@ class RolloutEvaluator : public Evaluator {
   static constexpr int kMaxPlayoutPlies = 300;
 
   // `playouts` random games per position, averaged; `simultaneous` judges a
-  // move that unites both sides.
+  // move that unites both sides inside a playout (a value estimate only: the
+  // search judges the tree's own moves by the game's rules).
   explicit RolloutEvaluator(uint64_t seed, int playouts = 1, Simultaneous simultaneous = Simultaneous::kDraw);
 
   // Restarts the random sequence from seed; not while Evaluate runs.

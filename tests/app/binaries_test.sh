@@ -17,13 +17,18 @@ fail() {
   exit 1
 }
 
-if ldd "$loaz" | grep -qi torch; then fail "loaz maps LibTorch: $(ldd "$loaz" | grep -i torch | head -1)"; fi
+# Whole outputs into variables: under pipefail, `cmd | grep -q` fails at
+# random when grep exits first and cmd dies of SIGPIPE.
+libraries=$(ldd "$loaz")
+if grep -qi torch <<<"$libraries"; then fail "loaz maps LibTorch: $(grep -i -m1 torch <<<"$libraries")"; fi
 
 [ "$("$loaz" perft --depth 2 2>/dev/null | tail -1)" = "1244" ] || fail "loaz perft --depth 2 is not 1244"
-"$loaz" config | grep -q "^  net.channels .*\*$" || fail "loaz config does not mark net.channels as fixed"
+listing=$("$loaz" config)
+grep -q "^  net.channels .*\*$" <<<"$listing" || fail "loaz config does not mark net.channels as fixed"
 
 if [ -n "$loaz_torch" ]; then
-  "$loaz" export --help | grep -q "safetensors" || fail "loaz export --help did not reach loaz-torch"
+  help=$("$loaz" export --help)
+  grep -q "safetensors" <<<"$help" || fail "loaz export --help did not reach loaz-torch"
 fi
 
 cp "$loaz" "$tmp/loaz"

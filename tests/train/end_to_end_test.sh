@@ -70,7 +70,10 @@ reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$run/net.saf
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the export: $reply"
 "$loaz" export --run "$run" -o "$tmp/exported.safetensors" >/dev/null || fail "loaz export --run"
 "$loaz" export --run "$run" --step 20 -o "$tmp/step20.safetensors" >/dev/null || fail "loaz export --step"
-"$loaz" eval --run "$run" --table-only | grep -q "step" || fail "loaz eval --table-only"
+# Whole outputs into variables: under pipefail, `cmd | grep -q` fails at
+# random when grep exits first and cmd dies of SIGPIPE.
+table=$("$loaz" eval --run "$run" --table-only)
+grep -q "step" <<<"$table" || fail "loaz eval --table-only: $table"
 
 echo "== 3. kill -9 and resume"
 "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=killed \
@@ -95,11 +98,11 @@ lines_before=$(wc -l <"$run/metrics.jsonl")
 }
 grep -q "$(basename "$newest").*falling back" "$tmp/resume.log" || fail "no fallback warning: $(cat "$tmp/resume.log")"
 [ "$(newest_step "$run")" -eq 160 ] || fail "the resumed run did not reach step 160"
-first_step=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"event":"train"' | head -1 |
+first_step=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep -m1 '"event":"train"' |
   sed -E 's/.*"step":([0-9]+).*/\1/')
 [ "$first_step" -gt 0 ] && [ "$first_step" -le "$killed_at" ] || fail "steps restart at $first_step"
 [ "$first_step" -gt $((killed_at - 40)) ] || fail "resumed from step $first_step, not near $killed_at"
-first_games=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"event":"train"' | head -1 |
+first_games=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep -m1 '"event":"train"' |
   sed -E 's/.*"games":([0-9]+).*/\1/')
 [ "$first_games" -ge "$last_games" ] || fail "the game count went back from $last_games to $first_games"
 (cd "$run/selfplay" && md5sum *.shard) | sort >"$tmp/shards_after"
