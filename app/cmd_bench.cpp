@@ -3,7 +3,7 @@
 // playouts per second of the engine's search and of batched self-play, with
 // the uniform evaluator and with a net. Thread counts go with every figure.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <algorithm>
 #include <chrono>
@@ -305,7 +305,7 @@ int RunBench(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   mcts->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
   if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
 }

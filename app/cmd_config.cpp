@@ -3,7 +3,7 @@
 // (core/params.h): type, range, default and help; for the config, whether a
 // resumed run may change it.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <cstdio>
 
@@ -45,7 +45,7 @@ void PrintMctsPlayer() {
 
 int RunConfig(int argc, char** argv) {
   CLI::App cli{"List every training-config key and mcts player option: type, range, default, help.", argv[0]};
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
   PrintConfig();
   PrintMctsPlayer();
   return 0;

@@ -1,6 +1,6 @@
 // loaz eval: rate every checkpoint of a run in one table.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -40,7 +40,7 @@ int RunEval(int argc, char** argv) {
   cli.add_flag("--table-only", table_only, "play nothing; print the table of the matches played so far");
   cli.add_option("--set", overrides, "override a config value for this command, e.g. eval.threads=2")
       ->allow_extra_args(false);
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
   const train::OpenedRun run = train::OpenRunDirectory(run_dir, overrides, false);
   train::InstallStopHandlers();
@@ -56,7 +56,11 @@ int RunEval(int argc, char** argv) {
                                           : std::count(only_steps.begin(), only_steps.end(), steps[i]) > 0;
       if (!due || rated.count(train::CheckpointName(steps[i]))) continue;
       log.Info("evaluating step " + std::to_string(steps[i]));
-      rater.Rate(steps[i], train::CheckpointHours(run.dir, steps[i]), games);
+      try {
+        rater.Rate(steps[i], train::CheckpointHours(run.dir, steps[i]), games);
+      } catch (const Error& e) {
+        log.Warn("skipping step " + std::to_string(steps[i]) + ": " + e.what());  // as `train` does
+      }
     }
   }
   std::fputs(rater.WriteRatings().c_str(), stdout);

@@ -1,7 +1,7 @@
 // loaz export: a checkpoint to a standalone weights file (safetensors);
 // loaz init-net: a freshly initialised net, for tests, demos and a first run.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <cstdio>
 
@@ -38,8 +38,8 @@ int RunExport(int argc, char** argv) {
   cli.add_option("--run", run_dir, "instead of CHECKPOINT: a run directory's newest readable checkpoint");
   cli.add_option("--step", step, "with --run: the checkpoint of this step")->check(CLI::NonNegativeNumber);
   cli.add_option("-o,--output", output, "export to write (written atomically)")->required();
-  CLI11_PARSE(cli, argc, argv);
-  if (input.empty() == run_dir.empty()) throw Error("give either CHECKPOINT or --run DIR (see --help)");
+  LOAZ_PARSE(cli, argc, argv);
+  if (input.empty() == run_dir.empty()) throw UsageError("give either CHECKPOINT or --run DIR (see --help)");
   if (!run_dir.empty()) {
     input = train::ResolveRunCheckpoint(train::RunDir(run_dir), step);
   }
@@ -66,7 +66,7 @@ int RunInitNet(int argc, char** argv) {
   cli.add_option("--seed", seed, "seed of the initialisation")->capture_default_str();
   cli.add_option("--rules", rules_text, "rule options, e.g. \"simultaneous=mover\" (default: Olympiad rules)");
   cli.add_option("-o,--output", output, "file to write")->required();
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
   config.moves_left = !no_moves_left;
   config.Validate();

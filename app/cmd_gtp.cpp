@@ -1,7 +1,7 @@
 // loaz gtp: the engine's text protocol (GTP version 2 framing, LOA commands)
 // on standard input and output.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <iostream>
 
@@ -21,7 +21,7 @@ int RunGtp(int argc, char** argv) {
   cli.add_option("--rules", rules_text, "rule options, e.g. \"simultaneous=mover start=scrambled\"");
   bool verbose = false;
   cli.add_flag("--verbose", verbose, "after each genmove, write the search's depth, score, nodes and speed to stderr");
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
   GtpEngine engine(MakePlayer(player_spec), Rules::FromString(rules_text));
   if (verbose) engine.set_log(&std::cerr);

@@ -2,7 +2,7 @@
 // its interval, optional SPRT.
 
 #include <unistd.h>
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <cstdio>
 #include <sstream>
@@ -73,7 +73,7 @@ int RunMatch(int argc, char** argv) {
   cli.add_option("--games", config.games, "games to play")->check(CLI::Range(1, 10000000))->capture_default_str();
   cli.add_option("--summary", summary, "write the result as JSON to this file");
   AddMatchOptions(cli, config, rules, &sprt);
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
   ApplyRules(config, rules);
   if (!sprt.empty()) config.sprt = ParseSprt(sprt);

@@ -1,6 +1,6 @@
 // loaz perft: move-sequence counts, the rules' checksum, and a speed figure.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <chrono>
 #include <cstdio>
@@ -26,9 +26,9 @@ int RunPerft(int argc, char** argv) {
   cli.add_option("--depth", depth, "plies to count")->required()->check(CLI::Range(0, 20));
   cli.add_flag("--divide", divide, "print MOVE COUNT for each root move first");
   cli.add_option("--threads", threads, "threads that share the root moves")->check(CLI::Range(1, 256));
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
-  const Position pos = fen.empty()
+  const Position pos = fen_option->count() == 0
                            ? Position::Start(start == "scrambled" ? StartKind::kScrambled : StartKind::kStandard)
                            : Position::FromString(fen);
   const auto begin = std::chrono::steady_clock::now();

@@ -1,6 +1,6 @@
 // loaz replay: replay a game record under the rules, print where it ends.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <cstdio>
 
@@ -20,9 +20,9 @@ int RunReplay(int argc, char** argv) {
   cli.add_option("FILE", path, "game record")->required();
   cli.add_option("--simultaneous", simultaneous, "both sides united by one move: draw or mover (overrides the record)")
       ->check(CLI::IsMember({"draw", "mover"}));
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
-  const Record record = ParseRecord(ReadFile(path), path);
+  const Record record = ParseRecord(ReadFile(path, kMaxTextBytes), path);
   Rules rules = record.rules;
   if (!simultaneous.empty()) rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
   const Game game = ReplayRecord(record, rules, path);

@@ -1,7 +1,7 @@
 // loaz selfplay: self-play workers alone, feeding a run directory that a
 // `loaz trainer` (here or on another machine) trains from.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <string>
 #include <vector>
@@ -42,7 +42,7 @@ int RunSelfplay(int argc, char** argv) {
   cli.add_option("--set", overrides,
                  "override a config value for this process only, e.g. selfplay.workers=8 (repeatable)")
       ->allow_extra_args(false);
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
   if (name.empty()) name = DefaultWriterName();
   if (name.find('_') != std::string::npos || name.find('/') != std::string::npos)
     throw Error("--name '" + name + "': must not contain '_' or '/'");

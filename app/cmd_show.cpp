@@ -1,6 +1,6 @@
 // loaz show: a position as a board, with its legal moves and status.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <cstdio>
 
@@ -16,7 +16,7 @@ int RunShow(int argc, char** argv) {
   cli.add_option("FEN", fen, "position string, e.g. '1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b'")->required();
   cli.add_option("--simultaneous", simultaneous, "both sides united by one move: draw or mover")
       ->check(CLI::IsMember({"draw", "mover"}));
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
   Rules rules;
   rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;

@@ -1,6 +1,6 @@
 // loaz tournament: a round robin and its Bradley-Terry ratings table.
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <cstdio>
 
@@ -27,7 +27,7 @@ int RunTournament(int argc, char** argv) {
   cli.add_option("--anchor-elo", config.anchor_elo, "the anchor's rating")->capture_default_str();
   cli.add_option("--summary", summary, "write the table and every match as JSON to this file");
   AddMatchOptions(cli, config.match, rules, nullptr);
-  CLI11_PARSE(cli, argc, argv);
+  LOAZ_PARSE(cli, argc, argv);
 
   ApplyRules(config.match, rules);
   config.on_progress = [&](int i, int j, const MatchProgress& p) {

@@ -110,6 +110,9 @@ int main(int argc, char** argv) {
   argv[1] = name.data();
   try {
     return command->run(argc - 1, argv + 1);
+  } catch (const loa::UsageError& e) {
+    std::fprintf(stderr, "%s: error: %s\n", name.c_str(), e.what());
+    return 2;
   } catch (const loa::Error& e) {
     std::fprintf(stderr, "%s: error: %s\n", name.c_str(), e.what());
   } catch (const std::exception& e) {

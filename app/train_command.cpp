@@ -1,6 +1,6 @@
 #include "app/train_command.h"
 
-#include <CLI/CLI.hpp>
+#include "app/cli.h"
 
 #include <vector>
 
@@ -17,8 +17,8 @@ int RunTrainingCommand(int argc, char** argv, const std::string& description, co
   cli.add_option("--run", run_dir, "resume the run in this directory (reads DIR/config.yaml)");
   cli.add_option("--set", overrides, "override a config value: section.key=value (repeatable; saved)")
       ->allow_extra_args(false);
-  CLI11_PARSE(cli, argc, argv);
-  if (config_path.empty() == run_dir.empty()) throw Error("give either CONFIG or --run DIR (see --help)");
+  LOAZ_PARSE(cli, argc, argv);
+  if (config_path.empty() == run_dir.empty()) throw UsageError("give either CONFIG or --run DIR (see --help)");
 
   const train::OpenedRun run = run_dir.empty() ? train::OpenRunFromConfig(config_path, overrides)
                                                : train::OpenRunDirectory(run_dir, overrides, true);

@@ -20,6 +20,13 @@ class ParseError : public Error {
   using Error::Error;
 };
 
+// A command line that asks for something impossible, e.g. two inputs where
+// one is needed: exit code 2, as for any usage error.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A file that cannot be opened, read or written.
 class IoError : public Error {
  public:

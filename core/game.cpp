@@ -84,6 +84,8 @@ const char* ReasonName(Reason r) {
       return "repetition";
     case Reason::kCap:
       return "cap";
+    case Reason::kTimeout:
+      return "timeout";
     case Reason::kNone:
       break;
   }
@@ -136,7 +138,16 @@ void Game::Play(Move m) {
   verdicts_.push_back(Judge(position(), mover));
 }
 
+void Game::Forfeit(Color loser) {
+  assert(!over());
+  forfeit_ = {WinFor(Opponent(loser)), Reason::kTimeout};
+}
+
 bool Game::Undo() {
+  if (forfeit_.over()) {
+    forfeit_ = Verdict();
+    return true;
+  }
   if (moves_.empty()) return false;
   auto it = occurrences_.find(position().hash());
   if (--it->second == 0) occurrences_.erase(it);

@@ -37,11 +37,11 @@ struct Rules {
 };
 
 enum class Result { kOngoing, kBlackWins, kWhiteWins, kDraw };
-enum class Reason { kNone, kUnited, kBothUnited, kRepetition, kCap };
+enum class Reason { kNone, kUnited, kBothUnited, kRepetition, kCap, kTimeout };
 
 // "black", "white", "draw", "ongoing".
 const char* ResultName(Result r);
-// "united", "both-united", "repetition", "cap", "-".
+// "united", "both-united", "repetition", "cap", "timeout", "-".
 const char* ReasonName(Reason r);
 // Returns the win of colour c.
 constexpr Result WinFor(Color c) { return c == kBlack ? Result::kBlackWins : Result::kWhiteWins; }
@@ -70,7 +70,7 @@ class Game {
   const Position& start() const { return positions_.front(); }
   const std::vector<Move>& moves() const { return moves_; }
   int ply() const { return int(moves_.size()); }
-  const Verdict& verdict() const { return verdicts_.back(); }
+  const Verdict& verdict() const { return forfeit_.over() ? forfeit_ : verdicts_.back(); }
   Result result() const { return verdict().result; }
   Reason reason() const { return verdict().reason; }
   bool over() const { return verdict().over(); }
@@ -85,7 +85,11 @@ class Game {
   // Plays m; the game must not be over and m must be legal.
   void Play(Move m);
 
-  // Takes back the last move; returns false at the start.
+  // Ends the game with a loss for `loser`, who failed to move in time
+  // (reason "timeout"); the game must not be over.
+  void Forfeit(Color loser);
+
+  // Takes back a forfeit, else the last move; returns false at the start.
   bool Undo();
 
  private:
@@ -95,6 +99,7 @@ class Game {
   std::vector<Position> positions_;
   std::vector<Move> moves_;
   std::vector<Verdict> verdicts_;
+  Verdict forfeit_;  // set by Forfeit
   std::unordered_map<uint64_t, int> occurrences_;
 };
 

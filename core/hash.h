@@ -7,9 +7,11 @@
 
 namespace loa {
 
-// Returns the FNV-1a 64 hash of bytes.
-constexpr uint64_t Fnv1a64(std::string_view bytes) {
-  uint64_t hash = 0xcbf29ce484222325ULL;  // the offset basis
+inline constexpr uint64_t kFnv1a64Basis = 0xcbf29ce484222325ULL;
+
+// Returns the FNV-1a 64 hash of bytes; pass the hash of the bytes before
+// them as `hash` to hash a sequence piece by piece.
+constexpr uint64_t Fnv1a64(std::string_view bytes, uint64_t hash = kFnv1a64Basis) {
   for (char c : bytes) {
     hash ^= uint8_t(c);
     hash *= 0x100000001b3ULL;  // the 64-bit FNV prime

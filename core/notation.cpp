@@ -27,12 +27,12 @@ std::string FormatMove(Move m) {
   return SquareName(m.from()) + (m.is_capture() ? "x" : "-") + SquareName(m.to());
 }
 
-Move ParseMove(std::string_view text, const Position& pos) {
+Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   std::string lower(text);
   for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  const std::string where = "move '" + std::string(text) + "' in position '" + pos.ToString() + "': ";
+  const std::string where = "move '" + Excerpt(text, 20) + "' in position '" + pos.ToString() + "': ";
   if (lower == "pass") {
     if (!pos.IsLegal(Move::Pass())) throw ParseError(where + "a pass is legal only with no other move");
     return Move::Pass();
@@ -49,7 +49,12 @@ Move ParseMove(std::string_view text, const Position& pos) {
   const int dir = DirectionBetween(from, to);
   if (dir < 0) throw ParseError(where + "not along a rank, file or diagonal");
   const Move m = pos.MoveAt(from, Direction(dir));
-  if (!m.is_null() && m.to() == to) return m;
+  if (!m.is_null() && m.to() == to) {
+    if (mark == CaptureMark::kCheck && m.is_capture() != (sep != '-'))
+      throw ParseError(where + (m.is_capture() ? "it captures on " + SquareName(to) + ", so it is written with 'x'"
+                                               : "no piece to capture on " + SquareName(to) + ", so it is written with '-'"));
+    return m;
+  }
   const int distance = PopCount(pos.occupied() & LineThrough(OrientationOf(Direction(dir)), from));
   const int steps = std::max(std::abs(FileOf(to) - FileOf(from)), std::abs(RankOf(to) - RankOf(from)));
   if (steps != distance)

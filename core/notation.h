@@ -12,9 +12,15 @@ namespace loa {
 // Returns "b1-d3", "d1xa4" or "pass"; m must not be null.
 std::string FormatMove(Move m);
 
+// How ParseMove treats the separator of FROM-TO.
+enum class CaptureMark {
+  kIgnore,  // '-', 'x' and ':' alike: the squares decide (the text protocol)
+  kCheck,   // 'x' or ':' exactly when the move captures (game records)
+};
+
 // Parses a move and checks it is legal in pos; throws ParseError naming the
-// move and the position when it is malformed or illegal. The separator
-// ('-', 'x' or ':') is not checked against the board: the squares decide.
-Move ParseMove(std::string_view text, const Position& pos);
+// move and the position when it is malformed or illegal, or, with
+// CaptureMark::kCheck, when its separator disagrees with the board.
+Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark = CaptureMark::kIgnore);
 
 }  // namespace loa

@@ -198,7 +198,7 @@ Position Position::Start(StartKind kind) {
 }
 
 Position Position::FromString(std::string_view text) {
-  const std::string quoted = "position '" + std::string(text) + "': ";
+  const std::string quoted = "position '" + Excerpt(text) + "': ";
   auto fail = [&](const std::string& why) { throw ParseError(quoted + why); };
   Bitboard pieces[2] = {0, 0};
   size_t i = 0;

@@ -24,7 +24,7 @@ bool IsMoveNumber(const std::string& t) {
 std::pair<std::string, std::string> ParseTag(const std::string& line, const std::string& where) {
   const size_t space = line.find(' '), open = line.find('"'), close = line.rfind('"');
   if (line.back() != ']' || space == std::string::npos || open == std::string::npos || close <= open)
-    throw ParseError(where + ": malformed tag pair '" + line + "' (expected [Name \"value\"])");
+    throw ParseError(where + ": malformed tag pair '" + Excerpt(line) + "' (expected [Name \"value\"])");
   return {line.substr(1, space - 1), line.substr(open + 1, close - open - 1)};
 }
 
@@ -69,11 +69,14 @@ Record ParseRecord(std::string_view text, const std::string& source) {
   for (char ch : movetext) {
     if (ch == '{')
       ++depth;
+    else if (ch == '}' && depth == 0)
+      throw ParseError(source + ": '}' closes no comment");
     else if (ch == '}')
-      depth = depth > 0 ? depth - 1 : 0;
+      --depth;
     else if (depth == 0)
       cleaned += ch;
   }
+  if (depth > 0) throw ParseError(source + ": a '{' comment is never closed");
   std::istringstream tokens(cleaned);
   std::string token;
   while (tokens >> token) {
@@ -87,7 +90,7 @@ Record ParseRecord(std::string_view text, const std::string& source) {
       continue;
     }
     if (!record.result_token.empty())
-      throw ParseError(source + ": move '" + token + "' after the result '" + record.result_token + "'");
+      throw ParseError(source + ": move '" + Excerpt(token, 20) + "' after the result '" + record.result_token + "'");
     record.moves.push_back(token);
   }
   return record;
@@ -102,11 +105,16 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
       throw ParseError(where + "move '" + text + "' after the game ended (" + ResultName(game.result()) + ", " +
                        ReasonName(game.reason()) + ") in position '" + game.position().ToString() + "'");
     try {
-      game.Play(ParseMove(text, game.position()));
+      game.Play(ParseMove(text, game.position(), CaptureMark::kCheck));
     } catch (const ParseError& e) {
       throw ParseError(where + e.what());
     }
   }
+  // A loss on time is not in the moves: the record's tags say it.
+  const std::string winner = TagValue(record.tags, "Result");
+  if (!game.over() && TagValue(record.tags, "Termination") == ReasonName(Reason::kTimeout) &&
+      (winner == "black" || winner == "white"))
+    game.Forfeit(winner == "black" ? kWhite : kBlack);
   return game;
 }
 

@@ -1,16 +1,24 @@
 #include "net/checkpoint.h"
 
 #include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/hash.h"
 
 namespace loa {
 namespace {
 
 // Stored under "format"; anything else is not a checkpoint of ours.
 constexpr char kCheckpointFormat[] = "loazero-checkpoint";
+// Stored under "version": 2 keeps the model and optimizer archives as byte
+// tensors beside their FNV-1a 64 checksums.
+constexpr int64_t kCheckpointVersion = 2;
 
 // Runs body, turning LibTorch's errors about the file into one loa::Error.
 template <typename Body>
@@ -44,6 +52,10 @@ CheckpointInfo ReadInfo(const std::string& path, torch::serialize::InputArchive&
   c10::IValue format = ReadValue(path, archive, "format");
   if (!format.isString() || format.toStringRef() != kCheckpointFormat)
     throw Error(path + ": not a LOAZero checkpoint (format is not " + kCheckpointFormat + ")");
+  c10::IValue version;
+  if (!archive.try_read("version", version) || !version.isInt() || version.toInt() != kCheckpointVersion)
+    throw Error(path + ": checkpoint version " + (version.isInt() ? std::to_string(version.toInt()) : "1") +
+                ", this build reads version " + std::to_string(kCheckpointVersion));
   info.encoder_version = int(ReadValue(path, archive, "encoder_version").toInt());
   if (info.encoder_version != kEncoderVersion)
     throw Error(path + ": encoder version " + std::to_string(info.encoder_version) +
@@ -63,12 +75,54 @@ CheckpointInfo ReadInfo(const std::string& path, torch::serialize::InputArchive&
   return info;
 }
 
+// Writes an archive into the checkpoint as a byte tensor under key, and its
+// checksum under key + "_checksum".
+void WriteBlob(torch::serialize::OutputArchive& archive, const std::string& key,
+               torch::serialize::OutputArchive& blob) {
+  std::ostringstream out;
+  blob.save_to(out);
+  const std::string bytes = out.str();
+  torch::Tensor tensor = torch::empty({int64_t(bytes.size())}, torch::kUInt8);
+  std::memcpy(tensor.data_ptr<uint8_t>(), bytes.data(), bytes.size());
+  archive.write(key, tensor);
+  archive.write(key + "_checksum", c10::IValue(int64_t(Fnv1a64(bytes))));
+}
+
+// Reads what WriteBlob wrote, checks its checksum and opens it on device.
+torch::serialize::InputArchive ReadBlob(const std::string& path, torch::serialize::InputArchive& archive,
+                                        const std::string& key, torch::Device device) {
+  torch::Tensor tensor;
+  if (!Guarded(path, [&] { return archive.try_read(key, tensor); }))
+    throw Error(path + ": not a LOAZero checkpoint (no '" + key + "')");
+  const c10::IValue checksum = ReadValue(path, archive, (key + "_checksum").c_str());
+  tensor = tensor.contiguous();
+  const std::string_view bytes(reinterpret_cast<const char*>(tensor.data_ptr<uint8_t>()), size_t(tensor.numel()));
+  if (tensor.scalar_type() != torch::kUInt8 || !checksum.isInt() || int64_t(Fnv1a64(bytes)) != checksum.toInt())
+    throw Error(path + ": corrupt checkpoint (the checksum of its " + key + " does not match)");
+  const std::string copy(bytes);
+  return OpenArchive(path, copy, device);
+}
+
+// Throws Error naming path and the tensor when the model holds a NaN or an
+// infinity.
+void CheckFinite(const std::string& path, LoaNet& model) {
+  torch::NoGradGuard no_grad;
+  for (const auto& item : model->named_parameters())
+    if (!torch::isfinite(item.value()).all().item<bool>())
+      throw Error(path + ": tensor " + item.key() + " holds a non-finite value (NaN or infinity)");
+  for (const auto& item : model->named_buffers())
+    if (item.value().is_floating_point() && !torch::isfinite(item.value()).all().item<bool>())
+      throw Error(path + ": tensor " + item.key() + " holds a non-finite value (NaN or infinity)");
+}
+
 }  // namespace
 
 void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
                     const TrainingState& state) {
   torch::serialize::OutputArchive archive;
+  CheckFinite(path, model);
   archive.write("format", c10::IValue(std::string(kCheckpointFormat)));
+  archive.write("version", c10::IValue(kCheckpointVersion));
   archive.write("encoder_version", c10::IValue(int64_t(kEncoderVersion)));
   archive.write("architecture", c10::IValue(model->config().ToJson()));
   archive.write("step", c10::IValue(state.step));
@@ -77,15 +131,15 @@ void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimi
   archive.write("has_optimizer", c10::IValue(optimizer != nullptr));
   torch::serialize::OutputArchive model_archive;
   model->save(model_archive);
-  archive.write("model", model_archive);
+  WriteBlob(archive, "model", model_archive);
   if (optimizer) {
     torch::serialize::OutputArchive optimizer_archive;
     optimizer->save(optimizer_archive);
-    archive.write("optimizer", optimizer_archive);
+    WriteBlob(archive, "optimizer", optimizer_archive);
   }
   std::ostringstream bytes;
   archive.save_to(bytes);
-  WriteFileAtomic(path, bytes.str());
+  WriteFileAtomic(path, bytes.str(), Existing::kKeep);
 }
 
 CheckpointInfo ReadCheckpointInfo(const std::string& path) {
@@ -103,18 +157,16 @@ TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::opti
     throw Error(path + ": architecture " + info.config.ToJson() + " differs from the model's " +
                 model->config().ToJson());
   if (optimizer && !info.has_optimizer) throw Error(path + ": holds no optimizer state");
+  torch::serialize::InputArchive model_archive = ReadBlob(path, archive, "model", device);
+  std::optional<torch::serialize::InputArchive> optimizer_archive;
+  if (optimizer) optimizer_archive = ReadBlob(path, archive, "optimizer", device);
   Guarded(path, [&] {
-    torch::serialize::InputArchive model_archive;
-    archive.read("model", model_archive);
     model->load(model_archive);
     model->to(device);
-    if (optimizer) {
-      torch::serialize::InputArchive optimizer_archive;
-      archive.read("optimizer", optimizer_archive);
-      optimizer->load(optimizer_archive);
-    }
+    if (optimizer) optimizer->load(*optimizer_archive);
     return 0;
   });
+  CheckFinite(path, model);
   return info.state;
 }
 

@@ -31,22 +31,26 @@ struct CheckpointInfo {
 };
 
 // Writes model (its tensors as they are, on any device), optimizer (when
-// not null) and state to path atomically; loading maps the tensors to the
-// device of the model loaded into.
-// Not thread-safe with training on the same model. Throws IoError.
+// not null) and state to path atomically, with a checksum of the model's and
+// the optimizer's bytes; loading maps the tensors to the device of the
+// model loaded into. Never replaces a file already at path.
+// Not thread-safe with training on the same model. Throws IoError (path
+// exists, or the write fails) and Error (the model holds a NaN or an
+// infinity, named).
 void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
                     const TrainingState& state);
 
 // Returns the header of the checkpoint at path. Throws IoError for a
 // missing file and Error for a truncated one, one that is not a LOAZero
-// checkpoint, or one of another encoder version.
+// checkpoint, or one of another checkpoint or encoder version.
 CheckpointInfo ReadCheckpointInfo(const std::string& path);
 
 // Loads the checkpoint at path into model (on the model's device) and, when
 // optimizer is not null, its state into optimizer (which must be of the
 // type saved and built over model->parameters()). Returns the training
 // state. Throws as ReadCheckpointInfo does, and Error when the
-// architecture differs from the model's or the optimizer state is missing.
+// architecture differs from the model's, the optimizer state is missing, a
+// checksum does not match (a damaged file) or a weight is not finite.
 TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer);
 
 // Returns a new CPU model built from the checkpoint's architecture, with

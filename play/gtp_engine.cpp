@@ -1,6 +1,7 @@
 #include "play/gtp_engine.h"
 
 #include <cctype>
+#include <climits>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -16,6 +17,8 @@ namespace {
 
 constexpr const char* kEngineName = "LOAZero";
 constexpr const char* kEngineVersion = "0.1.0";
+// The longest command line read; a longer one is answered with an error.
+constexpr size_t kMaxLineBytes = 64 * 1024;
 
 const std::vector<std::string>& KnownCommands() {
   static const std::vector<std::string> kCommands = {
@@ -37,7 +40,7 @@ Color ParseColor(const std::string& word) {
   for (char ch : word) lower += char(std::tolower(static_cast<unsigned char>(ch)));
   if (lower == "b" || lower == "black") return kBlack;
   if (lower == "w" || lower == "white") return kWhite;
-  throw CommandError{"invalid color '" + word + "' (b, black, w or white)"};
+  throw CommandError{"invalid color '" + Excerpt(word, 20) + "' (b, black, w or white)"};
 }
 
 const char* ColorName(Color c) { return c == kBlack ? "black" : "white"; }
@@ -49,8 +52,9 @@ std::vector<std::string> Words(const std::string& text) {
   return words;
 }
 
-// Returns the number in `word`, or throws naming what it is for.
-int ParseInt(const std::string& word, const char* what) {
+// Returns the number in `word`, or throws naming what it is for; a clock's
+// times and stones are never negative.
+int ParseInt(const std::string& word, const char* what, int min = INT_MIN) {
   size_t used = 0;
   int value = 0;
   try {
@@ -58,7 +62,9 @@ int ParseInt(const std::string& word, const char* what) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != word.size()) throw CommandError{std::string(what) + " '" + word + "' is not a number"};
+  if (used == 0 || used != word.size())
+    throw CommandError{std::string(what) + " '" + Excerpt(word, 20) + "' is not a number"};
+  if (value < min) throw CommandError{std::string(what) + " " + word + " is below " + std::to_string(min)};
   return value;
 }
 
@@ -80,6 +86,27 @@ std::string Clean(const std::string& line) {
   }
   const size_t first = out.find_first_not_of(' '), last = out.find_last_not_of(' ');
   return first == std::string::npos ? "" : out.substr(first, last - first + 1);
+}
+
+// Reads one line (without its newline) of at most kMaxLineBytes into line;
+// a longer line is read to its end and dropped, and `too_long` set. Returns
+// false at the end of the input with nothing read.
+bool ReadLine(std::istream& in, std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  std::streambuf* buffer = in.rdbuf();
+  for (;;) {
+    const int ch = buffer->sbumpc();
+    if (ch == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty() || too_long;
+    }
+    if (ch == '\n') return true;
+    if (line.size() < kMaxLineBytes)
+      line += char(ch);
+    else
+      too_long = true;
+  }
 }
 
 }  // namespace
@@ -113,8 +140,12 @@ std::string GtpEngine::Handle(const std::string& raw) {
 }
 
 void GtpEngine::Run(std::istream& in, std::ostream& out) {
-  for (std::string line; !quit_ && std::getline(in, line);) {
-    const std::string reply = Handle(line);
+  std::string line;
+  bool too_long = false;
+  while (!quit_ && ReadLine(in, line, too_long)) {
+    const std::string reply =
+        too_long ? "? line longer than " + std::to_string(kMaxLineBytes) + " bytes, the most this engine reads\n\n"
+                 : Handle(line);
     if (reply.empty()) continue;
     out << reply;
     out.flush();
@@ -180,22 +211,22 @@ std::string GtpEngine::ExecuteGameCommand(const std::string& command, const std:
   }
   if (command == "loa_result") return ResultText(game_);
   if (command == "loa_loadgame") return LoadGame(args);
-  throw CommandError{"unknown command '" + command + "'"};
+  throw CommandError{"unknown command '" + Excerpt(command, 40) + "'"};
 }
 
 std::string GtpEngine::SetClock(const std::string& command, const std::vector<std::string>& words) {
   if (command == "time_settings") {
     if (words.size() != 3) throw CommandError{"time_settings takes main_time byo_yomi_time byo_yomi_stones"};
     Clock clock;
-    clock.main_seconds = ParseInt(words[0], "main time");
-    clock.byoyomi_seconds = ParseInt(words[1], "byo-yomi time");
-    clock.byoyomi_stones = ParseInt(words[2], "byo-yomi stones");
+    clock.main_seconds = ParseInt(words[0], "main time", 0);
+    clock.byoyomi_seconds = ParseInt(words[1], "byo-yomi time", 0);
+    clock.byoyomi_stones = ParseInt(words[2], "byo-yomi stones", 0);
     clocks_[kBlack] = clocks_[kWhite] = clock;
     return "";
   }
   if (words.size() != 3) throw CommandError{"time_left takes color time stones"};
   Clock& clock = clocks_[ParseColor(words[0])];
-  const int seconds = ParseInt(words[1], "time"), stones = ParseInt(words[2], "stones");
+  const int seconds = ParseInt(words[1], "time", 0), stones = ParseInt(words[2], "stones", 0);
   // Stones 0: main time is running; else byo-yomi with that many stones left.
   if (stones == 0) {
     clock.main_seconds = seconds;
@@ -251,7 +282,7 @@ std::string GtpEngine::SetRules(const std::string& args) {
 
 std::string GtpEngine::LoadGame(const std::string& args) {
   if (args.empty()) throw CommandError{"loa_loadgame takes a file name"};
-  const Record record = ParseRecord(ReadFile(args), args);
+  const Record record = ParseRecord(ReadFile(args, kMaxTextBytes), args);
   Game game = ReplayRecord(record, record.rules, args);
   player_->NewGame();
   game_ = game;

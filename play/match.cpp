@@ -42,7 +42,14 @@ Game PlayGame(const MatchConfig& config, const Openings& openings, int index, Pl
   b.SetSeed(MixSeed(config.seed, 2 * uint64_t(index) + 1));
   while (!game.over()) {
     Player& player = (game.position().side_to_move() == kBlack) == a_is_black ? a : b;
-    const Move move = player.ChooseMove(game, Clock());
+    Move move;
+    try {
+      move = player.ChooseMove(game, Clock());
+    } catch (const PlayerTimeout&) {
+      if (!config.forfeit_on_timeout) throw;
+      game.Forfeit(game.position().side_to_move());
+      break;
+    }
     if (move.is_null() || !game.position().IsLegal(move))
       throw Error("match game " + std::to_string(index + 1) + ": player '" + player.name() + "' chose " +
                   (move.is_null() ? "no move" : "the illegal move " + FormatMove(move)) + " in position '" +

@@ -50,6 +50,9 @@ struct MatchConfig {
   }();
   std::string out_dir;  // a record per game when set
   std::optional<SprtConfig> sprt;
+  // A player that times out (an external engine) loses the game when set;
+  // else the match fails with the PlayerTimeout.
+  bool forfeit_on_timeout = true;
   // Called after each game, under the match's lock (keep it short).
   std::function<void(const MatchProgress&)> on_progress;
 };
@@ -81,8 +84,8 @@ struct MatchResult {
 
 // Plays the match; with one thread and a fixed seed it plays the same games
 // every time (and with more threads too, unless the SPRT stops it). Throws
-// Error when a player fails (an external engine dies or plays an illegal
-// move) or a record cannot be written.
+// Error when a player fails (an external engine dies, plays an illegal move,
+// or times out without forfeit_on_timeout) or a record cannot be written.
 MatchResult RunMatch(const MatchConfig& config);
 
 // Returns one line of progress: "games 12/40  +8 =2 -2  score 75.0%  Elo +191 +- 120".

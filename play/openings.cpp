@@ -28,7 +28,7 @@ Openings::Openings(const std::string& source, const Rules& rules) : source_(sour
     random_plies_ = int(spec.GetInt("plies", 4, 0, kMaxOpeningPlies));
     return;
   }
-  std::istringstream in(ReadFile(source));
+  std::istringstream in(ReadFile(source, kMaxTextBytes));
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const size_t first = line.find_first_not_of(" \t\r");

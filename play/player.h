@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "core/error.h"
 #include "core/game.h"
 
 namespace loa {
@@ -17,6 +18,13 @@ struct Clock {
   double byoyomi_seconds = 0;  // time per byo-yomi period
   int byoyomi_stones = 0;      // moves per byo-yomi period (0: none)
   bool timed() const { return main_seconds > 0 || byoyomi_seconds > 0; }
+};
+
+// A player that did not move within its time: a loss for it in a match
+// (Game::Forfeit), an error elsewhere.
+class PlayerTimeout : public Error {
+ public:
+  using Error::Error;
 };
 
 // A player. Not thread-safe: one game at a time; make one per thread.

@@ -26,9 +26,16 @@ std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec);
 // (MCTS-Solver); any search parameter may follow.
 std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec);
 
-// "gtp:cmd=COMMAND": an external engine that speaks the text protocol of
-// `loaz gtp`, started with /bin/sh -c COMMAND; the rest of the spec is the
-// command, commas and all.
+// Seconds an external engine may take to answer a command (but a timed
+// genmove, which gets its clock plus a grace).
+inline constexpr double kDefaultEngineTimeout = 30;
+
+// "gtp:[timeout=SECONDS,]cmd=COMMAND": an external engine that speaks the
+// text protocol of `loaz gtp`, started with /bin/sh -c COMMAND in a process
+// group of its own; the rest of the spec is the command, commas and all. An
+// engine that does not answer within its timeout, or answers more than
+// 1 MiB, is killed with its whole process group (PlayerTimeout, Error);
+// so is every engine when SIGINT or SIGTERM ends this process.
 std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec);
 
 }  // namespace loa

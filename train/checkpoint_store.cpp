@@ -1,25 +1,62 @@
 #include "train/checkpoint_store.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <vector>
 
 #include "core/error.h"
 
 namespace loa::train {
+namespace {
+
+// Moves damaged checkpoints newer than the one resumed from into
+// checkpoints/damaged/, kept for inspection, so that the steps the run
+// trains again are written fresh and nothing is ever overwritten.
+void SetAside(const RunDir& run, const std::vector<std::string>& damaged, Logger& log) {
+  if (damaged.empty()) return;
+  const std::filesystem::path folder = std::filesystem::path(run.CheckpointDir()) / "damaged";
+  std::filesystem::create_directories(folder);
+  for (const std::string& path : damaged) {
+    std::filesystem::path target = folder / std::filesystem::path(path).filename();
+    for (int n = 1; std::filesystem::exists(target); ++n)
+      target = folder / (std::filesystem::path(path).filename().string() + "." + std::to_string(n));
+    std::filesystem::rename(path, target);
+    log.Warn("moved the damaged " + path + " to " + target.string());
+  }
+}
+
+}  // namespace
 
 std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, torch::optim::Optimizer* optimizer,
                                            Logger& log) {
   const std::vector<int64_t> steps = run.ListCheckpoints();
+  std::vector<std::string> damaged;
   for (size_t i = steps.size(); i-- > 0;) {
     const std::string path = run.CheckpointPath(steps[i]);
+    // Another architecture is not damage: the run's config and its
+    // checkpoints disagree, and nothing may be set aside or written.
+    std::optional<CheckpointInfo> info;
+    try {
+      info = ReadCheckpointInfo(path);
+    } catch (const loa::Error&) {
+    }
+    if (info && info->config != model->config())
+      throw Error(path + ": architecture " + info->config.ShortName() + ", but the run's config says " +
+                  model->config().ShortName() + "; a run directory holds one architecture");
     try {
       TrainingState state = LoadCheckpoint(path, model, optimizer);
       log.Info("resumed from " + path + " (step " + std::to_string(state.step) + ")");
+      SetAside(run, damaged, log);
       return state;
     } catch (const loa::Error& e) {
       log.Warn(std::string("cannot load checkpoint ") + path + ": " + e.what() +
-               (i > 0 ? "; falling back to the one before" : "; no older checkpoint, starting afresh"));
+               (i > 0 ? "; falling back to the one before" : ""));
+      damaged.push_back(path);
     }
   }
+  if (!damaged.empty())
+    throw Error(run.root() + ": none of its " + std::to_string(damaged.size()) +
+                " checkpoints loads (see the warnings above); nothing was written");
   return std::nullopt;
 }
 

@@ -15,9 +15,12 @@
 namespace loa::train {
 
 // Loads the newest checkpoint of run that loads into model (and optimizer,
-// when not null); each one that fails is named in a warning and the one
-// before it tried. Returns its training state, or nothing when the run has
-// no loadable checkpoint.
+// when not null); each one that fails (truncated, checksum, non-finite) is
+// named in a warning, the one before it tried, and once one loads, the
+// damaged newer ones are moved to checkpoints/damaged/. Returns its training
+// state, or nothing when the run has no checkpoint at all. Throws Error
+// when a checkpoint has another architecture than model, or when the run
+// has checkpoints and none loads (a fresh start would lose them).
 std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, torch::optim::Optimizer* optimizer,
                                            Logger& log);
 

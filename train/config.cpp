@@ -1,5 +1,6 @@
 #include "train/config.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -118,9 +119,36 @@ void ApplyOverride(YAML::Node& root, const std::string& text, SourceMap& sources
   sources.Override(section + "." + key, text);
 }
 
+// Throws ParseError naming the source and the key at a key that a map of
+// node (or of a map inside it) holds twice; YAML forbids it, and yaml-cpp
+// would keep one of them silently.
+void CheckNoDuplicateKeys(const YAML::Node& node, const std::string& source, const std::string& prefix) {
+  std::set<std::string> keys;
+  for (const auto& item : node) {
+    if (!item.first.IsScalar()) continue;
+    const std::string key = item.first.Scalar();
+    if (!keys.insert(key).second)
+      throw ParseError(source + ": key '" + Excerpt(prefix + key) + "' appears twice (line " +
+                       std::to_string(item.first.Mark().line + 1) + ")");
+    if (item.second.IsMap()) CheckNoDuplicateKeys(item.second, source, prefix + key + ".");
+  }
+}
+
+// Throws Error naming the source when the run's name is not a plain name:
+// it must name a folder inside run.directory, never a path out of it.
+void CheckRunName(const std::string& name, const std::string& source) {
+  const bool plain = !name.empty() && name != "." && name != ".." && name.size() <= 200 &&
+                     name.find_first_of("/\\") == std::string::npos &&
+                     std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 32; });
+  if (!plain)
+    throw Error(source + ": run.name '" + Excerpt(name, 40) +
+                "' is not a plain name: it names a folder in run.directory (no '/', '\\' or control characters; not '.' or '..')");
+}
+
 // Throws Error naming the source when fields disagree with each other.
 void CheckConsistency(const Config& c, const std::string& source) {
   auto fail = [&](const std::string& why) { throw Error(source + ": " + why); };
+  CheckRunName(c.run.name, source);
   if (c.replay.min_samples > c.replay.window)
     fail("replay.min_samples (" + std::to_string(c.replay.min_samples) + ") exceeds replay.window (" +
          std::to_string(c.replay.window) + ")");
@@ -143,11 +171,16 @@ std::string Config::RunDirectory() const {
 Config ParseConfig(const std::string& text, const std::string& source, const std::vector<std::string>& overrides) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1) throw ParseError(source + ": holds " + std::to_string(documents.size()) +
+                                               " YAML documents ('---'); a config is one");
+    if (!documents.empty()) root = documents[0];
   } catch (const YAML::Exception& e) {
     throw ParseError(source + ": not YAML: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ")");
   }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsDefined() || root.IsNull())
+    throw ParseError(source + ": empty config (a config sets at least run.name; see configs/tiny.yaml)");
+  if (root.IsMap()) CheckNoDuplicateKeys(root, source, "");
   if (!root.IsMap()) throw ParseError(source + ": expected a map of sections (run, rules, net, ...)");
   SourceMap sources(source);
   for (const std::string& text : overrides) ApplyOverride(root, text, sources);
@@ -171,7 +204,7 @@ Config ParseConfig(const std::string& text, const std::string& source, const std
 }
 
 Config LoadConfig(const std::string& path, const std::vector<std::string>& overrides) {
-  return ParseConfig(ReadFile(path), path, overrides);
+  return ParseConfig(ReadFile(path, kMaxTextBytes), path, overrides);
 }
 
 std::vector<ConfigSection> DescribeConfig(const Config& config) {
@@ -188,6 +221,18 @@ std::vector<ConfigSection> DescribeConfig(const Config& config) {
 bool ResumeMayChange(const std::string& section, const std::string& key) {
   if (section == "rules" || section == "net") return false;
   return !(section == "run" && (key == "name" || key == "directory"));
+}
+
+std::string ResumeConflict(const Config& saved, const Config& asked) {
+  const std::vector<ConfigSection> before = DescribeConfig(saved), after = DescribeConfig(asked);
+  for (size_t i = 0; i < before.size(); ++i)
+    for (size_t j = 0; j < before[i].params.size(); ++j) {
+      const ParamInfo &was = before[i].params[j], &now = after[i].params[j];
+      if (!ResumeMayChange(before[i].name, was.key) && was.default_value != now.default_value)
+        return before[i].name + "." + was.key + ": " + Excerpt(was.default_value, 40) + " in the run, " +
+               Excerpt(now.default_value, 40) + " asked";
+    }
+  return "";
 }
 
 std::string ConfigToYaml(const Config& config) {

@@ -164,4 +164,9 @@ std::vector<ConfigSection> DescribeConfig(const Config& config = Config());
 // one architecture under one set of rules).
 bool ResumeMayChange(const std::string& section, const std::string& key);
 
+// Returns "section.key: A in the run, B asked" for the first key that
+// ResumeMayChange forbids and that differs between a run's saved config and
+// the config asked for, or "" when none does.
+std::string ResumeConflict(const Config& saved, const Config& asked);
+
 }  // namespace loa::train

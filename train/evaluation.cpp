@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 
@@ -14,6 +13,7 @@
 #include "core/file_util.h"
 #include "core/hash.h"
 #include "core/random.h"
+#include "net/checkpoint.h"
 #include "play/match.h"
 #include "train/stop.h"
 
@@ -67,17 +67,15 @@ std::string NetPlayerSpec(const std::string& path, const Config& config) {
 
 std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
   std::vector<MatchRecord> records;
-  std::ifstream in(MatchesPath(run));
-  std::string line;
-  while (std::getline(in, line)) {
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("a") || !j.contains("b")) continue;
-    MatchRecord r;
-    r.a = j.value("a", "");
-    r.b = j.value("b", "");
-    r.wins = j.value("wins", 0);
-    r.draws = j.value("draws", 0);
-    r.losses = j.value("losses", 0);
+  for (const nlohmann::json& j : ReadJsonLines(MatchesPath(run))) {
+    auto count = [&](const char* key) {
+      const auto it = j.find(key);
+      return it != j.end() && it->is_number_integer() ? it->get<int>() : -1;
+    };
+    const auto a = j.find("a"), b = j.find("b");
+    if (a == j.end() || b == j.end() || !a->is_string() || !b->is_string()) continue;
+    MatchRecord r{a->get<std::string>(), b->get<std::string>(), count("wins"), count("draws"), count("losses")};
+    if (r.wins < 0 || r.draws < 0 || r.losses < 0) continue;
     records.push_back(r);
   }
   return records;
@@ -109,6 +107,16 @@ std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::
   return ratings;
 }
 
+void CheckPlayerSpecs(const Config& config) {
+  for (const std::string& spec : config.eval.opponents) {
+    try {
+      MakePlayer(spec);
+    } catch (const Error& e) {
+      throw Error(std::string("eval.opponents: ") + e.what());
+    }
+  }
+}
+
 std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0]; }
 
 CheckpointRater::CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
@@ -126,6 +134,7 @@ bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string
   mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(a_name) ^ Mix(Fnv1a64(b_name))));
   mc.rules = config_.rules;
   mc.rules.max_plies = ec.max_plies;
+  mc.forfeit_on_timeout = false;  // a silent engine is an error of the evaluation, not a result
   mc.out_dir = run_.EvalDir() + "/games/" + FileSafe(a_name + "_vs_" + b_name);
   mc.on_progress = [&](const MatchProgress& p) {
     if (StopRequested()) throw MatchStopped();
@@ -176,15 +185,20 @@ void CheckpointRater::EnsureLadder(int games, double hours) {
 bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   if (games <= 0) games = config_.eval.games;
   const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_);
+  ReadCheckpointInfo(run_.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
   EnsureLadder(games, hours);
   std::optional<int64_t> best;
   if (config_.eval.previous_best) {
     for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor())) {
       const std::optional<int64_t> other = CheckpointStep(r.name);
-      if (other && *other < step && std::filesystem::exists(run_.CheckpointPath(*other))) {
-        best = other;
-        break;
+      if (!other || *other >= step || !std::filesystem::exists(run_.CheckpointPath(*other))) continue;
+      try {
+        ReadCheckpointInfo(run_.CheckpointPath(*other));
+      } catch (const Error&) {
+        continue;  // damaged since it was rated: the next best
       }
+      best = other;
+      break;
     }
   }
   for (const std::string& opponent : config_.eval.opponents)

@@ -43,6 +43,11 @@ std::vector<MatchRecord> ReadMatchRecords(const RunDir& run);
 // first player when it does not occur), best first.
 std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor);
 
+// Builds every player the config names (eval.opponents) once, so that a bad
+// spec fails when the run starts, not hours later; throws Error naming the
+// key and the spec.
+void CheckPlayerSpecs(const Config& config);
+
 // Plays evaluation matches and records them. Not thread-safe: one per run.
 class CheckpointRater {
  public:

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,8 +13,12 @@
 namespace loa::train {
 
 MetricsLog::MetricsLog(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw IoError(path + ": cannot open for appending: " + std::strerror(errno));
+  char last = '\n';
+  const off_t size = ::lseek(fd_, 0, SEEK_END);
+  if (size > 0 && ::pread(fd_, &last, 1, size - 1) == 1 && last != '\n')
+    [[maybe_unused]] const ssize_t ignored = ::write(fd_, "\n", 1);
 }
 
 MetricsLog::~MetricsLog() {
@@ -28,6 +33,16 @@ void MetricsLog::Write(nlohmann::json event) {
   // O_APPEND makes the one write land whole at the end, even with other writers.
   const ssize_t written = ::write(fd_, line.data(), line.size());
   if (written != ssize_t(line.size())) throw IoError(path_ + ": write failed: " + std::strerror(errno));
+}
+
+std::vector<nlohmann::json> ReadJsonLines(const std::string& path) {
+  std::vector<nlohmann::json> objects;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.is_object()) objects.push_back(std::move(j));
+  }
+  return objects;
 }
 
 }  // namespace loa::train

@@ -4,6 +4,7 @@
 // in one write to a file opened for appending.
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +12,9 @@ namespace loa::train {
 
 class MetricsLog {
  public:
-  // Opens path for appending; throws IoError naming it.
+  // Opens path for appending; throws IoError naming it. A last line cut
+  // short by a crash is ended first, so that it stays one malformed line
+  // (which readers skip) and the next event starts a line of its own.
   explicit MetricsLog(const std::string& path);
   ~MetricsLog();
   MetricsLog(const MetricsLog&) = delete;
@@ -25,5 +28,10 @@ class MetricsLog {
   std::string path_;
   int fd_ = -1;
 };
+
+// Returns the JSON objects of a JSON-lines file (metrics.jsonl,
+// eval/matches.jsonl), in order; a line that is not a JSON object (a write
+// cut short) is skipped. None when the file does not exist.
+std::vector<nlohmann::json> ReadJsonLines(const std::string& path);
 
 }  // namespace loa::train

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "core/error.h"
@@ -24,27 +25,26 @@ namespace {
 
 // Evaluation in a thread of its own: the trainer queues checkpoints, the
 // thread plays the newest one queued (skipping older ones it has not
-// reached, so that it never falls far behind).
+// reached, so that it never falls far behind). Each step is queued at most
+// once, whoever asks and whenever: the steps queued are one set under the
+// queue's lock, begun with those eval/matches.jsonl has rated already.
 class EvalQueue {
  public:
-  EvalQueue(CheckpointRater& rater, Logger& log) : rater_(rater), log_(log) {
+  EvalQueue(CheckpointRater& rater, Logger& log, const RunDir& dir) : rater_(rater), log_(log) {
+    for (const MatchRecord& r : ReadMatchRecords(dir))
+      if (const std::optional<int64_t> step = CheckpointStep(r.a)) queued_.insert(*step);
     thread_ = std::thread([this] { Loop(); });
   }
   ~EvalQueue() { Close(); }
 
-  // Queues checkpoint step for evaluation; thread-safe.
+  // Queues checkpoint step for evaluation unless it was queued (or rated)
+  // before; thread-safe.
   void Push(int64_t step, double hours) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (pending_ && pending_->step != step)
-      log_.Info("evaluation is behind: skipping step " + std::to_string(pending_->step));
+    if (!queued_.insert(step).second) return;
+    if (pending_) log_.Info("evaluation is behind: skipping step " + std::to_string(pending_->step));
     pending_ = Item{step, hours};
     changed_.notify_all();
-  }
-
-  // Returns the last step queued or played (-1 if none).
-  int64_t last_queued() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return last_queued_;
   }
 
   // Plays what is queued (unless a stop is requested), then ends the thread.
@@ -72,7 +72,6 @@ class EvalQueue {
         if (!pending_ || StopRequested()) return;
         item = *pending_;
         pending_.reset();
-        last_queued_ = item.step;
       }
       try {
         rater_.Rate(item.step, item.hours);
@@ -87,7 +86,7 @@ class EvalQueue {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::optional<Item> pending_;
-  int64_t last_queued_ = -1;
+  std::set<int64_t> queued_;
   bool closing_ = false;
   std::thread thread_;
 };
@@ -98,21 +97,15 @@ bool EvalDue(const Config& c, int64_t step) {
   return (step / c.train.checkpoint_every) % c.eval.every_checkpoints == 0;
 }
 
-// Returns whether eval/matches.jsonl holds a match of checkpoint `step`.
-bool Evaluated(const RunDir& dir, int64_t step) {
-  for (const MatchRecord& r : ReadMatchRecords(dir))
-    if (r.a == CheckpointName(step)) return true;
-  return false;
-}
-
 }  // namespace
 
 OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides) {
   OpenedRun run{LoadConfig(config_path, overrides), RunDir(""), false};
+  CheckPlayerSpecs(run.config);
   run.dir = RunDir(run.config.RunDirectory());
   const std::string yaml = ConfigToYaml(run.config);
-  if (run.dir.Exists()) {
-    if (ReadFile(run.dir.ConfigPath()) != yaml)
+  if (std::filesystem::exists(run.dir.ConfigPath()) || std::filesystem::exists(run.dir.CheckpointDir())) {
+    if (!run.dir.Exists() || ReadFile(run.dir.ConfigPath(), kMaxTextBytes) != yaml)
       throw Error(run.dir.root() + " already holds a run with another config; resume it with `loaz train --run " +
                   run.dir.root() + "` (--set section.key=value to change a value), or choose another run.name");
     run.resumed = true;
@@ -125,8 +118,17 @@ OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<st
 
 OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist) {
   OpenedRun run{Config(), RunDir(dir), true};
-  if (!run.dir.Exists()) throw Error(dir + ": not a run directory (no config.yaml)");
+  if (!std::filesystem::is_directory(dir)) throw Error(dir + ": not a run directory (no such folder)");
+  if (!std::filesystem::exists(run.dir.ConfigPath())) throw Error(dir + ": not a run directory (no config.yaml)");
+  // The saved config owns the run: an override may not change what its
+  // checkpoints are (the net, the encoder's rules) or where it lives.
+  const Config saved = LoadConfig(run.dir.ConfigPath());
   run.config = LoadConfig(run.dir.ConfigPath(), overrides);
+  const std::string conflict = ResumeConflict(saved, run.config);
+  if (!conflict.empty())
+    throw Error(dir + ": a resumed run cannot change " + conflict +
+                " (its checkpoints hold one architecture under one set of rules; start a new run for another)");
+  CheckPlayerSpecs(run.config);
   run.dir.Create();
   if (persist && !overrides.empty()) WriteFileAtomic(run.dir.ConfigPath(), ConfigToYaml(run.config));
   return run;
@@ -170,7 +172,7 @@ namespace {
 bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer, Logger& log, MetricsLog& metrics,
                       std::atomic<bool>& stop_selfplay) {
   CheckpointRater rater(config, dir, log, metrics);
-  EvalQueue evals(rater, log);
+  EvalQueue evals(rater, log, dir);
   int64_t last = -1;
   try {
     last = trainer.Run([&](int64_t step, const std::string&) {
@@ -183,8 +185,7 @@ bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer,
   }
   stop_selfplay = true;
   if (StopRequested() || !trainer.Finished()) return true;
-  if (config.eval.every_checkpoints > 0 && last > 0 && evals.last_queued() != last && !Evaluated(dir, last))
-    evals.Push(last, trainer.Hours());
+  if (config.eval.every_checkpoints > 0 && last > 0) evals.Push(last, trainer.Hours());
   evals.Close();
   ExportRunCheckpoint(dir, last, RunExportPath(dir));
   log.Info("run finished at step " + std::to_string(last) + "; exported it to " + RunExportPath(dir));
@@ -198,6 +199,15 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
   const RunDir& dir = opened.dir;
   Logger log(dir.LogPath());
   MetricsLog metrics(dir.MetricsPath());
+  // Temporary files of writes that a kill cut short (their process is gone).
+  int stale = 0;
+  for (const std::string& folder : {dir.root(), dir.CheckpointDir(), dir.SelfplayDir(), dir.GamesDir(), dir.EvalDir()})
+    stale += RemoveStaleTempFiles(folder);
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(dir.EvalDir() + "/games", error), end; !error && it != end;
+       it.increment(error))
+    if (it->is_directory()) stale += RemoveStaleTempFiles(it->path().string());
+  if (stale > 0) log.Info("removed " + std::to_string(stale) + " temporary files of writes cut short");
   log.Info(std::string(opened.resumed ? "resuming" : "starting") + " run " + dir.root() + " (" +
            (parts.selfplay && parts.trainer ? "self-play and trainer"
             : parts.selfplay                ? "self-play only"

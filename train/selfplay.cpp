@@ -1,6 +1,9 @@
 #include "train/selfplay.h"
 
+#include <cctype>
 #include <chrono>
+#include <filesystem>
+#include <set>
 #include <exception>
 #include <thread>
 #include <unordered_map>
@@ -58,7 +61,78 @@ SelfPlay::SelfPlay(const Config& config, const RunDir& run, Logger& log, Metrics
 
 SelfPlay::~SelfPlay() = default;
 
+namespace {
+
+// Returns the writer of a file name NAME-wK_SEQ... of process `name` and the
+// length of "NAME-wK_SEQ", or "" when another process wrote it.
+std::pair<std::string, size_t> WriterOf(const std::string& file, const std::string& name) {
+  const std::string prefix = name + "-w";
+  if (file.rfind(prefix, 0) != 0) return {"", 0};
+  size_t i = prefix.size();
+  const size_t digits = i;
+  while (i < file.size() && std::isdigit(static_cast<unsigned char>(file[i]))) ++i;
+  if (i == digits || i >= file.size() || file[i] != '_') return {"", 0};
+  const std::string writer = file.substr(0, i);
+  const size_t seq = ++i;
+  while (i < file.size() && std::isdigit(static_cast<unsigned char>(file[i]))) ++i;
+  if (i == seq) return {"", 0};
+  return {writer, i};
+}
+
+}  // namespace
+
+Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, MetricsLog& metrics) {
+  namespace fs = std::filesystem;
+  Reconciled done;
+  std::set<std::string> shards;  // "WRITER_SEQ" of this process's shards
+  for (const ShardFile& f : run.ListShards()) {
+    const auto [writer, length] = WriterOf(f.name, name);
+    if (!writer.empty() && f.name.compare(length, std::string::npos, ".shard") == 0)
+      shards.insert(f.name.substr(0, length));
+  }
+  std::error_code error;
+  for (fs::directory_iterator it(run.GamesDir(), error), end; !error && it != end; it.increment(error)) {
+    const std::string file = it->path().filename().string();
+    const auto [writer, length] = WriterOf(file, name);
+    if (writer.empty() || file.compare(length, 2, "_g") != 0 || shards.count(file.substr(0, length))) continue;
+    std::error_code ignored;
+    done.records_removed += fs::remove(it->path(), ignored);
+  }
+  std::set<std::pair<std::string, int64_t>> reported;
+  for (const nlohmann::json& event : ReadJsonLines(run.MetricsPath())) {
+    const auto kind = event.find("event"), writer = event.find("writer"), seq = event.find("shard");
+    if (kind != event.end() && *kind == "selfplay" && writer != event.end() && writer->is_string() &&
+        seq != event.end() && seq->is_number_integer())
+      reported.insert({writer->get<std::string>(), seq->get<int64_t>()});
+  }
+  for (const std::string& base : shards) {
+    const size_t cut = base.rfind('_');
+    const std::string writer = base.substr(0, cut);
+    const int64_t seq = std::stoll(base.substr(cut + 1));
+    if (reported.count({writer, seq})) continue;
+    ShardCounts counts;
+    try {
+      counts = ReadShardCounts(run.SelfplayDir() + "/" + base + ".shard");
+    } catch (const loa::Error&) {
+      continue;  // the trainer's feed warns about it and skips it
+    }
+    metrics.Write({{"event", "selfplay"},
+                   {"writer", writer},
+                   {"shard", seq},
+                   {"shard_games", counts.games},
+                   {"shard_samples", counts.samples},
+                   {"reconciled", true}});
+    ++done.metrics_added;
+  }
+  return done;
+}
+
 void SelfPlay::Run(const std::atomic<bool>& stop) {
+  const Reconciled repaired = ReconcileSelfplay(run_, name_, metrics_);
+  if (repaired.records_removed > 0 || repaired.metrics_added > 0)
+    log_.Info("self-play: after a crash, removed " + std::to_string(repaired.records_removed) +
+              " records of unwritten shards and logged " + std::to_string(repaired.metrics_added) +
+              " shards that had no selfplay event");
   for (const ShardFile& f : run_.ListShards()) {
     try {
       games_at_start_ += ReadShardCounts(run_.SelfplayDir() + "/" + f.name).games;
@@ -159,10 +233,12 @@ void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
 
 void SelfPlay::WriteShard(Worker& w, bool last) {
   if (w.shard.games == 0) return;
+  // Records, then the shard (the commit point), then its event: a kill
+  // between them leaves what ReconcileSelfplay repairs.
   const std::string path = run_.ShardPath(w.writer, w.seq);
-  train::WriteShard(path, w.shard);
   const std::string base = path.substr(path.rfind('/') + 1, path.size() - path.rfind('/') - 1 - 6);  // no ".shard"
   for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GamesDir() + "/" + base + "_g" + game + ".txt", text);
+  train::WriteShard(path, w.shard);
   Report(w, w.shard.games, int(w.shard.samples.size()));
   if (last) log_.Info("self-play: wrote the last shard " + path);
   ++w.seq;

@@ -17,6 +17,20 @@
 
 namespace loa::train {
 
+// What ReconcileSelfplay repaired.
+struct Reconciled {
+  int records_removed = 0;  // records of games whose shard was never written
+  int metrics_added = 0;    // selfplay events of shards written before a kill
+};
+
+// Brings the game records and the selfplay events of metrics.jsonl in step
+// with the shards of the writers of process `name` (NAME-wK), after a kill
+// at any moment: a shard is the commit point of its games (its records are
+// written before it, its event after it). Records without their shard are
+// removed; a shard without its event gets one, marked "reconciled". Call it
+// before those writers start.
+Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, MetricsLog& metrics);
+
 class SelfPlay {
  public:
   // `name` tells this process's shards apart from other writers' in the

@@ -4,7 +4,6 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 
 #include "core/error.h"
 #include "core/file_util.h"
@@ -14,6 +13,12 @@ namespace loa::train {
 namespace {
 
 constexpr size_t kHeaderBytes = 40;
+// The header bytes before the checksum, which version 2 covers too.
+constexpr size_t kCheckedHeaderBytes = 32;
+// Bounds of a header's counts: far beyond what a writer makes
+// (selfplay.games_per_shard <= 100,000), so that only damage meets them.
+constexpr uint32_t kMaxShardGames = 100000;
+constexpr uint32_t kMaxShardSamples = 1u << 26;
 constexpr size_t kRecordBytes = 32;
 constexpr size_t kEntryBytes = 4;
 
@@ -55,16 +60,38 @@ Header ParseHeader(const std::string& bytes, const std::string& name) {
   Cursor in(bytes, sizeof kShardMagic, name);
   Header h;
   h.version = in.Get<uint32_t>();
-  if (h.version != kShardVersion)
-    throw Error(name + ": replay shard version " + std::to_string(h.version) + ", this build reads version " +
+  if (h.version != kShardVersion && h.version != 1)
+    throw Error(name + ": replay shard version " + std::to_string(h.version) + ", this build reads versions 1 to " +
                 std::to_string(kShardVersion));
   h.games = in.Get<uint32_t>();
   h.samples = in.Get<uint32_t>();
   h.entries = in.Get<uint32_t>();
   h.payload_bytes = in.Get<uint64_t>();
   h.checksum = in.Get<uint64_t>();
-  if (h.payload_bytes != uint64_t(h.samples) * kRecordBytes + uint64_t(h.entries) * kEntryBytes)
-    throw Error(name + ": replay shard header is inconsistent");
+  if (h.games == 0 || h.games > kMaxShardGames || h.samples > kMaxShardSamples ||
+      uint64_t(h.entries) > uint64_t(h.samples) * 255 ||
+      h.payload_bytes != uint64_t(h.samples) * kRecordBytes + uint64_t(h.entries) * kEntryBytes)
+    throw Error(name + ": replay shard header out of range or inconsistent (games " + std::to_string(h.games) +
+                ", samples " + std::to_string(h.samples) + ")");
+  return h;
+}
+
+// Returns the checksum of a whole shard file's bytes as its header's version
+// computes it: version 2 over the header (but the checksum) and the payload,
+// version 1 over the payload alone.
+uint64_t Checksum(const Header& h, std::string_view bytes) {
+  const std::string_view payload = bytes.substr(kHeaderBytes);
+  if (h.version == 1) return Fnv1a64(payload);
+  return Fnv1a64(payload, Fnv1a64(bytes.substr(0, kCheckedHeaderBytes)));
+}
+
+// Parses the header of a whole file's bytes and checks its size and checksum.
+Header CheckedHeader(const std::string& bytes, const std::string& name) {
+  const Header h = ParseHeader(bytes, name);
+  if (bytes.size() != kHeaderBytes + h.payload_bytes)
+    throw Error(name + ": truncated replay shard (" + std::to_string(bytes.size()) + " bytes, header says " +
+                std::to_string(kHeaderBytes + h.payload_bytes) + ")");
+  if (Checksum(h, bytes) != h.checksum) throw Error(name + ": replay shard checksum mismatch (corrupt file)");
   return h;
 }
 
@@ -111,17 +138,12 @@ std::string SerializeShard(const Shard& shard) {
   Put(out, uint32_t(shard.samples.size()));
   Put(out, uint32_t((payload.size() - shard.samples.size() * kRecordBytes) / kEntryBytes));
   Put(out, uint64_t(payload.size()));
-  Put(out, Fnv1a64(payload));
+  Put(out, Fnv1a64(payload, Fnv1a64(out)));
   return out + payload;
 }
 
 Shard ParseShard(const std::string& bytes, const std::string& name) {
-  const Header h = ParseHeader(bytes, name);
-  if (bytes.size() != kHeaderBytes + h.payload_bytes)
-    throw Error(name + ": truncated replay shard (" + std::to_string(bytes.size()) + " bytes, header says " +
-                std::to_string(kHeaderBytes + h.payload_bytes) + ")");
-  if (Fnv1a64(std::string_view(bytes).substr(kHeaderBytes, h.payload_bytes)) != h.checksum)
-    throw Error(name + ": replay shard checksum mismatch (corrupt file)");
+  const Header h = CheckedHeader(bytes, name);
   Shard shard;
   shard.games = int(h.games);
   shard.samples.resize(h.samples);
@@ -159,12 +181,7 @@ void WriteShard(const std::string& path, const Shard& shard) { WriteFileAtomic(p
 Shard ReadShard(const std::string& path) { return ParseShard(ReadFile(path), path); }
 
 ShardCounts ReadShardCounts(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot open");
-  std::string header(kHeaderBytes, '\0');
-  in.read(header.data(), kHeaderBytes);
-  header.resize(size_t(in.gcount()));
-  const Header h = ParseHeader(header, path);
+  const Header h = CheckedHeader(ReadFile(path), path);
   return {int64_t(h.games), int64_t(h.samples)};
 }
 

@@ -5,7 +5,8 @@
 // Layout, little-endian:
 //   header (40 bytes): magic "LOAZSHRD", u32 version, u32 games,
 //     u32 samples, u32 policy entries, u64 payload bytes, u64 FNV-1a 64 of
-//     the payload
+//     the header's first 32 bytes and the payload (version 1: of the
+//     payload alone; still read)
 //   payload: samples x 32-byte fixed records, then all policy entries
 //     (u16 policy index, u16 probability * 65535), sample by sample.
 // A fixed record: u64 black, u64 white, u8 side to move, u8 flags, i8
@@ -23,7 +24,7 @@ namespace loa::train {
 
 inline constexpr char kShardMagic[8] = {'L', 'O', 'A', 'Z', 'S', 'H', 'R', 'D'};
 // Bump when the layout changes; readers reject other versions by name.
-inline constexpr uint32_t kShardVersion = 1;
+inline constexpr uint32_t kShardVersion = 2;
 
 // Sample flags.
 enum SampleFlags : uint8_t {
@@ -87,8 +88,9 @@ struct ShardCounts {
   int64_t games = 0, samples = 0;
 };
 
-// Returns the counts of the shard at path, reading only its header; throws
-// as ReadShard does for a bad header.
+// Returns the counts of the shard at path from its header, once the
+// checksum over the whole file says they can be trusted; throws as
+// ReadShard does.
 ShardCounts ReadShardCounts(const std::string& path);
 
 }  // namespace loa::train

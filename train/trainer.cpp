@@ -142,10 +142,21 @@ void Trainer::Impl::TrainStep() {
   model->train();
   optimizer->zero_grad();
   Losses l = ComputeLosses(model, batch, config.train, config.train.value_q_weight, device);
+  // A non-finite loss or gradient would poison the weights: stop before the
+  // step, so that the newest checkpoint stays the last good one.
+  auto fail = [&](const std::string& what) {
+    char values[160];
+    std::snprintf(values, sizeof values, " (policy loss %g, value loss %g)", l.policy, l.value);
+    throw Error("step " + std::to_string(step + 1) + ": " + what + values +
+                "; the run stops, its newest checkpoint is the last good one");
+  };
+  if (!std::isfinite(l.policy) || !std::isfinite(l.value) || !std::isfinite(l.moves_left))
+    fail("the training loss is not finite");
   l.total.backward();
   double norm = 0;
   if (config.train.grad_clip > 0) {
     norm = torch::nn::utils::clip_grad_norm_(model->parameters(), config.train.grad_clip);
+    if (!std::isfinite(norm)) fail("the gradient is not finite");
   }
   optimizer->step();
   ++step;

@@ -5,11 +5,14 @@
 #  3. loaz hands a LibTorch command to loaz-torch beside it (when built);
 #  4. without loaz-torch beside it, a LibTorch command fails in one line
 #     naming the command, exit code 1;
-#  5. loaz refuses a checkpoint (.pt) net in one line that names loaz-torch.
+#  5. loaz refuses a checkpoint (.pt) net in one line that names loaz-torch;
+#  6. errors are one line: exit 2 for a usage error, 1 for bad input;
+#  7. Ctrl-C on a match kills its external engines with their children.
 # usage: binaries_test.sh LOAZ [LOAZ_TORCH]
 set -euo pipefail
 loaz=$1
 loaz_torch=${2:-}
+loaz_torch_or_loaz=${loaz_torch:-$loaz}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -47,4 +50,40 @@ code=$?
 set -e
 [ $code -eq 1 ] || fail "a checkpoint in loaz exited $code, not 1"
 case "$message" in *"net.pt"*"loaz-torch"*) ;; *) fail "the checkpoint message does not name the file and loaz-torch: $message" ;; esac
+# Runs "$@" and checks its exit code ($1) and that it printed one line on
+# standard error holding $2.
+one_line_error() {
+  local expected_code=$1 expected=$2 code=0 message
+  shift 2
+  message=$("$@" 2>&1 >/dev/null) || code=$?
+  [ "$code" -eq "$expected_code" ] || fail "$*: exit $code, not $expected_code ($message)"
+  [ "$(printf '%s\n' "$message" | wc -l)" -eq 1 ] || fail "$*: more than one line: $message"
+  case "$message" in *"$expected"*) ;; *) fail "$*: the message does not say '$expected': $message" ;; esac
+}
+one_line_error 2 "loaz perft: error:" "$loaz" perft --depth
+one_line_error 2 "loaz perft: error:" "$loaz" perft --depth 2 --frobnicate
+one_line_error 2 "give either CONFIG or --run" "$loaz_torch_or_loaz" train
+one_line_error 1 "position ''" "$loaz" perft --fen "" --depth 1
+one_line_error 1 "is a folder, not a file" "$loaz" replay "$tmp"
+one_line_error 1 "not a regular file" "$loaz" replay /dev/zero
+printf '1. d1xb3\n' >"$tmp/bad_mark.txt"
+one_line_error 1 "so it is written with '-'" "$loaz" replay "$tmp/bad_mark.txt"
+one_line_error 1 "..." "$loaz" show "$(head -c 100000 /dev/zero | tr '\0' x)"
+
+# Ctrl-C on a match whose engine hangs: the engine's whole group goes with it.
+"$loaz" match "gtp:cmd=sleep 4321" random --games 2 >/dev/null 2>&1 &
+match=$!
+deadline=$((SECONDS + 20))
+until grep -qsa "^sleep.4321" /proc/[0-9]*/cmdline; do
+  [ $SECONDS -lt $deadline ] || fail "the engine never started"
+  sleep 0.1
+done
+kill -INT "$match"
+wait "$match" 2>/dev/null || true
+sleep 0.5
+left=$(grep -lsa "^sleep.4321" /proc/[0-9]*/cmdline || true)
+for file in $left; do
+  state=$(sed -E 's/.*\) (.).*/\1/' "${file%cmdline}stat" 2>/dev/null || echo Z)
+  [ "$state" = Z ] || fail "Ctrl-C left the engine running: ${file%/cmdline}"
+done
 echo "binaries_test: all passed"

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -14,6 +17,17 @@
 
 namespace loa {
 namespace {
+
+// Returns the message of the E that f throws, or "".
+template <typename E, typename F>
+std::string ErrorOf(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "";
+}
 
 const std::string kGames = std::string(LOAZ_TESTDATA_DIR) + "/games/";
 
@@ -105,6 +119,65 @@ TEST(Record, MovesAfterTheEndAndBadTagsAreRejected) {
   EXPECT_THROW(ParseRecord("[Black \"a\"\n1. c8-c6\n", "x"), ParseError);
   EXPECT_THROW(ParseRecord("[FEN \"8/8 b\"]\n", "x"), ParseError);
   EXPECT_THROW(ParseRecord("[Rules \"simultaneous=maybe\"]\n", "x"), ParseError);
+}
+
+// Returns the message of the ParseError of replaying text, or "".
+std::string ReplayError(const std::string& text) {
+  try {
+    const Record record = ParseRecord(text, "r.txt");
+    ReplayRecord(record, record.rules, "r.txt");
+  } catch (const ParseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Record, TheCaptureMarkMustAgreeWithTheBoard) {
+  // d1-b3 lands on an empty square; h5-g4 too; b1-b4 as well; g4xg1 captures.
+  EXPECT_EQ(ReplayError("1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n"), "");
+  EXPECT_NE(ReplayError("1. d1xb3\n").find("no piece to capture on b3, so it is written with '-'"), std::string::npos);
+  EXPECT_NE(ReplayError("1. d1-b3 h5-g4\n2. b1-b4 g4-g1\n").find("it captures on g1, so it is written with 'x'"),
+            std::string::npos);
+  EXPECT_EQ(ReplayError("1. d1-b3 h5-g4\n2. b1-b4 g4:g1\n"), "");  // ':' is a capture mark too
+}
+
+TEST(Record, CommentsMustBeClosed) {
+  EXPECT_EQ(ReplayError("1. d1-b3 {a {nested} comment} h5-g4\n"), "");
+  EXPECT_NE(ReplayError("1. d1-b3 {never closed\nh5-g4\n").find("a '{' comment is never closed"), std::string::npos);
+  EXPECT_NE(ReplayError("1. d1-b3 } h5-g4\n").find("'}' closes no comment"), std::string::npos);
+}
+
+TEST(Record, MessagesQuoteAnExcerptOfAHugeToken) {
+  const std::string message = ReplayError("1. " + std::string(1 << 20, 'x') + "\n");
+  EXPECT_NE(message, "");
+  EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
+}
+
+TEST(FileUtil, OnlyRegularFilesWithinTheBoundAreRead) {
+  EXPECT_NE(ErrorOf<IoError>([] { ReadFile(::testing::TempDir()); }).find("is a folder, not a file"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<IoError>([] { ReadFile("/dev/zero"); }).find("not a regular file"), std::string::npos);
+  const std::string path = ::testing::TempDir() + "/loaz_bounded.txt";
+  WriteFileAtomic(path, std::string(1000, 'a'));
+  EXPECT_EQ(ReadFile(path, 1000).size(), 1000u);
+  EXPECT_NE(ErrorOf<IoError>([&] { ReadFile(path, 999); }).find("larger than 999 bytes"), std::string::npos);
+}
+
+TEST(FileUtil, KeepNeverReplacesAndStaleTempFilesGo) {
+  const std::string dir = ::testing::TempDir() + "/loaz_temp_files";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  WriteFileAtomic(dir + "/a", "first", Existing::kKeep);
+  EXPECT_THROW(WriteFileAtomic(dir + "/a", "second", Existing::kKeep), IoError);
+  EXPECT_EQ(ReadFile(dir + "/a"), "first");
+  // A dead writer's temporary file goes, a live one's (this process) stays.
+  WriteFileAtomic(dir + "/b.tmp.999999999", "cut short");  // no such process id
+  WriteFileAtomic(dir + "/c.tmp." + std::to_string(::getpid()), "being written");
+  EXPECT_EQ(RemoveStaleTempFiles(dir), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/b.tmp.999999999"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/c.tmp." + std::to_string(::getpid())));
+  EXPECT_EQ(TempFileOwner("x.shard.tmp.42"), 42);
+  EXPECT_EQ(TempFileOwner("x.shard"), -1);
 }
 
 TEST(FileUtil, AtomicWriteThenRead) {

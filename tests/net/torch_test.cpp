@@ -4,10 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <thread>
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/hash.h"
 #include "net/checkpoint.h"
 #include "net/eigen_net.h"
 #include "net/model.h"
@@ -22,7 +27,13 @@ using testing::RandomExport;
 using testing::SmallConfig;
 using testing::SomePositions;
 
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "loaz_torch_" + name; }
+// Returns a fresh path in the test's temporary folder (nothing there yet:
+// checkpoints are never written over a file).
+std::string TempPath(const std::string& name) {
+  const std::string path = ::testing::TempDir() + "loaz_torch_" + name;
+  std::remove(path.c_str());
+  return path;
+}
 
 LoaNet ModelOf(const ExportedNet& net) {
   LoaNet model(net.config);
@@ -224,6 +235,7 @@ TEST(CheckpointTest, ErrorsNameTheFault) {
   // A checkpoint of encoder version 0, written by hand.
   torch::serialize::OutputArchive archive;
   archive.write("format", c10::IValue(std::string("loazero-checkpoint")));
+  archive.write("version", c10::IValue(int64_t(2)));
   archive.write("encoder_version", c10::IValue(int64_t(0)));
   std::string old_path = TempPath("old_encoder.pt");
   archive.save_to(old_path);
@@ -233,6 +245,74 @@ TEST(CheckpointTest, ErrorsNameTheFault) {
   std::string export_path = TempPath("not_a_checkpoint.safetensors");
   WriteExport(export_path, ToExport(model, "", 0));
   EXPECT_NE(ErrorOf([&] { ReadCheckpointInfo(export_path); }).find("not a LOAZero checkpoint"), std::string::npos);
+}
+
+// Returns the bytes LibTorch writes for the model's own archive.
+std::string ModelArchiveBytes(LoaNet& model) {
+  torch::serialize::OutputArchive archive;
+  model->save(archive);
+  std::ostringstream out;
+  archive.save_to(out);
+  return out.str();
+}
+
+TEST(CheckpointTest, ADamagedByteFailsTheChecksum) {
+  NetConfig config = SmallConfig(1, 8, 0, true);
+  LoaNet model(config);
+  const std::string path = TempPath("damaged.pt");
+  SaveCheckpoint(path, model, nullptr, TrainingState{});
+  std::string bytes = ReadFile(path);
+  const std::string blob = ModelArchiveBytes(model);
+  const size_t at = bytes.find(blob.substr(blob.size() / 2, 64));
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 10] ^= 0x10;  // inside a weight: the zip structure is intact
+  const std::string damaged = TempPath("damaged_copy.pt");
+  WriteFileAtomic(damaged, bytes);
+  LoaNet loaded(config);
+  EXPECT_NE(ErrorOf([&] { LoadCheckpoint(damaged, loaded, nullptr); }).find("checksum of its model does not match"),
+            std::string::npos);
+  EXPECT_NO_THROW(LoadCheckpoint(path, loaded, nullptr));
+}
+
+TEST(CheckpointTest, NonFiniteWeightsAreRefused) {
+  NetConfig config = SmallConfig(1, 8, 0, true);
+  LoaNet model(config);
+  {
+    torch::NoGradGuard no_grad;
+    model->named_parameters()["stem.conv.weight"][0][0][0][0] = std::nanf("");
+  }
+  EXPECT_NE(ErrorOf([&] { SaveCheckpoint(TempPath("nan.pt"), model, nullptr, TrainingState{}); })
+                .find("stem.conv.weight holds a non-finite value"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(TempPath("nan.pt")));
+
+  // One written by another program, checksum and all, is refused on loading.
+  const std::string blob = ModelArchiveBytes(model);
+  torch::serialize::OutputArchive archive;
+  archive.write("format", c10::IValue(std::string("loazero-checkpoint")));
+  archive.write("version", c10::IValue(int64_t(2)));
+  archive.write("encoder_version", c10::IValue(int64_t(kEncoderVersion)));
+  archive.write("architecture", c10::IValue(config.ToJson()));
+  archive.write("step", c10::IValue(int64_t(3)));
+  archive.write("rules", c10::IValue(std::string()));
+  archive.write("counters", c10::IValue(std::string("{}")));
+  archive.write("has_optimizer", c10::IValue(false));
+  torch::Tensor bytes = torch::empty({int64_t(blob.size())}, torch::kUInt8);
+  std::memcpy(bytes.data_ptr<uint8_t>(), blob.data(), blob.size());
+  archive.write("model", bytes);
+  archive.write("model_checksum", c10::IValue(int64_t(Fnv1a64(blob))));
+  const std::string path = TempPath("nan_by_hand.pt");
+  archive.save_to(path);
+  EXPECT_NE(ErrorOf([&] { LoadModel(path); }).find("non-finite"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { ExportCheckpoint(path); }).find("non-finite"), std::string::npos);
+}
+
+TEST(CheckpointTest, AnExistingFileIsNeverReplaced) {
+  LoaNet model(SmallConfig(1, 8, 0, true));
+  const std::string path = TempPath("kept.pt");
+  WriteFileAtomic(path, "precious");
+  EXPECT_THROW(SaveCheckpoint(path, model, nullptr, TrainingState{}), IoError);
+  EXPECT_EQ(ReadFile(path), "precious");
 }
 
 TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {

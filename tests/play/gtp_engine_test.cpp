@@ -118,5 +118,24 @@ TEST(GtpEngineTest, RulesAndRecordsLoad) {
   EXPECT_EQ(engine.Handle("final_score"), "= B+\n\n");
 }
 
+TEST(GtpEngineTest, NegativeTimesAreRefused) {
+  EXPECT_EQ(RunSession("time_left b -5 0\ntime_settings 60 -1 0\ntime_left w 5 -2\ntime_left b 0 0\n"),
+            "? time -5 is below 0\n\n"
+            "? byo-yomi time -1 is below 0\n\n"
+            "? stones -2 is below 0\n\n"
+            "= \n\n");
+}
+
+TEST(GtpEngineTest, AnOverlongLineIsAnErrorAndTheSessionGoesOn) {
+  const std::string reply = RunSession("play b " + std::string(300000, 'x') + "\nname\n");
+  EXPECT_EQ(reply, "? line longer than 65536 bytes, the most this engine reads\n\n= LOAZero\n\n");
+}
+
+TEST(GtpEngineTest, AFolderIsNotARecord) {
+  const std::string reply = RunSession("loa_loadgame " + ::testing::TempDir() + "\nloa_result\n");
+  EXPECT_NE(reply.find("is a folder, not a file"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("= ongoing"), std::string::npos) << reply;
+}
+
 }  // namespace
 }  // namespace loa

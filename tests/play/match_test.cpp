@@ -3,8 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "core/error.h"
 #include "core/file_util.h"
@@ -133,6 +139,82 @@ TEST(MatchTest, AFailingEngineIsNamed) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("engine 'exit 0'"), std::string::npos) << e.what();
   }
+}
+
+// An engine that answers everything but genmove, which it never answers: it
+// sleeps in a child process, as a stuck engine would. It writes its process
+// group to `group_file` first.
+std::string SilentEngine(const std::string& group_file, double timeout) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", timeout);
+  return std::string("gtp:timeout=") + seconds + ",cmd=echo $$ > " + group_file +
+         "; while read l; do case $l in genmove*) sleep 1234;; *) printf '=\\n\\n';; esac; done";
+}
+
+// Returns whether a live process (not a zombie waiting for its parent) is
+// left in process group `group`.
+bool GroupAlive(pid_t group) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) continue;
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 1));
+    char state = 0;
+    long parent = 0, process_group = 0;
+    fields >> state >> parent >> process_group;
+    if (process_group == group && state != 'Z') return true;
+  }
+  return false;
+}
+
+TEST(MatchTest, ASilentEngineLosesOnTimeAndIsKilledWithItsChildren) {
+  const std::string group_file = TempDir("silent_group");
+  const auto begin = std::chrono::steady_clock::now();
+  MatchConfig config = SmallMatch(SilentEngine(group_file, 0.3), "random", 2);
+  config.out_dir = TempDir("silent_records");
+  const MatchResult result = RunMatch(config);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  EXPECT_LT(seconds, 10) << "a silent engine cost more than its timeouts";
+  EXPECT_EQ(result.losses, 2);
+  for (const MatchGame& game : result.game_list) EXPECT_EQ(game.reason, Reason::kTimeout);
+  // The records say so, and replay to the same result.
+  const std::string path = config.out_dir + "/game_000001.txt";
+  const Record record = ParseRecord(ReadFile(path), path);
+  EXPECT_EQ(TagValue(record.tags, "Termination"), "timeout");
+  const Game replayed = ReplayRecord(record, record.rules, path);
+  EXPECT_EQ(replayed.reason(), Reason::kTimeout);
+  EXPECT_EQ(replayed.result(), Result::kWhiteWins);  // the engine had Black in game 1
+  // The second game's engine (restarted after the first timeout) and its
+  // sleeping child are gone.
+  const pid_t group = pid_t(std::stol(ReadFile(group_file)));
+  EXPECT_FALSE(GroupAlive(group)) << "process group " << group << " outlived the match";
+}
+
+TEST(MatchTest, WithoutForfeitsATimeoutIsAnError) {
+  MatchConfig config = SmallMatch(SilentEngine(TempDir("silent_group2"), 0.2), "random", 2);
+  config.forfeit_on_timeout = false;
+  try {
+    RunMatch(config);
+    ADD_FAILURE() << "no error";
+  } catch (const PlayerTimeout& e) {
+    EXPECT_NE(std::string(e.what()).find("no reply to 'genmove b' within 0.2 s"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MatchTest, AnEndlessReplyIsCutAtItsBound) {
+  try {
+    RunMatch(SmallMatch("gtp:cmd=yes =", "random", 1));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("longer than 1048576 bytes"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MatchTest, AnEngineThatNeverAnswersForfeitsAtItsFirstCommand) {
+  const MatchResult result = RunMatch(SmallMatch("random", "gtp:timeout=0.2,cmd=sleep 1235", 2));
+  EXPECT_EQ(result.wins, 2);
 }
 
 TEST(TournamentTest, RatesARoundRobin) {

@@ -20,8 +20,13 @@ std::string ErrorOf(const std::string& text, const std::vector<std::string>& ove
   return "";
 }
 
-TEST(ConfigTest, EmptyFileGivesDefaults) {
-  const Config c = ParseConfig("", "empty.yaml");
+TEST(ConfigTest, EmptyFileIsAnError) {
+  for (const char* text : {"", "\n", "# only a comment\n", "---\n"})
+    EXPECT_NE(ErrorOf<ParseError>(text).find("configs/test.yaml: empty config"), std::string::npos) << text;
+}
+
+TEST(ConfigTest, UnsetKeysTakeTheirDefaults) {
+  const Config c = ParseConfig("run: {name: default}", "defaults.yaml");
   EXPECT_EQ(c.train.batch_size, TrainConfig().batch_size);
   EXPECT_EQ(c.net.blocks, NetConfig().blocks);
   EXPECT_EQ(c.mcts.playouts, SearchParams().playouts);
@@ -93,10 +98,10 @@ TEST(ConfigTest, OverridesApplyAndAreNamedInErrors) {
   const Config c = ParseConfig("train: {batch_size: 8}", "x.yaml", {"train.batch_size=16", "eval.opponents=[a, b]"});
   EXPECT_EQ(c.train.batch_size, 16);
   EXPECT_EQ(c.eval.opponents.size(), 2u);
-  const std::string message = ErrorOf("", {"train.batch_size=-1"});
+  const std::string message = ErrorOf("run: {name: t}", {"train.batch_size=-1"});
   EXPECT_NE(message.find("--set train.batch_size=-1"), std::string::npos) << message;
-  EXPECT_NE(ErrorOf<ParseError>("", {"train.nope=1"}).find("--set train.nope=1"), std::string::npos);
-  EXPECT_NE(ErrorOf<ParseError>("", {"nonsense"}).find("--set nonsense"), std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("run: {name: t}", {"train.nope=1"}).find("--set train.nope=1"), std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("run: {name: t}", {"nonsense"}).find("--set nonsense"), std::string::npos);
 }
 
 TEST(ConfigTest, ResolvedYamlReadsBackTheSame) {
@@ -126,7 +131,7 @@ TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
       ++keys;
       EXPECT_FALSE(p.help.empty()) << section.name << "." << p.key;
       // Every described key reads back through --set with its default.
-      EXPECT_NO_THROW(ParseConfig("", "x.yaml", {section.name + "." + p.key + "=" + p.default_value}))
+      EXPECT_NO_THROW(ParseConfig("run: {name: t}", "x.yaml", {section.name + "." + p.key + "=" + p.default_value}))
           << section.name << "." << p.key << "=" << p.default_value;
     }
   }
@@ -136,6 +141,25 @@ TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
   EXPECT_FALSE(ResumeMayChange("run", "name"));
   EXPECT_TRUE(ResumeMayChange("train", "learning_rate"));
   EXPECT_TRUE(ResumeMayChange("mcts", "playouts"));
+}
+
+TEST(ConfigTest, DuplicateKeysAreErrors) {
+  EXPECT_NE(ErrorOf<ParseError>("train:\n  batch_size: 8\n  batch_size: 16\n").find("'train.batch_size' appears twice (line 3)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("run: {name: a}\nrun: {name: b}\n").find("'run' appears twice"), std::string::npos);
+}
+
+TEST(ConfigTest, ASecondDocumentIsAnError) {
+  EXPECT_NE(ErrorOf<ParseError>("run: {name: a}\n---\nrun: {name: b}\n").find("2 YAML documents"), std::string::npos);
+}
+
+TEST(ConfigTest, RunNamesArePlainNames) {
+  for (const char* name : {"../escape", "a/b", "..", ".", "/abs"}) {
+    const std::string message = ErrorOf(std::string("run: {name: ") + name + "}");
+    EXPECT_NE(message.find("is not a plain name"), std::string::npos) << name << ": " << message;
+  }
+  EXPECT_NE(ErrorOf("run: {name: t}", {"run.name=../x"}).find("is not a plain name"), std::string::npos);
+  EXPECT_EQ(ErrorOf("run: {name: my-run_2.b}"), "");
 }
 
 }  // namespace

@@ -5,11 +5,18 @@
 #     game records, an evaluation and an export that `loaz gtp` plays;
 #  3. a run killed with SIGKILL mid-run resumes (past a corrupt checkpoint,
 #     saying so) with its counters continuing and no shard lost or doubled;
-#  4. SIGINT stops a run cleanly.
-# usage: end_to_end_test.sh LOAZ SOURCE_DIR
+#  4. SIGINT stops a run cleanly;
+#  5. separate self-play and trainer processes share one run directory;
+#  6. a resume refuses what would destroy the run (another architecture or
+#     rules, an empty or missing config.yaml, a folder for a file, a run name
+#     out of the run directory, a bad evaluation opponent), writing nothing;
+#  7. a run killed with SIGKILL at several moments, then run to its end, has
+#     equal game counts in shards, records and metrics, and no temporary files.
+# usage: end_to_end_test.sh LOAZ SOURCE_DIR RUN_COUNTS
 set -euo pipefail
 loaz=$1
 src=$2
+run_counts=$3
 tmp=$(mktemp -d)
 pid=""
 cleanup() {
@@ -74,6 +81,9 @@ echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play
 # random when grep exits first and cmd dies of SIGPIPE.
 table=$("$loaz" eval --run "$run" --table-only)
 grep -q "step" <<<"$table" || fail "loaz eval --table-only: $table"
+# Each checkpoint meets each opponent once: the evaluation queue never doubles a match.
+pairs=$(sed -E 's/.*"a":"([^"]*)","b":"([^"]*)".*/\1 vs \2/' "$run/eval/matches.jsonl" | sort)
+[ -z "$(uniq -d <<<"$pairs")" ] || fail "a match was played twice: $(uniq -d <<<"$pairs")"
 
 echo "== 3. kill -9 and resume"
 "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=killed \
@@ -146,4 +156,71 @@ wait "$two" || status=$?
 [ "$(newest_step "$run")" -eq 60 ] || fail "the trainer did not reach step 60"
 ls "$run"/selfplay/one-w0_*.shard "$run"/selfplay/two-w0_*.shard >/dev/null || fail "a self-play process wrote no shard"
 grep -q "games_per_worker: 16" "$run/config.yaml" || fail "a self-play --set leaked into the run's config"
+echo "== 6. a resume refuses what would destroy the run"
+run=$tmp/runs/tiny
+(cd "$run/checkpoints" && md5sum *.pt) >"$tmp/checkpoints_before"
+# Runs a command that must fail in one line naming $2, writing no checkpoint.
+refuses() {
+  local what=$1 expected=$2 status=0
+  shift 2
+  "$@" >"$tmp/refused.out" 2>"$tmp/refused.err" || status=$?
+  [ "$status" -ne 0 ] || fail "$what: accepted (exit 0)"
+  grep -q -- "$expected" "$tmp/refused.err" || fail "$what: message does not say '$expected': $(cat "$tmp/refused.err")"
+  (cd "$run/checkpoints" && md5sum *.pt) >"$tmp/checkpoints_after"
+  cmp -s "$tmp/checkpoints_before" "$tmp/checkpoints_after" || fail "$what: the checkpoints changed"
+}
+refuses "another width" "net.channels: 16 in the run, 32 asked" "$loaz" train --run "$run" --set net.channels=32
+refuses "other rules" "rules.simultaneous" "$loaz" train --run "$run" --set rules.simultaneous=mover
+refuses "a self-play process with another net" "net.blocks" "$loaz" selfplay --run "$run" --set net.blocks=2
+cp "$run/config.yaml" "$tmp/config.saved"
+: >"$run/config.yaml"
+refuses "an empty config.yaml" "empty config" "$loaz" train --run "$run"
+rm "$run/config.yaml" && mkdir "$run/config.yaml"
+refuses "a folder as config.yaml" "is a folder, not a file" "$loaz" train --run "$run"
+rmdir "$run/config.yaml"
+refuses "no config.yaml" "no config.yaml" "$loaz" train --run "$run"
+cp "$tmp/config.saved" "$run/config.yaml"
+refuses "a folder as the config" "is a folder, not a file" "$loaz" train "$tmp/runs"
+refuses "a run name out of the folder" "is not a plain name" \
+  "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=../escape
+[ ! -e "$tmp/escape" ] || fail "a run escaped its directory"
+refuses "a bad opponent" "eval.opponents: player 'ab:depth=0'" \
+  "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=badspec \
+  --set 'eval.opponents=["ab:depth=0"]'
+[ ! -e "$tmp/runs/badspec" ] || fail "a run with a bad opponent was created"
+# A checkpoint with a NaN is never played: the export refuses it (a damaged file).
+damaged=$run/checkpoints/$(printf 'ckpt_%08d.pt' 20)
+cp "$damaged" "$tmp/ckpt20.pt"
+printf '\xff\xff\xff\x7f' | dd of="$damaged" bs=1 seek=$(($(stat -c %s "$damaged") / 2)) conv=notrunc 2>/dev/null
+if "$loaz" export "$damaged" -o "$tmp/nan.safetensors" 2>"$tmp/nan.err"; then fail "a damaged checkpoint was exported"; fi
+grep -q "ckpt_00000020.pt" "$tmp/nan.err" || fail "the export error does not name the checkpoint: $(cat "$tmp/nan.err")"
+# `loaz eval --run` skips it as `train` does, and rates the others.
+"$loaz" eval --run "$run" --steps 20 --games 2 >"$tmp/eval_damaged.out" 2>&1 || fail "eval stopped at a damaged checkpoint"
+grep -q "skipping step 20" "$tmp/eval_damaged.out" || fail "eval did not say it skipped step 20: $(cat "$tmp/eval_damaged.out")"
+cp "$tmp/ckpt20.pt" "$damaged"
+
+echo "== 7. kill -9 at several moments, then run to the end: shards, records and metrics agree"
+run=$tmp/runs/killed_often
+"$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=killed_often \
+  --set train.max_steps=80 --set eval.every_checkpoints=0 --set selfplay.games_per_shard=1 >"$tmp/often.log" 2>&1 &
+pid=$!
+wait_for '[ -f "$run/checkpoints/ckpt_00000000.pt" ]' 300
+for delay in 3 1.3 2.1 0.7; do
+  sleep "$delay"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  "$loaz" train --run "$run" >>"$tmp/often.log" 2>&1 &
+  pid=$!
+done
+status=0
+wait "$pid" || status=$?
+pid=""
+[ "$status" -eq 0 ] || fail "the last resume failed: $(tail -5 "$tmp/often.log")"
+counts=$("$run_counts" "$run")
+value() { sed -n "s/^$1 //p" <<<"$counts"; }
+[ "$(value shard_games)" -gt 0 ] || fail "no games: $counts"
+[ "$(value shard_games)" -eq "$(value record_games)" ] || fail "shards and records disagree: $counts"
+[ "$(value shard_games)" -eq "$(value metrics_games)" ] || fail "shards and metrics disagree: $counts"
+[ "$(value bad_shards)" -eq 0 ] || fail "a shard does not read: $counts"
+[ "$(value temp_files)" -eq 0 ] || fail "temporary files were left: $counts"
 echo "PASS"

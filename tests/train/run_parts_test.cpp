@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
 #include "mcts/selfplay.h"
@@ -21,6 +22,7 @@
 #include "train/evaluation.h"
 #include "train/game_samples.h"
 #include "train/losses.h"
+#include "train/metrics.h"
 #include "train/net_source.h"
 #include "train/replay_buffer.h"
 #include "train/run_dir.h"
@@ -137,6 +139,56 @@ TEST_F(RunPartsTest, SelfPlayWithTheUniformEvaluatorWritesShardsRecordsAndMetric
   int records = 0;
   for (const auto& entry : fs::directory_iterator(run_->GamesDir())) records += entry.path().extension() == ".txt";
   EXPECT_EQ(records, games);
+}
+
+TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
+  // Shard 0 of test-w0 is complete; shard 1 was written but its event was
+  // not; shard 2's records were written but the shard was not. Another
+  // process's orphan record is not this process's business.
+  Shard shard;
+  shard.games = 2;
+  Sample sample;
+  shard.Add(sample, {{0, 1.0f}});
+  WriteShard(run_->ShardPath("test-w0", 0), shard);
+  WriteShard(run_->ShardPath("test-w0", 1), shard);
+  for (const char* record : {"test-w0_000000_g0.txt", "test-w0_000000_g1.txt", "test-w0_000001_g0.txt",
+                             "test-w0_000001_g1.txt", "test-w0_000002_g0.txt", "other-w0_000005_g0.txt"})
+    WriteFileAtomic(run_->GamesDir() + "/" + record, "1. d1-b3\n");
+  {
+    MetricsLog metrics(run_->MetricsPath());
+    metrics.Write({{"event", "selfplay"}, {"writer", "test-w0"}, {"shard", 0}, {"shard_games", 2}});
+  }
+  // A line cut short by the kill: the next event starts a line of its own.
+  {
+    std::ofstream cut(run_->MetricsPath(), std::ios::app);
+    cut << "{\"event\":\"selfp";
+  }
+  MetricsLog metrics(run_->MetricsPath());
+  const Reconciled done = ReconcileSelfplay(*run_, "test", metrics);
+  EXPECT_EQ(done.records_removed, 1);
+  EXPECT_EQ(done.metrics_added, 1);
+  EXPECT_FALSE(fs::exists(run_->GamesDir() + "/test-w0_000002_g0.txt"));
+  EXPECT_TRUE(fs::exists(run_->GamesDir() + "/other-w0_000005_g0.txt"));
+  int games = 0;
+  for (const nlohmann::json& event : ReadJsonLines(run_->MetricsPath()))
+    if (event.value("event", "") == "selfplay") games += event.value("shard_games", 0);
+  EXPECT_EQ(games, 4);
+  // Done once, it finds nothing more to do.
+  const Reconciled again = ReconcileSelfplay(*run_, "test", metrics);
+  EXPECT_EQ(again.records_removed + again.metrics_added, 0);
+}
+
+TEST(CheckPlayerSpecsTest, ABadOpponentFailsAtTheStart) {
+  Config config;
+  config.eval.opponents = {"ab:depth=2", "ab:depth=0"};
+  try {
+    CheckPlayerSpecs(config);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("eval.opponents: player 'ab:depth=0'"), std::string::npos) << e.what();
+  }
+  config.eval.opponents = {"ab:depth=2", "random"};
+  EXPECT_NO_THROW(CheckPlayerSpecs(config));
 }
 
 TEST_F(RunPartsTest, NetSourceTakesTheNewestLoadableCheckpoint) {

@@ -1,9 +1,10 @@
 #include "train/shard.h"
 
-#include <cstdio>
-#include <filesystem>
-
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 
 #include "core/error.h"
 #include "core/file_util.h"
@@ -93,6 +94,42 @@ TEST(ShardTest, CorruptionIsAnErrorNamingTheFile) {
       EXPECT_NE(std::string(e.what()).find("selfplay/w_000001.shard"), std::string::npos) << e.what();
     }
   }
+}
+
+// Returns the message of parsing bytes as a shard, or "".
+std::string ShardError(const std::string& bytes) {
+  try {
+    ParseShard(bytes, "w_000002.shard");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ShardTest, TheChecksumCoversTheHeader) {
+  const std::string bytes = SerializeShard(MakeShard(2));
+  EXPECT_EQ(ShardError(bytes), "");
+  // Games 2 -> 3: still in range and consistent, but the checksum says no.
+  std::string more_games = bytes;
+  more_games[12] = 3;
+  EXPECT_NE(ShardError(more_games).find("checksum mismatch"), std::string::npos) << ShardError(more_games);
+}
+
+TEST(ShardTest, HeaderCountsAreRangeChecked) {
+  const std::string bytes = SerializeShard(MakeShard(2));
+  auto with_u32 = [&](size_t offset, uint32_t value) {
+    std::string b = bytes;
+    std::memcpy(b.data() + offset, &value, 4);
+    return b;
+  };
+  for (const std::string& bad : {with_u32(12, 0xFFFFFFFFu), with_u32(12, 0), with_u32(16, 1u << 31)})
+    EXPECT_NE(ShardError(bad).find("header out of range or inconsistent"), std::string::npos) << ShardError(bad);
+  // The header-only count reads the whole file and checks it too.
+  const std::string path = ::testing::TempDir() + "/loaz_bad_header.shard";
+  WriteFileAtomic(path, with_u32(12, 0xFFFFFFFFu));
+  EXPECT_THROW(ReadShardCounts(path), Error);
+  WriteFileAtomic(path, bytes);
+  EXPECT_EQ(ReadShardCounts(path).games, 2);
 }
 
 }  // namespace

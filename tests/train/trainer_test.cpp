@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "core/file_util.h"
 #include "net/checkpoint.h"
 #include "train/checkpoint_store.h"
@@ -87,6 +88,44 @@ TEST_F(CheckpointStoreTest, CorruptCheckpointFallsBackToThePreviousOneSayingSo) 
   EXPECT_NE(text.find("ckpt_00000100.pt"), std::string::npos) << text;
   EXPECT_NE(text.find("falling back"), std::string::npos) << text;
   EXPECT_EQ(NewestReadableCheckpoint(run, -1, nullptr), run.CheckpointPath(0));
+  // The damaged ones are set aside, bytes intact, so that steps 100 and 200
+  // can be written afresh and nothing is ever written over.
+  EXPECT_EQ(run.ListCheckpoints(), std::vector<int64_t>{0});
+  EXPECT_EQ(ReadFile(run.CheckpointDir() + "/damaged/ckpt_00000100.pt"), "not a checkpoint");
+  EXPECT_EQ(ReadFile(run.CheckpointDir() + "/damaged/ckpt_00000200.pt"), bytes.substr(0, bytes.size() / 2));
+}
+
+TEST_F(CheckpointStoreTest, CheckpointsThatAllFailAreNeverAFreshStart) {
+  RunDir run(root_);
+  WriteFileAtomic(run.CheckpointPath(0), "not a checkpoint");
+  Logger log("", LogLevel::kError);
+  LoaNet model(config_);
+  try {
+    RestoreNewest(run, model, nullptr, log);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("none of its 1 checkpoints loads"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ReadFile(run.CheckpointPath(0)), "not a checkpoint");
+}
+
+TEST_F(CheckpointStoreTest, AnotherArchitectureIsAnErrorNotDamage) {
+  RunDir run(root_);
+  Save(0);
+  Save(20);
+  const std::string before = ReadFile(run.CheckpointPath(20));
+  NetConfig wider = config_;
+  wider.channels = 16;
+  Logger log("", LogLevel::kError);
+  LoaNet model(wider);
+  try {
+    RestoreNewest(run, model, nullptr, log);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a run directory holds one architecture"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(run.ListCheckpoints(), (std::vector<int64_t>{0, 20}));
+  EXPECT_EQ(ReadFile(run.CheckpointPath(20)), before);
 }
 
 TEST_F(CheckpointStoreTest, RestoreReadsStepAndCounters) {

@@ -1,0 +1,37 @@
+#pragma once
+// Command-line parsing for every subcommand, with one behaviour: --help
+// prints the help and exits 0; a usage error prints one line
+// `loaz CMD: error: ...` and exits 2 (docs/DESIGN.md, Exit codes).
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "core/error.h"
+
+namespace loa::app {
+
+// Parses argv into cli; returns -1 to go on, else the exit code to return.
+inline int ParseCommandLine(CLI::App& cli, int argc, char** argv) {
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(cli.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(cli.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "%s: error: %s (see --help)\n", argv[0], Excerpt(e.what(), 200).c_str());
+    return 2;
+  }
+  return -1;
+}
+
+}  // namespace loa::app
+
+// Parses the command line of a subcommand, returning from it on --help or a
+// usage error.
+#define LOAZ_PARSE(cli, argc, argv)                                                   \
+  if (const int loaz_exit = ::loa::app::ParseCommandLine(cli, argc, argv); loaz_exit >= 0) \
+  return loaz_exit
