@@ -10,6 +10,8 @@ namespace {
 
 // The visit target when only time limits a search.
 constexpr uint32_t kUnlimitedVisits = std::numeric_limits<uint32_t>::max() / 2;
+// The longest principal variation a search reports.
+constexpr int kPvLength = 12;
 
 }  // namespace
 
@@ -127,6 +129,7 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
   }
   result.children = tree_.RootChildren();
   result.best_move = result.children.empty() ? moves[0] : ChooseBestMove(result.children);
+  if (!result.children.empty()) result.pv = tree_.PrincipalVariation(result.best_move, kPvLength);
   result.value = tree_.RootValue();
   result.draw = tree_.RootDraw();
   result.proven = tree_.RootProven();

@@ -44,6 +44,7 @@ struct SearchResult {
   double seconds = 0;
   uint32_t tree_size = 0;           // arena slots in use
   std::vector<RootChild> children;  // the root's moves
+  std::vector<Move> pv;             // the best move, then the most visited replies
 };
 
 // The engine's search. Run is not reentrant (one search at a time); Stop may

@@ -375,4 +375,21 @@ std::vector<RootChild> SearchTree::RootChildren() const {
   return children;
 }
 
+std::vector<Move> SearchTree::PrincipalVariation(Move first, int max_length) const {
+  std::vector<Move> pv;
+  const Node* node = &arena_[0];
+  Move next = first;
+  while (int(pv.size()) < max_length && node->num_children > 0) {
+    const Node* chosen = nullptr;
+    for (int i = 0; i < node->num_children; ++i) {
+      const Node& child = arena_[node->first_child + i];
+      if (pv.empty() ? child.edge_move() == next : (!chosen || child.visits > chosen->visits)) chosen = &child;
+    }
+    if (!chosen || (!pv.empty() && chosen->visits == 0)) break;
+    pv.push_back(chosen->edge_move());
+    node = chosen;
+  }
+  return pv;
+}
+
 }  // namespace loa

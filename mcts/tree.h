@@ -93,6 +93,9 @@ class SearchTree {
   void TopTwoVisits(uint32_t* first, uint32_t* second) const;
   // Returns the root's moves with their statistics (empty if unexpanded).
   std::vector<RootChild> RootChildren() const;
+  // Returns the principal variation from root move `first`: it, then the
+  // most visited child at each level, at most max_length moves.
+  std::vector<Move> PrincipalVariation(Move first, int max_length) const;
 
  private:
   uint32_t SelectChild(const Node& parent, bool at_root) const;

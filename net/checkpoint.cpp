@@ -158,8 +158,10 @@ TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::opti
                 model->config().ToJson());
   if (optimizer && !info.has_optimizer) throw Error(path + ": holds no optimizer state");
   torch::serialize::InputArchive model_archive = ReadBlob(path, archive, "model", device);
+  // The optimizer state's checksum is checked even when only the model is
+  // wanted: a damaged file is refused whatever reads it.
   std::optional<torch::serialize::InputArchive> optimizer_archive;
-  if (optimizer) optimizer_archive = ReadBlob(path, archive, "optimizer", device);
+  if (info.has_optimizer) optimizer_archive = ReadBlob(path, archive, "optimizer", device);
   Guarded(path, [&] {
     model->load(model_archive);
     model->to(device);

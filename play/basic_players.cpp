@@ -91,6 +91,16 @@ class AlphaBetaPlayer : public Player {
     return last_.best;
   }
   std::string LastMoveInfo() const override;
+  MoveAnalysis LastAnalysis() const override {
+    MoveAnalysis a;
+    a.available = last_.depth > 0;
+    a.seconds = last_.seconds;
+    a.nodes = last_.nodes;
+    a.depth = last_.depth;
+    a.score = last_.score;
+    a.pv = last_.pv;
+    return a;
+  }
 
  private:
   std::string name_;

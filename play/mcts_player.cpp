@@ -34,7 +34,25 @@ class SearchPlayer : public Player {
     if (clock.timed())
       limits.seconds =
           MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params());
-    return search_.Run(game, limits).best_move;
+    last_ = search_.Run(game, limits);
+    return last_.best_move;
+  }
+
+  void Stop() override { search_.Stop(); }
+
+  MoveAnalysis LastAnalysis() const override {
+    MoveAnalysis a;
+    a.available = !last_.children.empty();
+    a.seconds = last_.seconds;
+    a.nodes = last_.playouts;
+    a.value = last_.value;
+    a.draw = last_.draw;
+    for (const RootChild& c : last_.children) a.top.push_back({c.move, c.visits, c.prior, c.q, c.d});
+    std::sort(a.top.begin(), a.top.end(), [](const MoveAnalysis::Candidate& x, const MoveAnalysis::Candidate& y) {
+      return x.visits != y.visits ? x.visits > y.visits : x.prior > y.prior;
+    });
+    a.pv = last_.pv;
+    return a;
   }
 
  private:
@@ -43,6 +61,7 @@ class SearchPlayer : public Player {
   Search search_;
   SearchLimits limits_;
   std::function<void(uint64_t)> on_seed_;
+  SearchResult last_;
 };
 
 // The keys of an mcts spec beyond the search's and the evaluator's own.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/game.h"
@@ -18,6 +19,25 @@ struct Clock {
   double byoyomi_seconds = 0;  // time per byo-yomi period
   int byoyomi_stones = 0;      // moves per byo-yomi period (0: none)
   bool timed() const { return main_seconds > 0 || byoyomi_seconds > 0; }
+};
+
+// What a player found while choosing its last move, for people watching
+// (`loaz serve`). Values are for the side that moved.
+struct MoveAnalysis {
+  // One candidate move of a search.
+  struct Candidate {
+    Move move;
+    uint32_t visits = 0;
+    float prior = 0, q = 0, d = 0;  // q: win - loss in [-1, 1]; d: draw probability
+  };
+  bool available = false;     // false: the player keeps none
+  double seconds = 0;         // time spent
+  int64_t nodes = 0;          // playouts (search) or nodes (alpha-beta)
+  double value = 0;           // search: win - loss of the root, in [-1, 1]
+  double draw = 0;            // search: draw probability of the root
+  int depth = 0, score = 0;   // alpha-beta: the depth finished and its score
+  std::vector<Candidate> top;  // search: the moves, most visited first
+  std::vector<Move> pv;        // the principal variation, the move first
 };
 
 // A player that did not move within its time: a loss for it in a match
@@ -50,6 +70,13 @@ class Player {
   // Returns one line about the last ChooseMove (search depth, score, nodes,
   // speed) for logs, or "" for a player that keeps none.
   virtual std::string LastMoveInfo() const { return ""; }
+
+  // Returns what the last ChooseMove found (available false if nothing).
+  virtual MoveAnalysis LastAnalysis() const { return {}; }
+
+  // Asks a ChooseMove running on another thread to return soon with the
+  // best move so far; a no-op for players that cannot be stopped.
+  virtual void Stop() {}
 };
 
 // Builds a player from a spec string such as "random:seed=3", "ab:depth=4",
