@@ -34,5 +34,6 @@ int RunGtp(int argc, char** argv);
 int RunMatch(int argc, char** argv);
 int RunTournament(int argc, char** argv);
 int RunConfig(int argc, char** argv);
+int RunServe(int argc, char** argv);
 
 }  // namespace loa::app

@@ -39,6 +39,7 @@ const std::vector<Command>& Commands() {
       {"match", "play two players against each other: Elo, interval, SPRT", RunMatch},
       {"tournament", "round robin and Bradley-Terry ratings table", RunTournament},
       {"config", "list every config key and player option: range, default, help", RunConfig},
+      {"serve", "the web front end: play in the browser, watch runs learn", RunServe},
   };
   return kCommands;
 }

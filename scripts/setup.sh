@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package LOAZero needs; skips what is installed.
+# Installs every Debian package LOAZero needs, skipping what is installed,
+# then the browser test's puppeteer-core from the npm registry
+# (tests/serve/package-lock.json).
 # Usage: scripts/setup.sh   (as root, or with sudo available)
 set -euo pipefail
 
@@ -9,7 +11,10 @@ packages=(
   libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-matplotlib
+  libcpp-httplib-dev libjs-chart.js chromium
 )
+# Node.js for the browser test: Debian's, unless the machine has one.
+command -v node >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -17,11 +22,17 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages are installed"
-  exit 0
+else
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-echo "setup: installing ${missing[*]}"
-$sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# puppeteer-core drives Debian's Chromium; it downloads no browser.
+cd "$(dirname "$0")/../tests/serve"
+if [ ! -d node_modules/puppeteer-core ]; then
+  echo "setup: npm ci in tests/serve (puppeteer-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

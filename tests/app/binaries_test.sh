@@ -12,7 +12,6 @@
 set -euo pipefail
 loaz=$1
 loaz_torch=${2:-}
-loaz_torch_or_loaz=${loaz_torch:-$loaz}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -62,7 +61,7 @@ one_line_error() {
 }
 one_line_error 2 "loaz perft: error:" "$loaz" perft --depth
 one_line_error 2 "loaz perft: error:" "$loaz" perft --depth 2 --frobnicate
-one_line_error 2 "give either CONFIG or --run" "$loaz_torch_or_loaz" train
+if [ -n "$loaz_torch" ]; then one_line_error 2 "give either CONFIG or --run" "$loaz" train; fi
 one_line_error 1 "position ''" "$loaz" perft --fen "" --depth 1
 one_line_error 1 "is a folder, not a file" "$loaz" replay "$tmp"
 one_line_error 1 "not a regular file" "$loaz" replay /dev/zero

@@ -1,0 +1,70 @@
+// loaz serve: the web front end, Play and Runs (docs/SERVE.md).
+
+#include <signal.h>
+
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/cli.h"
+#include "app/command.h"
+#include "serve/server.h"
+
+namespace loa::app {
+namespace {
+
+serve::WebServer* g_server = nullptr;
+
+// SIGINT and SIGTERM end the server from a thread of their own (Stop is not
+// async-signal-safe); the handler only wakes it.
+void WaitForSignalThenStop() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  int received = 0;
+  sigwait(&signals, &received);
+  if (g_server) g_server->Stop();
+}
+
+}  // namespace
+
+int RunServe(int argc, char** argv) {
+  CLI::App cli{
+      "Serve the web front end: play against the players given (default: each run's export, then\n"
+      "the baseline) and watch runs learn. Binds 127.0.0.1 unless --host says otherwise; open\n"
+      "http://HOST:PORT/ in a browser. The JSON API is in docs/SERVE.md.",
+      argv[0]};
+  serve::ServeOptions options;
+  options.web_dir = LOAZ_WEB_DIR;
+  options.chart_js = LOAZ_CHART_JS;
+  cli.add_option("--host", options.host, "address to listen on")->capture_default_str();
+  cli.add_option("--port", options.port, "port (0: any free one)")->check(CLI::Range(0, 65535))->capture_default_str();
+  cli.add_option("--player", options.players, "a player the page may choose, by this spec (repeatable)")
+      ->allow_extra_args(false);
+  cli.add_option("--run", options.runs, "a run directory to show (repeatable)")->allow_extra_args(false);
+  cli.add_option("--web", options.web_dir, "the page's folder")->capture_default_str();
+  cli.add_option("--chart-js", options.chart_js, "Chart.js (UMD build)")->capture_default_str();
+  LOAZ_PARSE(cli, argc, argv);
+
+  // Signals are taken by the waiting thread alone.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  serve::WebServer server(options);
+  const int port = server.Bind();
+  g_server = &server;
+  std::thread waiter(WaitForSignalThenStop);
+  waiter.detach();
+  std::printf("loaz serve: http://%s:%d/ (Ctrl-C stops)\n", options.host.c_str(), port);
+  std::fflush(stdout);
+  server.Listen();
+  g_server = nullptr;
+  return 0;
+}
+
+}  // namespace loa::app

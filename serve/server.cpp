@@ -1,0 +1,530 @@
+#include "serve/server.h"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <regex>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/notation.h"
+#include "core/params.h"
+#include "core/record.h"
+#include "play/player.h"
+#include "play/spec.h"
+
+namespace loa::serve {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The largest request body read; a game of a thousand moves is 10 KB.
+constexpr size_t kMaxBodyBytes = 64 * 1024;
+// The most moves a request's game may hold.
+constexpr size_t kMaxMoves = 2000;
+// The newest records of each kind a run's game list shows.
+constexpr size_t kGamesListed = 30;
+// The bounds of a request's limits.
+constexpr double kMinSeconds = 0.01, kMaxSeconds = 60;
+constexpr int64_t kMaxPlayouts = 1000000;
+
+// A request the server refuses: 400 with {"error": message}.
+struct BadRequest {
+  std::string message;
+};
+
+// A run directory given on the command line, named by its folder.
+struct RunView {
+  std::string name, dir;
+};
+
+json ParseBody(const httplib::Request& request) {
+  json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) throw BadRequest{"the body is not a JSON object"};
+  return body;
+}
+
+// Returns body[key] as a string, or fallback when absent; throws naming the
+// key when it is of another type.
+std::string StringField(const json& body, const char* key, const std::string& fallback = "") {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return fallback;
+  if (!it->is_string()) throw BadRequest{std::string("'") + key + "' must be a string"};
+  return it->get<std::string>();
+}
+
+Rules RulesOf(const json& body) {
+  const auto it = body.find("rules");
+  Rules rules;
+  if (it == body.end() || it->is_null()) return rules;
+  if (!it->is_object()) throw BadRequest{"'rules' must be an object: {\"simultaneous\": \"draw\", \"start\": \"standard\"}"};
+  std::string text;
+  for (const char* key : {"simultaneous", "start"})
+    if (it->contains(key)) text += std::string(key) + "=" + StringField(*it, key) + " ";
+  for (const auto& item : it->items())
+    if (item.key() != "simultaneous" && item.key() != "start")
+      throw BadRequest{"unknown rules option '" + Excerpt(item.key(), 40) + "' (simultaneous, start)"};
+  try {
+    return Rules::FromString(text);
+  } catch (const Error& e) {
+    throw BadRequest{e.what()};
+  }
+}
+
+// Builds the game a request describes: "fen" (its start; the rules' start
+// when absent) and "moves" played from it, under "rules".
+Game GameOf(const json& body) {
+  const Rules rules = RulesOf(body);
+  Position start = Position::Start(rules.start);
+  const std::string fen = StringField(body, "fen");
+  if (!fen.empty()) {
+    try {
+      start = Position::FromString(fen);
+    } catch (const Error& e) {
+      throw BadRequest{e.what()};
+    }
+  }
+  Game game(rules, start);
+  const auto moves = body.find("moves");
+  if (moves == body.end() || moves->is_null()) return game;
+  if (!moves->is_array()) throw BadRequest{"'moves' must be a list of moves such as [\"b1-b3\"]"};
+  if (moves->size() > kMaxMoves) throw BadRequest{"more than " + std::to_string(kMaxMoves) + " moves"};
+  for (const json& move : *moves) {
+    const std::string where = "ply " + std::to_string(game.ply() + 1) + ": ";
+    if (!move.is_string()) throw BadRequest{where + "a move must be a string such as \"b1-b3\""};
+    if (game.over()) throw BadRequest{where + "move after the end of the game"};
+    try {
+      game.Play(ParseMove(move.get<std::string>(), game.position()));
+    } catch (const Error& e) {
+      throw BadRequest{where + e.what()};
+    }
+  }
+  return game;
+}
+
+json StatusOf(const Game& game) {
+  MoveList legal;
+  game.LegalMoves(legal);
+  json moves = json::array();
+  for (Move m : legal) moves.push_back(FormatMove(m));
+  return {{"fen", game.position().ToString()},
+          {"start", game.start().ToString()},
+          {"side", game.position().side_to_move() == kBlack ? "black" : "white"},
+          {"ply", game.ply()},
+          {"legal", moves},
+          {"over", game.over()},
+          {"result", ResultName(game.result())},
+          {"reason", ReasonName(game.reason())}};
+}
+
+json AnalysisOf(const Player& player, double wall_seconds) {
+  const MoveAnalysis a = player.LastAnalysis();
+  json j = {{"player", player.name()}, {"seconds", wall_seconds}};
+  if (!a.available) return j;
+  j["nodes"] = a.nodes;
+  j["nodes_per_second"] = a.seconds > 0 ? double(a.nodes) / a.seconds : 0.0;
+  json pv = json::array();
+  for (Move m : a.pv) pv.push_back(FormatMove(m));
+  j["pv"] = pv;
+  if (!a.top.empty()) {
+    j["value"] = a.value;
+    j["wdl"] = {(1 - a.draw + a.value) / 2, a.draw, (1 - a.draw - a.value) / 2};
+    json top = json::array();
+    for (size_t i = 0; i < std::min<size_t>(a.top.size(), 8); ++i) {
+      const MoveAnalysis::Candidate& c = a.top[i];
+      top.push_back({{"move", FormatMove(c.move)}, {"visits", c.visits}, {"prior", c.prior}, {"q", c.q}, {"d", c.d}});
+    }
+    j["top"] = top;
+  } else {
+    j["depth"] = a.depth;
+    j["score"] = a.score;
+  }
+  return j;
+}
+
+// Returns spec with its search limit replaced by the request's: time for
+// `ab:` and `mcts:`, playouts for `mcts:`, sims for `rollout:`. Other kinds
+// keep their own. Only numbers the server checked enter the spec.
+std::string WithLimit(const std::string& spec, double seconds, int64_t playouts) {
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  if (kind != "ab" && kind != "mcts" && kind != "rollout") return spec;
+  if (seconds <= 0 && playouts <= 0) return spec;
+  std::string kept;
+  if (colon != std::string::npos) {
+    std::string rest = spec.substr(colon + 1);
+    for (size_t begin = 0; begin <= rest.size();) {
+      size_t end = rest.find(',', begin);
+      if (end == std::string::npos) end = rest.size();
+      const std::string pair = rest.substr(begin, end - begin);
+      const std::string key = pair.substr(0, pair.find('='));
+      if (!pair.empty() && key != "time" && key != "playouts" && key != "depth" && key != "nodes" && key != "sims")
+        kept += (kept.empty() ? "" : ",") + pair;
+      begin = end + 1;
+    }
+  }
+  std::string limit;
+  if (kind == "rollout")
+    limit = "sims=" + std::to_string(playouts > 0 ? playouts : 1000);
+  else if (kind == "mcts" && playouts > 0)
+    limit = "playouts=" + std::to_string(playouts);
+  else
+    limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
+  return kind + ":" + (kept.empty() ? "" : kept + ",") + limit;
+}
+
+// Returns the file names in dir matching pattern, newest first, at most n.
+std::vector<std::string> NewestFiles(const std::string& dir, const std::regex& pattern, size_t n) {
+  std::vector<std::pair<fs::file_time_type, std::string>> files;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!std::regex_match(name, pattern) || !it->is_regular_file()) continue;
+    std::error_code time_error;
+    files.push_back({it->last_write_time(time_error), name});
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a > b; });
+  std::vector<std::string> names;
+  for (size_t i = 0; i < files.size() && i < n; ++i) names.push_back(files[i].second);
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
+  std::vector<std::string> players;
+  for (const std::string& run : runs)
+    if (fs::is_regular_file(run + "/net.safetensors")) players.push_back("mcts:net=" + run + "/net.safetensors,playouts=400");
+  players.push_back("ab:time=1");
+  return players;
+}
+
+struct WebServer::Impl {
+  ServeOptions options;
+  std::vector<RunView> runs;
+  httplib::Server http;
+  // The searches in progress, by the client (a browser tab) that asked.
+  std::mutex searches_mutex;
+  std::map<std::string, Player*> searches;
+
+  explicit Impl(ServeOptions o);
+  void Routes();
+  std::string PlayerSpecOf(const std::string& name) const;
+  json GenMove(const json& body);
+  void StopSearch(const std::string& client);
+  const RunView& RunAt(const std::string& index) const;
+  json RunGames(const RunView& run) const;
+  json RunGame(const RunView& run, const std::string& name) const;
+};
+
+WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
+  for (const std::string& dir : options.runs) {
+    if (!fs::is_directory(dir)) throw Error("--run " + dir + ": not a folder");
+    if (!fs::exists(dir + "/config.yaml")) throw Error("--run " + dir + ": not a run directory (no config.yaml)");
+    std::string name = fs::path(dir).lexically_normal().filename().string();
+    if (name.empty()) name = fs::path(dir).lexically_normal().parent_path().filename().string();
+    runs.push_back({name, dir});
+  }
+  if (options.players.empty()) options.players = DefaultPlayers(options.runs);
+  for (const std::string& spec : options.players) MakePlayer(spec);  // a bad spec fails now
+  for (const char* file : {"index.html", "app.js", "style.css"})
+    CheckRegularFile(options.web_dir + "/" + file);
+  CheckRegularFile(options.chart_js);
+  http.set_payload_max_length(kMaxBodyBytes);
+  Routes();
+}
+
+std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
+  for (const std::string& spec : options.players)
+    if (spec == name) return spec;
+  // "RUN step N": a checkpoint of a run given on the command line.
+  static const std::regex checkpoint("(.+) step ([0-9]{1,12})");
+  std::smatch m;
+  if (std::regex_match(name, m, checkpoint)) {
+    for (const RunView& run : runs) {
+      if (run.name != m[1].str()) continue;
+      char file[64];
+      std::snprintf(file, sizeof file, "/checkpoints/ckpt_%08lld.pt", std::stoll(m[2].str()));
+      const std::string path = run.dir + file;
+      if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + m[2].str()};
+      return "mcts:net=" + path + ",playouts=400";
+    }
+  }
+  std::string known;
+  for (const std::string& spec : options.players) known += (known.empty() ? "" : ", ") + spec;
+  throw BadRequest{"unknown player '" + Excerpt(name, 60) +
+                   "': players are chosen by name among those this server was started with (" + known +
+                   ") or a run's checkpoint ('RUN step N'); a spec or a path in a request is refused"};
+}
+
+void WebServer::Impl::StopSearch(const std::string& client) {
+  std::lock_guard<std::mutex> lock(searches_mutex);
+  const auto it = searches.find(client);
+  if (it != searches.end()) it->second->Stop();
+}
+
+json WebServer::Impl::GenMove(const json& body) {
+  Game game = GameOf(body);
+  if (game.over()) throw BadRequest{"the game is over (" + std::string(ResultName(game.result())) + ")"};
+  double seconds = 0;
+  int64_t playouts = 0;
+  if (body.contains("seconds")) {
+    if (!body["seconds"].is_number()) throw BadRequest{"'seconds' must be a number"};
+    seconds = body["seconds"].get<double>();
+    if (!(seconds >= kMinSeconds && seconds <= kMaxSeconds))
+      throw BadRequest{"'seconds' must lie in [" + FormatDouble(kMinSeconds) + ", " + FormatDouble(kMaxSeconds) + "]"};
+  }
+  if (body.contains("playouts")) {
+    if (!body["playouts"].is_number_integer()) throw BadRequest{"'playouts' must be an integer"};
+    playouts = body["playouts"].get<int64_t>();
+    if (playouts < 1 || playouts > kMaxPlayouts)
+      throw BadRequest{"'playouts' must lie in [1, " + std::to_string(kMaxPlayouts) + "]"};
+  }
+  const std::string client = StringField(body, "client");
+  if (client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
+  const std::string spec = WithLimit(PlayerSpecOf(StringField(body, "player", options.players.front())), seconds, playouts);
+  std::unique_ptr<Player> player;
+  try {
+    player = MakePlayer(spec);
+  } catch (const Error& e) {
+    throw BadRequest{e.what()};
+  }
+  if (!client.empty()) {
+    // A tab asks for one move at a time: a new request ends the old search.
+    StopSearch(client);
+    std::lock_guard<std::mutex> lock(searches_mutex);
+    searches[client] = player.get();
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  Move move;
+  try {
+    move = player->ChooseMove(game, Clock());
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(searches_mutex);
+    if (!client.empty() && searches[client] == player.get()) searches.erase(client);
+    throw;
+  }
+  {
+    std::lock_guard<std::mutex> lock(searches_mutex);
+    if (!client.empty() && searches[client] == player.get()) searches.erase(client);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  json reply = {{"move", FormatMove(move)}, {"analysis", AnalysisOf(*player, wall)}};
+  game.Play(move);
+  reply["status"] = StatusOf(game);
+  return reply;
+}
+
+const RunView& WebServer::Impl::RunAt(const std::string& index) const {
+  const size_t i = std::stoul(index);  // the route's pattern allows digits only
+  if (i >= runs.size()) throw BadRequest{"no run " + index + " (this server shows " + std::to_string(runs.size()) + ")"};
+  return runs[i];
+}
+
+json WebServer::Impl::RunGames(const RunView& run) const {
+  static const std::regex record_pattern("[A-Za-z0-9_.-]+\\.txt");
+  json games = json::array();
+  for (const std::string& name : NewestFiles(run.dir + "/games", record_pattern, kGamesListed))
+    games.push_back({{"kind", "selfplay"}, {"name", "games/" + name}});
+  std::error_code error;
+  std::vector<std::string> eval_names;
+  for (fs::directory_iterator it(run.dir + "/eval/games", error), end; !error && it != end; it.increment(error)) {
+    const std::string folder = it->path().filename().string();
+    if (!it->is_directory() || !std::regex_match(folder, std::regex("[A-Za-z0-9_.=:,-]+"))) continue;
+    for (const std::string& name : NewestFiles(it->path().string(), record_pattern, 4))
+      games.push_back({{"kind", "eval"}, {"name", "eval/games/" + folder + "/" + name}});
+  }
+  return games;
+}
+
+json WebServer::Impl::RunGame(const RunView& run, const std::string& name) const {
+  // Only a record the listing offers: the name never becomes a path by itself.
+  bool listed = false;
+  for (const json& game : RunGames(run)) listed = listed || game["name"] == name;
+  if (!listed) throw BadRequest{"run " + run.name + " lists no game '" + Excerpt(name, 80) + "'"};
+  const std::string path = run.dir + "/" + name;
+  Record record;
+  Game game;
+  try {
+    record = ParseRecord(ReadFile(path, kMaxTextBytes), name);
+    game = ReplayRecord(record, record.rules, name);
+  } catch (const Error& e) {
+    throw BadRequest{e.what()};
+  }
+  json tags = json::object();
+  for (const auto& [key, value] : record.tags) tags[key] = value;
+  json moves = json::array(), fens = json::array();
+  Game replay(game.rules(), game.start());
+  fens.push_back(replay.start().ToString());
+  for (Move m : game.moves()) {
+    moves.push_back(FormatMove(m));
+    replay.Play(m);
+    fens.push_back(replay.position().ToString());
+  }
+  return {{"name", name}, {"tags", tags}, {"moves", moves}, {"fens", fens},
+          {"result", ResultName(game.result())}, {"reason", ReasonName(game.reason())}};
+}
+
+void WebServer::Impl::Routes() {
+  // Every handler answers JSON; BadRequest and loa::Error become 400.
+  auto api = [](auto&& handler) {
+    return [handler](const httplib::Request& request, httplib::Response& response) {
+      json reply;
+      try {
+        reply = handler(request);
+        response.status = 200;
+      } catch (const BadRequest& e) {
+        reply = {{"error", e.message}};
+        response.status = 400;
+      } catch (const Error& e) {
+        reply = {{"error", e.what()}};
+        response.status = 400;
+      }
+      response.set_header("Cache-Control", "no-store");
+      response.set_content(reply.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+    };
+  };
+  auto file = [](const std::string& path, const char* type) {
+    return [path, type](const httplib::Request&, httplib::Response& response) {
+      try {
+        response.set_content(ReadFile(path, kMaxTextBytes), type);
+      } catch (const Error& e) {
+        response.status = 404;
+        response.set_content(json({{"error", e.what()}}).dump(), "application/json");
+      }
+    };
+  };
+  const std::string& web = options.web_dir;
+  http.Get("/", file(web + "/index.html", "text/html; charset=utf-8"));
+  http.Get("/app.js", file(web + "/app.js", "text/javascript; charset=utf-8"));
+  http.Get("/style.css", file(web + "/style.css", "text/css; charset=utf-8"));
+  http.Get("/vendor/chart.js", file(options.chart_js, "text/javascript; charset=utf-8"));
+
+  http.Get("/api/info", api([this](const httplib::Request&) {
+             json run_list = json::array();
+             for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
+             return json{{"players", options.players}, {"default_player", options.players.front()}, {"runs", run_list}};
+           }));
+  http.Post("/api/position", api([](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); }));
+  http.Post("/api/genmove", api([this](const httplib::Request& request) { return GenMove(ParseBody(request)); }));
+  http.Post("/api/stop", api([this](const httplib::Request& request) {
+              StopSearch(StringField(ParseBody(request), "client"));
+              return json{{"stopped", true}};
+            }));
+  http.Post("/api/record/read", api([](const httplib::Request& request) {
+              const std::string text = StringField(ParseBody(request), "text");
+              try {
+                const Record record = ParseRecord(text, "record");
+                const Game game = ReplayRecord(record, record.rules, "record");
+                json moves = json::array();
+                for (Move m : game.moves()) moves.push_back(FormatMove(m));
+                return json{{"fen", game.start().ToString()},
+                            {"moves", moves},
+                            {"rules",
+                             {{"simultaneous", game.rules().simultaneous == Simultaneous::kDraw ? "draw" : "mover"},
+                              {"start", game.rules().start == StartKind::kStandard ? "standard" : "scrambled"}}}};
+              } catch (const Error& e) {
+                throw BadRequest{e.what()};
+              }
+            }));
+  http.Post("/api/record/write", api([](const httplib::Request& request) {
+              const json body = ParseBody(request);
+              const Game game = GameOf(body);
+              Tags tags = {{"Event", "loaz serve"}};
+              for (const char* key : {"Black", "White"})
+                if (const std::string name = StringField(body, key == std::string("Black") ? "black" : "white");
+                    !name.empty())
+                  tags.push_back({key, Excerpt(name, 100)});
+              return json{{"text", FormatRecord(game, tags)}};
+            }));
+  http.Get(R"(/api/runs/(\d{1,6})/metrics)", api([this](const httplib::Request& request) {
+             const RunView& run = RunAt(request.matches[1]);
+             json events = json::array();
+             std::string text;
+             try {
+               text = ReadFile(run.dir + "/metrics.jsonl");
+             } catch (const IoError&) {
+             }
+             for (size_t begin = 0; begin < text.size();) {
+               size_t end = text.find('\n', begin);
+               if (end == std::string::npos) end = text.size();
+               json event = json::parse(text.substr(begin, end - begin), nullptr, false);
+               if (!event.is_discarded() && event.is_object()) events.push_back(std::move(event));
+               begin = end + 1;
+             }
+             return json{{"run", run.name}, {"events", events}};
+           }));
+  http.Get(R"(/api/runs/(\d{1,6})/ratings)", api([this](const httplib::Request& request) {
+             const RunView& run = RunAt(request.matches[1]);
+             json ratings = json::array();
+             try {
+               ratings = json::parse(ReadFile(run.dir + "/eval/ratings.json", kMaxTextBytes), nullptr, false);
+             } catch (const IoError&) {
+             }
+             if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
+             return json{{"run", run.name}, {"ratings", ratings}};
+           }));
+  http.Get(R"(/api/runs/(\d{1,6})/checkpoints)", api([this](const httplib::Request& request) {
+             const RunView& run = RunAt(request.matches[1]);
+             static const std::regex pattern("ckpt_([0-9]{1,12})\\.pt");
+             std::vector<int64_t> steps;
+             std::error_code error;
+             for (fs::directory_iterator it(run.dir + "/checkpoints", error), end; !error && it != end;
+                  it.increment(error)) {
+               std::smatch m;
+               const std::string name = it->path().filename().string();
+               if (std::regex_match(name, m, pattern)) steps.push_back(std::stoll(m[1].str()));
+             }
+             std::sort(steps.begin(), steps.end());
+             json list = json::array();
+             for (int64_t step : steps) list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
+             return json{{"run", run.name}, {"checkpoints", list}};
+           }));
+  http.Get(R"(/api/runs/(\d{1,6})/games)", api([this](const httplib::Request& request) {
+             const RunView& run = RunAt(request.matches[1]);
+             return json{{"run", run.name}, {"games", RunGames(run)}};
+           }));
+  http.Get(R"(/api/runs/(\d{1,6})/game)", api([this](const httplib::Request& request) {
+             const RunView& run = RunAt(request.matches[1]);
+             return RunGame(run, request.get_param_value("name"));
+           }));
+  http.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
+    if (!response.body.empty()) return;
+    const std::string message = response.status == 413 ? "the request body is larger than 64 KiB"
+                                                       : "no such page or endpoint: " + Excerpt(request.path, 80);
+    response.set_content(json({{"error", message}}).dump(), "application/json");
+  });
+}
+
+WebServer::WebServer(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+WebServer::~WebServer() { Stop(); }
+
+int WebServer::Bind() {
+  const int port = impl_->options.port == 0 ? impl_->http.bind_to_any_port(impl_->options.host)
+                                            : (impl_->http.bind_to_port(impl_->options.host, impl_->options.port)
+                                                   ? impl_->options.port
+                                                   : -1);
+  if (port <= 0)
+    throw Error("serve: cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
+                " (in use, or not an address of this machine)");
+  return port;
+}
+
+void WebServer::Listen() { impl_->http.listen_after_bind(); }
+
+void WebServer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->searches_mutex);
+    for (auto& [client, player] : impl_->searches) player->Stop();
+  }
+  impl_->http.stop();
+}
+
+}  // namespace loa::serve

@@ -1,0 +1,51 @@
+#pragma once
+// `loaz serve`: a small web front end served by the binary itself
+// (docs/SERVE.md). One page (web/) with two views, Play and Runs, over a
+// JSON API that scripts may use too. Nothing a request carries is ever
+// executed or opened: players are chosen by the names the server was
+// started with, run files only from the run directories it was given, page
+// files only from the page's folder.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loa::serve {
+
+// What the server serves.
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                   // 0: an ephemeral port (Bind returns it)
+  std::vector<std::string> players;  // player specs, each its own name
+  std::vector<std::string> runs;     // run directories
+  std::string web_dir;               // the page's files (index.html, app.js, style.css)
+  std::string chart_js;              // Chart.js, served as /vendor/chart.js
+};
+
+// The players a server offers when none are given: each run's export
+// (RUN/net.safetensors) at 400 playouts, then the baseline at 1 s a move.
+std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs);
+
+class WebServer {
+ public:
+  // Checks the options (players built once, run directories and files
+  // present); throws Error naming what is wrong.
+  explicit WebServer(ServeOptions options);
+  ~WebServer();
+  WebServer(const WebServer&) = delete;
+  WebServer& operator=(const WebServer&) = delete;
+
+  // Binds the address; returns the port. Throws Error when it cannot.
+  int Bind();
+  // Serves requests until Stop (from another thread or a signal handler's
+  // thread). Bind first.
+  void Listen();
+  // Stops Listen and any engine search in progress.
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace loa::serve

@@ -1,0 +1,234 @@
+// The JSON API of `loaz serve` (docs/SERVE.md) against a real server on an
+// ephemeral loopback port: each kind of player answers a legal move,
+// malformed and illegal input is a 400 naming the fault, players are chosen
+// only by name (a spec or a path in a request is refused), run files only
+// from the run directories given.
+
+#include "serve/server.h"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/notation.h"
+#include "core/position.h"
+
+namespace loa::serve {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr char kPlayers[][48] = {"random", "greedy", "ab:depth=2", "rollout:sims=64",
+                                 "mcts:evaluator=uniform,playouts=32"};
+
+// A tiny run directory: a config, metrics of each kind, ratings, a
+// checkpoint name and a game record.
+std::string MakeRun() {
+  const fs::path root = fs::temp_directory_path() / ("loaz_serve_run_" + std::to_string(::getpid())) / "tiny";
+  fs::remove_all(root.parent_path());
+  for (const char* folder : {"checkpoints", "games", "eval", "selfplay"}) fs::create_directories(root / folder);
+  WriteFileAtomic((root / "config.yaml").string(), "run: {name: tiny}\n");
+  WriteFileAtomic((root / "metrics.jsonl").string(),
+                  "{\"event\":\"train\",\"step\":10,\"policy_loss\":3.1,\"value_loss\":1.0,\"time\":1}\n"
+                  "{\"event\":\"validation\",\"step\":20,\"policy_loss\":3.0,\"value_loss\":0.9,\"time\":2}\n"
+                  "{\"event\":\"rating\",\"step\":20,\"hours\":0.1,\"elo\":-50,\"elo_ci95\":80,\"time\":3}\n"
+                  "{\"event\":\"sel");  // a line cut short by a kill
+  WriteFileAtomic((root / "eval/ratings.json").string(),
+                  R"([{"name":"ab:depth=1","elo":0,"ci95":0,"games":4,"score":0.5}])");
+  WriteFileAtomic((root / "checkpoints/ckpt_00000020.pt").string(), "not read by these tests");
+  WriteFileAtomic((root / "games/main-w0_000000_g0.txt").string(), "[Black \"x\"]\n\n1. d1-b3 h5-g4\n*\n");
+  return root.string();
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    run_ = new std::string(MakeRun());
+    ServeOptions options;
+    options.port = 0;
+    options.players.assign(std::begin(kPlayers), std::end(kPlayers));
+    options.runs = {*run_};
+    options.web_dir = LOAZ_WEB_DIR;
+    options.chart_js = LOAZ_CHART_JS;
+    server_ = new WebServer(options);
+    port_ = server_->Bind();
+    thread_ = new std::thread([] { server_->Listen(); });
+  }
+  static void TearDownTestSuite() {
+    server_->Stop();
+    thread_->join();
+    delete thread_;
+    delete server_;
+    fs::remove_all(fs::path(*run_).parent_path());
+    delete run_;
+  }
+
+  // Posts body to path; returns the status and the JSON reply.
+  static std::pair<int, json> Post(const std::string& path, const std::string& body) {
+    httplib::Client client("127.0.0.1", port_);
+    client.set_read_timeout(60, 0);
+    const auto result = client.Post(path.c_str(), body, "application/json");
+    if (!result) return {0, json()};
+    return {result->status, json::parse(result->body, nullptr, false)};
+  }
+  static std::pair<int, json> Get(const std::string& path) {
+    httplib::Client client("127.0.0.1", port_);
+    const auto result = client.Get(path.c_str());
+    if (!result) return {0, json()};
+    return {result->status, json::parse(result->body, nullptr, false)};
+  }
+
+  static std::string* run_;
+  static WebServer* server_;
+  static std::thread* thread_;
+  static int port_;
+};
+
+std::string* ServerTest::run_ = nullptr;
+WebServer* ServerTest::server_ = nullptr;
+std::thread* ServerTest::thread_ = nullptr;
+int ServerTest::port_ = 0;
+
+TEST_F(ServerTest, EveryKindOfPlayerAnswersALegalMove) {
+  const std::string after_two = "1bbbbbb1/w6w/w6w/w6w/w6w/wb5w/w6w/2bbbbb1 w";  // after b1-b3
+  for (const char* player : kPlayers) {
+    const auto [status, reply] = Post("/api/genmove", json{{"moves", {"b1-b3"}}, {"player", player}}.dump());
+    ASSERT_EQ(status, 200) << player << ": " << reply.dump();
+    const Position pos = Position::FromString(after_two);
+    EXPECT_NO_THROW(ParseMove(reply["move"].get<std::string>(), pos)) << player << " played " << reply["move"];
+    EXPECT_EQ(reply["analysis"]["player"], player);
+    EXPECT_EQ(reply["status"]["ply"], 2);
+  }
+  // A search reports its candidates and a win/draw/loss estimate; the
+  // baseline its depth and principal variation.
+  const auto [status, mcts] = Post("/api/genmove", json{{"player", "mcts:evaluator=uniform,playouts=32"}}.dump());
+  ASSERT_EQ(status, 200);
+  EXPECT_FALSE(mcts["analysis"]["top"].empty());
+  EXPECT_EQ(mcts["analysis"]["wdl"].size(), 3u);
+  const auto [ab_status, ab] = Post("/api/genmove", json{{"player", "ab:depth=2"}}.dump());
+  EXPECT_EQ(ab["analysis"]["depth"], 2);
+  EXPECT_EQ(ab["analysis"]["pv"][0], ab["move"]);
+}
+
+TEST_F(ServerTest, ALimitFromThePageReplacesThePlayersOwn) {
+  const auto [status, reply] =
+      Post("/api/genmove", json{{"player", "mcts:evaluator=uniform,playouts=32"}, {"playouts", 5}}.dump());
+  ASSERT_EQ(status, 200) << reply.dump();
+  EXPECT_EQ(reply["analysis"]["player"], "mcts:evaluator=uniform,playouts=5");
+  const auto [bad, error] = Post("/api/genmove", json{{"player", "ab:depth=2"}, {"seconds", 1e9}}.dump());
+  EXPECT_EQ(bad, 400);
+  EXPECT_NE(error["error"].get<std::string>().find("'seconds' must lie in"), std::string::npos);
+}
+
+TEST_F(ServerTest, PositionsGiveLegalMovesAndTheEnd) {
+  const auto [status, start] = Post("/api/position", "{}");
+  ASSERT_EQ(status, 200);
+  EXPECT_EQ(start["legal"].size(), 36u);
+  EXPECT_EQ(start["side"], "black");
+  // Black unites with f8-f5.
+  const auto [won_status, won] =
+      Post("/api/position", json{{"fen", "5b2/6w1/8/8/5b2/4wwbb/1w2w3/w7 b"}, {"moves", {"f8-f5"}}}.dump());
+  ASSERT_EQ(won_status, 200) << won.dump();
+  EXPECT_TRUE(won["over"].get<bool>());
+  EXPECT_EQ(won["result"], "black");
+  EXPECT_EQ(won["reason"], "united");
+  EXPECT_TRUE(won["legal"].empty());
+}
+
+TEST_F(ServerTest, BadInputIsA400NamingTheFault) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"not json", "not a JSON object"},
+      {R"({"moves": "b1-b3"})", "'moves' must be a list"},
+      {R"({"moves": ["b1-b3", "b1-b3"]})", "ply 2: move 'b1-b3'"},
+      {R"({"moves": ["z9-z9"]})", "ply 1: move 'z9-z9'"},
+      {R"({"fen": "8/8 q"})", "position '8/8 q'"},
+      {R"({"rules": {"simultaneous": "maybe"}})", "simultaneous"},
+      {R"({"rules": {"colour": "red"}})", "unknown rules option 'colour'"},
+      {R"({"moves": [3]})", "a move must be a string"},
+  };
+  for (const auto& [body, expected] : cases) {
+    const auto [status, reply] = Post("/api/position", body);
+    EXPECT_EQ(status, 400) << body;
+    EXPECT_NE(reply.value("error", "").find(expected), std::string::npos) << body << ": " << reply.dump();
+  }
+  const auto [over, reply] =
+      Post("/api/genmove", json{{"fen", "5b2/6w1/8/8/5b2/4wwbb/1w2w3/w7 b"}, {"moves", {"f8-f5"}}}.dump());
+  EXPECT_EQ(over, 400);
+  EXPECT_NE(reply["error"].get<std::string>().find("the game is over"), std::string::npos);
+}
+
+TEST_F(ServerTest, SpecsAndPathsInARequestAreRefused) {
+  for (const char* player : {"gtp:cmd=touch /tmp/loaz_serve_pwned", "mcts:net=/etc/passwd", "ab:depth=3", "../x"}) {
+    const auto [status, reply] = Post("/api/genmove", json{{"player", player}}.dump());
+    EXPECT_EQ(status, 400) << player;
+    EXPECT_NE(reply["error"].get<std::string>().find("a spec or a path in a request is refused"), std::string::npos)
+        << reply.dump();
+  }
+  EXPECT_FALSE(fs::exists("/tmp/loaz_serve_pwned"));
+  // Run files: only what the listing offers.
+  for (const char* name : {"../../../etc/passwd", "config.yaml", "games/../config.yaml"}) {
+    const auto [status, reply] = Get(std::string("/api/runs/0/game?name=") + name);
+    EXPECT_EQ(status, 400) << name;
+  }
+  EXPECT_EQ(Get("/api/runs/7/metrics").first, 400);
+  // Page files: only the page's own.
+  httplib::Client client("127.0.0.1", port_);
+  EXPECT_EQ(client.Get("/../CMakeLists.txt")->status, 404);
+  EXPECT_EQ(client.Get("/app.js")->status, 200);
+  EXPECT_EQ(client.Get("/vendor/chart.js")->status, 200);
+}
+
+TEST_F(ServerTest, RequestBodiesAreBounded) {
+  const auto [status, reply] = Post("/api/position", std::string(200 * 1024, ' '));
+  EXPECT_EQ(status, 413);
+}
+
+TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {
+  const auto [status, metrics] = Get("/api/runs/0/metrics");
+  ASSERT_EQ(status, 200);
+  EXPECT_EQ(metrics["run"], "tiny");
+  ASSERT_EQ(metrics["events"].size(), 3u);  // the line cut short is skipped
+  EXPECT_EQ(metrics["events"][2]["event"], "rating");
+  EXPECT_EQ(Get("/api/runs/0/ratings").second["ratings"][0]["name"], "ab:depth=1");
+  const json checkpoints = Get("/api/runs/0/checkpoints").second["checkpoints"];
+  ASSERT_EQ(checkpoints.size(), 1u);
+  EXPECT_EQ(checkpoints[0]["player"], "tiny step 20");
+  const json games = Get("/api/runs/0/games").second["games"];
+  ASSERT_EQ(games.size(), 1u);
+  const auto [game_status, game] = Get("/api/runs/0/game?name=" + games[0]["name"].get<std::string>());
+  ASSERT_EQ(game_status, 200) << game.dump();
+  EXPECT_EQ(game["moves"], json({"d1-b3", "h5-g4"}));
+  EXPECT_EQ(game["fens"].size(), 3u);
+}
+
+TEST_F(ServerTest, RecordsReadAndWrite) {
+  const auto [status, written] = Post("/api/record/write", json{{"moves", {"b1-b3"}}, {"black", "you"}}.dump());
+  ASSERT_EQ(status, 200);
+  const auto [read_status, read] = Post("/api/record/read", json{{"text", written["text"]}}.dump());
+  ASSERT_EQ(read_status, 200) << read.dump();
+  EXPECT_EQ(read["moves"], json({"b1-b3"}));
+  EXPECT_EQ(Post("/api/record/read", json{{"text", "1. d1xb3"}}.dump()).first, 400);
+}
+
+TEST(ServerOptionsTest, BadOptionsFailAtTheStart) {
+  ServeOptions options;
+  options.web_dir = LOAZ_WEB_DIR;
+  options.chart_js = LOAZ_CHART_JS;
+  options.players = {"ab:depth=0"};
+  EXPECT_THROW(WebServer{options}, Error);
+  options.players = {};
+  options.runs = {"/nonexistent/run"};
+  EXPECT_THROW(WebServer{options}, Error);
+}
+
+}  // namespace
+}  // namespace loa::serve
