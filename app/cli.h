@@ -32,6 +32,5 @@ inline int ParseCommandLine(CLI::App& cli, int argc, char** argv) {
 
 // Parses the command line of a subcommand, returning from it on --help or a
 // usage error.
-#define LOAZ_PARSE(cli, argc, argv)                                                   \
-  if (const int loaz_exit = ::loa::app::ParseCommandLine(cli, argc, argv); loaz_exit >= 0) \
-  return loaz_exit
+#define LOAZ_PARSE(cli, argc, argv) \
+  if (const int loaz_exit = ::loa::app::ParseCommandLine(cli, argc, argv); loaz_exit >= 0) return loaz_exit

@@ -51,8 +51,9 @@ Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
   const Move m = pos.MoveAt(from, Direction(dir));
   if (!m.is_null() && m.to() == to) {
     if (mark == CaptureMark::kCheck && m.is_capture() != (sep != '-'))
-      throw ParseError(where + (m.is_capture() ? "it captures on " + SquareName(to) + ", so it is written with 'x'"
-                                               : "no piece to capture on " + SquareName(to) + ", so it is written with '-'"));
+      throw ParseError(where + (m.is_capture()
+                                    ? "it captures on " + SquareName(to) + ", so it is written with 'x'"
+                                    : "no piece to capture on " + SquareName(to) + ", so it is written with '-'"));
     return m;
   }
   const int distance = PopCount(pos.occupied() & LineThrough(OrientationOf(Direction(dir)), from));

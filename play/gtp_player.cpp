@@ -277,7 +277,7 @@ void GtpPlayer::Sync(const Game& game) {
   if (!synced_ || !prefix || start_ != game.start() || !(rules_ == game.rules())) {
     const Rules& r = game.rules();
     Send(std::string("loa_rules simultaneous=") + (r.simultaneous == Simultaneous::kDraw ? "draw" : "mover") +
-                 " start=" + (r.start == StartKind::kStandard ? "standard" : "scrambled"));
+         " start=" + (r.start == StartKind::kStandard ? "standard" : "scrambled"));
     Send("loa_position " + game.start().ToString());
     start_ = game.start();
     rules_ = r;
@@ -300,14 +300,14 @@ Move GtpPlayer::ChooseMove(const Game& game, const Clock& clock) {
   if (clock.timed()) {
     const bool byoyomi = clock.main_seconds <= 0;
     Send(std::string("time_left ") + color + " " +
-                 std::to_string(int(byoyomi ? clock.byoyomi_seconds : clock.main_seconds)) + " " +
-                 std::to_string(byoyomi ? clock.byoyomi_stones : 0));
+         std::to_string(int(byoyomi ? clock.byoyomi_seconds : clock.main_seconds)) + " " +
+         std::to_string(byoyomi ? clock.byoyomi_stones : 0));
   }
   // A timed engine gets its clock and a grace; an untimed one the timeout.
   const double seconds =
-      clock.timed() ? std::max(clock.main_seconds > 0 ? clock.main_seconds : clock.byoyomi_seconds, 0.0) +
-                          kClockGraceSeconds
-                    : timeout_;
+      clock.timed()
+          ? std::max(clock.main_seconds > 0 ? clock.main_seconds : clock.byoyomi_seconds, 0.0) + kClockGraceSeconds
+          : timeout_;
   const std::string reply = engine_->Send(std::string("genmove ") + color, seconds);
   Move move;
   try {

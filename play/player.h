@@ -30,12 +30,12 @@ struct MoveAnalysis {
     uint32_t visits = 0;
     float prior = 0, q = 0, d = 0;  // q: win - loss in [-1, 1]; d: draw probability
   };
-  bool available = false;     // false: the player keeps none
-  double seconds = 0;         // time spent
-  int64_t nodes = 0;          // playouts (search) or nodes (alpha-beta)
-  double value = 0;           // search: win - loss of the root, in [-1, 1]
-  double draw = 0;            // search: draw probability of the root
-  int depth = 0, score = 0;   // alpha-beta: the depth finished and its score
+  bool available = false;      // false: the player keeps none
+  double seconds = 0;          // time spent
+  int64_t nodes = 0;           // playouts (search) or nodes (alpha-beta)
+  double value = 0;            // search: win - loss of the root, in [-1, 1]
+  double draw = 0;             // search: draw probability of the root
+  int depth = 0, score = 0;    // alpha-beta: the depth finished and its score
   std::vector<Candidate> top;  // search: the moves, most visited first
   std::vector<Move> pv;        // the principal variation, the move first
 };

@@ -63,7 +63,8 @@ Rules RulesOf(const json& body) {
   const auto it = body.find("rules");
   Rules rules;
   if (it == body.end() || it->is_null()) return rules;
-  if (!it->is_object()) throw BadRequest{"'rules' must be an object: {\"simultaneous\": \"draw\", \"start\": \"standard\"}"};
+  if (!it->is_object())
+    throw BadRequest{"'rules' must be an object: {\"simultaneous\": \"draw\", \"start\": \"standard\"}"};
   std::string text;
   for (const char* key : {"simultaneous", "start"})
     if (it->contains(key)) text += std::string(key) + "=" + StringField(*it, key) + " ";
@@ -200,7 +201,8 @@ std::vector<std::string> NewestFiles(const std::string& dir, const std::regex& p
 std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   std::vector<std::string> players;
   for (const std::string& run : runs)
-    if (fs::is_regular_file(run + "/net.safetensors")) players.push_back("mcts:net=" + run + "/net.safetensors,playouts=400");
+    if (fs::is_regular_file(run + "/net.safetensors"))
+      players.push_back("mcts:net=" + run + "/net.safetensors,playouts=400");
   players.push_back("ab:time=1");
   return players;
 }
@@ -233,8 +235,7 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   }
   if (options.players.empty()) options.players = DefaultPlayers(options.runs);
   for (const std::string& spec : options.players) MakePlayer(spec);  // a bad spec fails now
-  for (const char* file : {"index.html", "app.js", "style.css"})
-    CheckRegularFile(options.web_dir + "/" + file);
+  for (const char* file : {"index.html", "app.js", "style.css"}) CheckRegularFile(options.web_dir + "/" + file);
   CheckRegularFile(options.chart_js);
   http.set_payload_max_length(kMaxBodyBytes);
   Routes();
@@ -288,7 +289,8 @@ json WebServer::Impl::GenMove(const json& body) {
   }
   const std::string client = StringField(body, "client");
   if (client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
-  const std::string spec = WithLimit(PlayerSpecOf(StringField(body, "player", options.players.front())), seconds, playouts);
+  const std::string spec =
+      WithLimit(PlayerSpecOf(StringField(body, "player", options.players.front())), seconds, playouts);
   std::unique_ptr<Player> player;
   try {
     player = MakePlayer(spec);
@@ -323,7 +325,8 @@ json WebServer::Impl::GenMove(const json& body) {
 
 const RunView& WebServer::Impl::RunAt(const std::string& index) const {
   const size_t i = std::stoul(index);  // the route's pattern allows digits only
-  if (i >= runs.size()) throw BadRequest{"no run " + index + " (this server shows " + std::to_string(runs.size()) + ")"};
+  if (i >= runs.size())
+    throw BadRequest{"no run " + index + " (this server shows " + std::to_string(runs.size()) + ")"};
   return runs[i];
 }
 
@@ -367,8 +370,12 @@ json WebServer::Impl::RunGame(const RunView& run, const std::string& name) const
     replay.Play(m);
     fens.push_back(replay.position().ToString());
   }
-  return {{"name", name}, {"tags", tags}, {"moves", moves}, {"fens", fens},
-          {"result", ResultName(game.result())}, {"reason", ReasonName(game.reason())}};
+  return {{"name", name},
+          {"tags", tags},
+          {"moves", moves},
+          {"fens", fens},
+          {"result", ResultName(game.result())},
+          {"reason", ReasonName(game.reason())}};
 }
 
 void WebServer::Impl::Routes() {
@@ -483,7 +490,8 @@ void WebServer::Impl::Routes() {
              }
              std::sort(steps.begin(), steps.end());
              json list = json::array();
-             for (int64_t step : steps) list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
+             for (int64_t step : steps)
+               list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
              return json{{"run", run.name}, {"checkpoints", list}};
            }));
   http.Get(R"(/api/runs/(\d{1,6})/games)", api([this](const httplib::Request& request) {
@@ -507,10 +515,10 @@ WebServer::WebServer(ServeOptions options) : impl_(std::make_unique<Impl>(std::m
 WebServer::~WebServer() { Stop(); }
 
 int WebServer::Bind() {
-  const int port = impl_->options.port == 0 ? impl_->http.bind_to_any_port(impl_->options.host)
-                                            : (impl_->http.bind_to_port(impl_->options.host, impl_->options.port)
-                                                   ? impl_->options.port
-                                                   : -1);
+  const int port =
+      impl_->options.port == 0
+          ? impl_->http.bind_to_any_port(impl_->options.host)
+          : (impl_->http.bind_to_port(impl_->options.host, impl_->options.port) ? impl_->options.port : -1);
   if (port <= 0)
     throw Error("serve: cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
                 " (in use, or not an address of this machine)");

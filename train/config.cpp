@@ -137,12 +137,14 @@ void CheckNoDuplicateKeys(const YAML::Node& node, const std::string& source, con
 // Throws Error naming the source when the run's name is not a plain name:
 // it must name a folder inside run.directory, never a path out of it.
 void CheckRunName(const std::string& name, const std::string& source) {
-  const bool plain = !name.empty() && name != "." && name != ".." && name.size() <= 200 &&
-                     name.find_first_of("/\\") == std::string::npos &&
-                     std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 32; });
+  const bool plain =
+      !name.empty() && name != "." && name != ".." && name.size() <= 200 &&
+      name.find_first_of("/\\") == std::string::npos &&
+      std::all_of(name.begin(), name.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 32; });
   if (!plain)
     throw Error(source + ": run.name '" + Excerpt(name, 40) +
-                "' is not a plain name: it names a folder in run.directory (no '/', '\\' or control characters; not '.' or '..')");
+                "' is not a plain name: it names a folder in run.directory (no '/', '\\' or control characters; not "
+                "'.' or '..')");
 }
 
 // Throws Error naming the source when fields disagree with each other.
@@ -172,8 +174,9 @@ Config ParseConfig(const std::string& text, const std::string& source, const std
   YAML::Node root;
   try {
     const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1) throw ParseError(source + ": holds " + std::to_string(documents.size()) +
-                                               " YAML documents ('---'); a config is one");
+    if (documents.size() > 1)
+      throw ParseError(source + ": holds " + std::to_string(documents.size()) +
+                       " YAML documents ('---'); a config is one");
     if (!documents.empty()) root = documents[0];
   } catch (const YAML::Exception& e) {
     throw ParseError(source + ": not YAML: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ")");

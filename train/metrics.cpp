@@ -17,8 +17,8 @@ MetricsLog::MetricsLog(const std::string& path) : path_(path) {
   if (fd_ < 0) throw IoError(path + ": cannot open for appending: " + std::strerror(errno));
   char last = '\n';
   const off_t size = ::lseek(fd_, 0, SEEK_END);
-  if (size > 0 && ::pread(fd_, &last, 1, size - 1) == 1 && last != '\n')
-    [[maybe_unused]] const ssize_t ignored = ::write(fd_, "\n", 1);
+  if (size > 0 && ::pread(fd_, &last, 1, size - 1) == 1 && last != '\n') [[maybe_unused]]
+    const ssize_t ignored = ::write(fd_, "\n", 1);
 }
 
 MetricsLog::~MetricsLog() {

@@ -2,9 +2,9 @@
 
 #include <cctype>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <set>
-#include <exception>
 #include <thread>
 #include <unordered_map>
 #include <vector>

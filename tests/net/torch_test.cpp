@@ -281,8 +281,9 @@ TEST(CheckpointTest, NonFiniteWeightsAreRefused) {
     torch::NoGradGuard no_grad;
     model->named_parameters()["stem.conv.weight"][0][0][0][0] = std::nanf("");
   }
-  EXPECT_NE(ErrorOf([&] { SaveCheckpoint(TempPath("nan.pt"), model, nullptr, TrainingState{}); })
-                .find("stem.conv.weight holds a non-finite value"),
+  EXPECT_NE(ErrorOf([&] {
+              SaveCheckpoint(TempPath("nan.pt"), model, nullptr, TrainingState{});
+            }).find("stem.conv.weight holds a non-finite value"),
             std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(TempPath("nan.pt")));
 

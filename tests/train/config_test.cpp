@@ -144,7 +144,8 @@ TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
 }
 
 TEST(ConfigTest, DuplicateKeysAreErrors) {
-  EXPECT_NE(ErrorOf<ParseError>("train:\n  batch_size: 8\n  batch_size: 16\n").find("'train.batch_size' appears twice (line 3)"),
+  EXPECT_NE(ErrorOf<ParseError>("train:\n  batch_size: 8\n  batch_size: 16\n")
+                .find("'train.batch_size' appears twice (line 3)"),
             std::string::npos);
   EXPECT_NE(ErrorOf<ParseError>("run: {name: a}\nrun: {name: b}\n").find("'run' appears twice"), std::string::npos);
 }
