@@ -17,6 +17,8 @@
 #include "core/record.h"
 #include "play/player.h"
 #include "play/spec.h"
+#include "train/metrics.h"
+#include "train/run_dir.h"
 
 namespace loa::serve {
 namespace {
@@ -228,7 +230,8 @@ struct WebServer::Impl {
 WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   for (const std::string& dir : options.runs) {
     if (!fs::is_directory(dir)) throw Error("--run " + dir + ": not a folder");
-    if (!fs::exists(dir + "/config.yaml")) throw Error("--run " + dir + ": not a run directory (no config.yaml)");
+    if (!fs::exists(train::RunDir(dir).ConfigPath()))
+      throw Error("--run " + dir + ": not a run directory (no config.yaml)");
     std::string name = fs::path(dir).lexically_normal().filename().string();
     if (name.empty()) name = fs::path(dir).lexically_normal().parent_path().filename().string();
     runs.push_back({name, dir});
@@ -250,9 +253,7 @@ std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
   if (std::regex_match(name, m, checkpoint)) {
     for (const RunView& run : runs) {
       if (run.name != m[1].str()) continue;
-      char file[64];
-      std::snprintf(file, sizeof file, "/checkpoints/ckpt_%08lld.pt", std::stoll(m[2].str()));
-      const std::string path = run.dir + file;
+      const std::string path = train::RunDir(run.dir).CheckpointPath(std::stoll(m[2].str()));
       if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + m[2].str()};
       return "mcts:net=" + path + ",playouts=400";
     }
@@ -333,11 +334,12 @@ const RunView& WebServer::Impl::RunAt(const std::string& index) const {
 json WebServer::Impl::RunGames(const RunView& run) const {
   static const std::regex record_pattern("[A-Za-z0-9_.-]+\\.txt");
   json games = json::array();
-  for (const std::string& name : NewestFiles(run.dir + "/games", record_pattern, kGamesListed))
+  for (const std::string& name : NewestFiles(train::RunDir(run.dir).GamesDir(), record_pattern, kGamesListed))
     games.push_back({{"kind", "selfplay"}, {"name", "games/" + name}});
   std::error_code error;
   std::vector<std::string> eval_names;
-  for (fs::directory_iterator it(run.dir + "/eval/games", error), end; !error && it != end; it.increment(error)) {
+  for (fs::directory_iterator it(train::RunDir(run.dir).EvalDir() + "/games", error), end; !error && it != end;
+       it.increment(error)) {
     const std::string folder = it->path().filename().string();
     if (!it->is_directory() || !std::regex_match(folder, std::regex("[A-Za-z0-9_.=:,-]+"))) continue;
     for (const std::string& name : NewestFiles(it->path().string(), record_pattern, 4))
@@ -453,25 +455,16 @@ void WebServer::Impl::Routes() {
   http.Get(R"(/api/runs/(\d{1,6})/metrics)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
              json events = json::array();
-             std::string text;
-             try {
-               text = ReadFile(run.dir + "/metrics.jsonl");
-             } catch (const IoError&) {
-             }
-             for (size_t begin = 0; begin < text.size();) {
-               size_t end = text.find('\n', begin);
-               if (end == std::string::npos) end = text.size();
-               json event = json::parse(text.substr(begin, end - begin), nullptr, false);
-               if (!event.is_discarded() && event.is_object()) events.push_back(std::move(event));
-               begin = end + 1;
-             }
+             for (json& event : train::ReadJsonLines(train::RunDir(run.dir).MetricsPath()))
+               events.push_back(std::move(event));
              return json{{"run", run.name}, {"events", events}};
            }));
   http.Get(R"(/api/runs/(\d{1,6})/ratings)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
              json ratings = json::array();
              try {
-               ratings = json::parse(ReadFile(run.dir + "/eval/ratings.json", kMaxTextBytes), nullptr, false);
+               ratings = json::parse(ReadFile(train::RunDir(run.dir).EvalDir() + "/ratings.json", kMaxTextBytes),
+                                     nullptr, false);
              } catch (const IoError&) {
              }
              if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
@@ -479,16 +472,7 @@ void WebServer::Impl::Routes() {
            }));
   http.Get(R"(/api/runs/(\d{1,6})/checkpoints)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
-             static const std::regex pattern("ckpt_([0-9]{1,12})\\.pt");
-             std::vector<int64_t> steps;
-             std::error_code error;
-             for (fs::directory_iterator it(run.dir + "/checkpoints", error), end; !error && it != end;
-                  it.increment(error)) {
-               std::smatch m;
-               const std::string name = it->path().filename().string();
-               if (std::regex_match(name, m, pattern)) steps.push_back(std::stoll(m[1].str()));
-             }
-             std::sort(steps.begin(), steps.end());
+             const std::vector<int64_t> steps = train::RunDir(run.dir).ListCheckpoints();
              json list = json::array();
              for (int64_t step : steps)
                list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});

@@ -114,6 +114,9 @@ TEST_F(ServerTest, EveryKindOfPlayerAnswersALegalMove) {
   ASSERT_EQ(status, 200);
   EXPECT_FALSE(mcts["analysis"]["top"].empty());
   EXPECT_EQ(mcts["analysis"]["wdl"].size(), 3u);
+  EXPECT_EQ(mcts["analysis"]["pv"][0], mcts["move"]);
+  const json& top = mcts["analysis"]["top"];
+  for (size_t i = 1; i < top.size(); ++i) EXPECT_GE(top[i - 1]["visits"], top[i]["visits"]);  // most visited first
   const auto [ab_status, ab] = Post("/api/genmove", json{{"player", "ab:depth=2"}}.dump());
   EXPECT_EQ(ab["analysis"]["depth"], 2);
   EXPECT_EQ(ab["analysis"]["pv"][0], ab["move"]);
