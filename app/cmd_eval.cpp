@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -20,14 +19,18 @@ namespace loa::app {
 
 int RunEval(int argc, char** argv) {
   CLI::App cli{
-      "Rate the checkpoints of a run: each one not yet evaluated plays the baseline ladder\n"
-      "(eval.opponents) and the best checkpoint before it; then one Bradley-Terry table over\n"
-      "every match of the run (those played during training too) is printed and written to\n"
-      "DIR/eval/ratings.txt, the first ladder player fixed at Elo 0.",
+      "Rate the checkpoints of a run: each one plays the baseline ladder (eval.opponents) and\n"
+      "the best checkpoint before it, up to --games games each (games already played count);\n"
+      "then one Bradley-Terry table over every match of the run (those played during training\n"
+      "too) is printed and written to DIR/eval/ratings.txt, the first ladder player fixed at\n"
+      "Elo 0. The strength benchmark at equal time per move, one checkpoint per half hour:\n"
+      "  loaz eval --run DIR --every-hours 0.5 --games 100 \\\n"
+      "    --set eval.time=0.1 --set 'eval.opponents=[\"ab:time=0.1\"]' --set eval.previous_best=false",
       argv[0]};
   std::string run_dir;
   std::vector<std::string> overrides;
   int games = 0, every = 1;
+  double every_hours = 0;
   std::vector<int64_t> only_steps;
   bool table_only = false;
   cli.add_option("--run", run_dir, "the run directory")->required();
@@ -35,6 +38,9 @@ int RunEval(int argc, char** argv) {
   cli.add_option("--every", every, "evaluate every k-th checkpoint (and the last)")
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
+  cli.add_option("--every-hours", every_hours,
+                 "evaluate the newest checkpoint of each period of H hours (and the last)")
+      ->check(CLI::Range(1e-6, 1e6));
   cli.add_option("--steps", only_steps, "evaluate these checkpoints only (steps, space or comma separated)")
       ->delimiter(',');
   cli.add_flag("--table-only", table_only, "play nothing; print the table of the matches played so far");
@@ -48,16 +54,21 @@ int RunEval(int argc, char** argv) {
   train::MetricsLog metrics(run.dir.MetricsPath());
   train::CheckpointRater rater(run.config, run.dir, log, metrics);
   if (!table_only) {
-    std::set<std::string> rated;
-    for (const train::MatchRecord& r : train::ReadMatchRecords(run.dir)) rated.insert(r.a);
     const std::vector<int64_t> steps = run.dir.ListCheckpoints();
+    std::vector<double> hours(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) hours[i] = train::CheckpointHours(run.dir, steps[i]);
+    auto due = [&](size_t i) {
+      if (!only_steps.empty()) return std::count(only_steps.begin(), only_steps.end(), steps[i]) > 0;
+      if (i + 1 == steps.size()) return true;
+      // The newest checkpoint of its period: the next one is in a later period.
+      if (every_hours > 0) return int64_t(hours[i] / every_hours) < int64_t(hours[i + 1] / every_hours);
+      return i % size_t(every) == 0;
+    };
     for (size_t i = 0; i < steps.size() && !train::StopRequested(); ++i) {
-      const bool due = only_steps.empty() ? i % size_t(every) == 0 || i + 1 == steps.size()
-                                          : std::count(only_steps.begin(), only_steps.end(), steps[i]) > 0;
-      if (!due || rated.count(train::CheckpointName(steps[i]))) continue;
+      if (!due(i)) continue;
       log.Info("evaluating step " + std::to_string(steps[i]));
       try {
-        rater.Rate(steps[i], train::CheckpointHours(run.dir, steps[i]), games);
+        rater.Rate(steps[i], hours[i], games);
       } catch (const Error& e) {
         log.Warn("skipping step " + std::to_string(steps[i]) + ": " + e.what());  // as `train` does
       }

@@ -1,6 +1,7 @@
 #include "train/config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -44,7 +45,10 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
 }
 
 void ReplayConfig::Visit(ParamVisitor& v) {
-  v.Int64("window", window, 1, kMaxCount, "newest samples the trainer samples from");
+  v.Int64("window", window, 1, kMaxCount, "the most samples the trainer samples from");
+  v.Int64("window_start", window_start, 0, kMaxCount, "the window grows with the data from here (0: fixed)");
+  v.Double("window_growth", window_growth, 0, 10, "growth of the window beyond window_start");
+  v.Double("window_exponent", window_exponent, 0.01, 1, "taper of the window's growth");
   v.Int64("min_samples", min_samples, 1, kMaxCount, "training starts when the window holds this many");
   v.Double("max_train_ratio", max_train_ratio, 0.01, 1e6, "most samples trained per new self-play sample");
   v.Double("validation_share", validation_share, 0, 0.5, "share of shards held out for validation");
@@ -62,7 +66,7 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Double("weight_decay", weight_decay, 0, 1, "L2 coefficient (AdamW: decoupled)");
   v.Int("warmup_steps", warmup_steps, 0, 10000000, "linear learning-rate warm-up from 0");
   v.Choice("lr_schedule", lr_schedule, {"constant", "cosine", "step"}, "learning-rate schedule after warm-up");
-  v.Int64("lr_decay_steps", lr_decay_steps, 1, kMaxCount, "cosine horizon, or step period");
+  v.Int64("lr_decay_samples", lr_decay_samples, 1, kMaxCount, "cosine horizon or step period, in self-play samples");
   v.Double("lr_decay_factor", lr_decay_factor, 0, 1, "cosine floor, or step factor");
   v.Double("grad_clip", grad_clip, 0, 1e6, "clip the gradient norm (0: off)");
   v.Double("policy_weight", policy_weight, 0, 100, "weight of the policy loss");
@@ -81,6 +85,7 @@ void EvalConfig::Visit(ParamVisitor& v) {
   v.StringList("opponents", opponents, "player specs the checkpoints play (the ladder)");
   v.Bool("previous_best", previous_best, "also play the previous evaluated checkpoint");
   v.Int("playouts", playouts, 1, 1000000, "the net's playouts per move");
+  v.Double("time", time, 0, 3600, "the net's seconds per move (0: playouts)");
   v.Int("random_plies", random_plies, 0, 100, "random opening plies, so that games differ");
   v.Int("threads", threads, 1, kMaxThreads, "games played at once");
   v.Int("max_plies", max_plies, 0, 100000, "move cap of evaluation games");
@@ -164,6 +169,15 @@ void CheckConsistency(const Config& c, const std::string& source) {
 }
 
 }  // namespace
+
+int64_t WindowSize(const ReplayConfig& c, int64_t samples_seen) {
+  if (c.window_start <= 0 || samples_seen <= c.window_start)
+    return c.window_start > 0 ? std::min(c.window, c.window_start) : c.window;
+  const double x = double(samples_seen) / double(c.window_start);
+  const double grown =
+      double(c.window_start) * (1 + c.window_growth * (std::pow(x, c.window_exponent) - 1) / c.window_exponent);
+  return std::min(c.window, int64_t(grown));
+}
 
 std::string Config::RunDirectory() const {
   if (!run.directory.empty() && run.directory.back() == '/') return run.directory + run.name;

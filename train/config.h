@@ -57,8 +57,15 @@ struct SelfplayConfig {
 
 // Section `replay`: the sliding window the trainer samples from.
 struct ReplayConfig {
-  int64_t window = 200000;     // newest samples kept
-  int64_t min_samples = 5000;  // training starts when the window holds this many
+  // The window grows with the data, as KataGo's does: it holds every
+  // sample until `window_start` self-play samples exist, then
+  //   window_start * (1 + growth * ((N / window_start)^exponent - 1) / exponent)
+  // of the N seen, at most `window`. window_start = 0 keeps `window` fixed.
+  int64_t window = 200000;  // the most samples kept
+  int64_t window_start = 0;
+  double window_growth = 0.4;     // KataGo's expand-per-row
+  double window_exponent = 0.75;  // KataGo's taper
+  int64_t min_samples = 5000;     // training starts when the window holds this many
   // The most training samples per new self-play sample (KataGo's
   // max-train-ratio, OpenSpiel's replay reuse): the trainer waits for
   // self-play when it is ahead.
@@ -82,7 +89,9 @@ struct TrainConfig {
   double weight_decay = 1e-4;          // L2 coefficient (AlphaZero c = 1e-4); AdamW: decoupled
   int warmup_steps = 200;              // linear warm-up from 0 (Goyal et al.)
   std::string lr_schedule = "cosine";  // constant | cosine | step
-  int64_t lr_decay_steps = 100000;     // cosine horizon, or step period
+  // The decay runs over self-play samples, not steps or hours, so that it
+  // means the same amount of data on every machine.
+  int64_t lr_decay_samples = 2000000;  // cosine horizon, or step period
   double lr_decay_factor = 0.05;       // cosine floor / step factor
   double grad_clip = 10.0;             // clip the gradient norm (0: off)
   double policy_weight = 1.0;
@@ -109,9 +118,12 @@ struct EvalConfig {
   std::vector<std::string> opponents = {"ab:depth=1", "ab:depth=2", "ab:depth=3"};
   bool previous_best = true;  // also play the previous evaluated checkpoint
   int playouts = 200;         // the net's playouts per move
-  int random_plies = 2;       // random opening plies, so that games differ
-  int threads = 1;            // games played at once
-  int max_plies = 300;        // move cap of evaluation games
+  // Seconds per move of the net (its playouts then do not count): with
+  // opponents such as ab:time=0.1 the ladder is at equal time per move.
+  double time = 0;
+  int random_plies = 2;  // random opening plies, so that games differ
+  int threads = 1;       // games played at once
+  int max_plies = 300;   // move cap of evaluation games
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);
@@ -137,6 +149,10 @@ struct Config {
   // Returns run.directory/run.name.
   std::string RunDirectory() const;
 };
+
+// Returns the training window's size once `samples_seen` self-play samples
+// exist (ReplayConfig).
+int64_t WindowSize(const ReplayConfig& config, int64_t samples_seen);
 
 // Reads the YAML config at `path` with `overrides` ("section.key=value",
 // from --set) applied on top. Throws ParseError naming the file (or the

@@ -37,10 +37,12 @@ std::string FileSafe(const std::string& name) {
   return out;
 }
 
-bool HasRecord(const std::vector<MatchRecord>& records, const std::string& a, const std::string& b) {
+// Returns the games a and b have played each other in records.
+int GamesPlayed(const std::vector<MatchRecord>& records, const std::string& a, const std::string& b) {
+  int games = 0;
   for (const MatchRecord& r : records)
-    if ((r.a == a && r.b == b) || (r.a == b && r.b == a)) return true;
-  return false;
+    if ((r.a == a && r.b == b) || (r.a == b && r.b == a)) games += r.wins + r.draws + r.losses;
+  return games;
 }
 
 }  // namespace
@@ -61,7 +63,9 @@ std::optional<int64_t> CheckpointStep(const std::string& name) {
 }
 
 std::string NetPlayerSpec(const std::string& path, const Config& config) {
-  return "mcts:net=" + path + ",playouts=" + std::to_string(config.eval.playouts) + ",device=" + config.run.device +
+  const std::string limit = config.eval.time > 0 ? "time=" + FormatDouble(config.eval.time)
+                                                 : "playouts=" + std::to_string(config.eval.playouts);
+  return "mcts:net=" + path + "," + limit + ",device=" + config.run.device +
          ",cache_entries=" + std::to_string(kEvalCacheEntries);
 }
 
@@ -124,18 +128,23 @@ CheckpointRater::CheckpointRater(const Config& config, const RunDir& run, Logger
 
 bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
                                     const std::string& b_spec, int games, int64_t step, double hours) {
+  // A pair that has played before plays only the games it lacks, with
+  // openings and a records folder of their own.
+  const int played = GamesPlayed(ReadMatchRecords(run_), a_name, b_name);
+  if (played >= games) return true;
   const EvalConfig& ec = config_.eval;
   MatchConfig mc;
   mc.player_a = a_spec;
   mc.player_b = b_spec;
-  mc.games = games;
+  mc.games = games - played;
   mc.openings = ec.random_plies > 0 ? "random:plies=" + std::to_string(ec.random_plies) : "none";
   mc.threads = ec.threads;
-  mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(a_name) ^ Mix(Fnv1a64(b_name))));
+  mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(a_name) ^ Mix(Fnv1a64(b_name))) ^ uint64_t(played));
   mc.rules = config_.rules;
   mc.rules.max_plies = ec.max_plies;
   mc.forfeit_on_timeout = false;  // a silent engine is an error of the evaluation, not a result
-  mc.out_dir = run_.EvalDir() + "/games/" + FileSafe(a_name + "_vs_" + b_name);
+  mc.out_dir = run_.EvalDir() + "/games/" + FileSafe(a_name + "_vs_" + b_name) +
+               (played > 0 ? "_from_" + std::to_string(played + 1) : "");
   mc.on_progress = [&](const MatchProgress& p) {
     if (StopRequested()) throw MatchStopped();
     log_.Progress("eval " + a_name + " vs " + b_name + ": " + FormatProgress(p));
@@ -178,7 +187,7 @@ void CheckpointRater::EnsureLadder(int games, double hours) {
   const std::vector<std::string>& ladder = config_.eval.opponents;
   for (size_t i = 0; i < ladder.size(); ++i)
     for (size_t j = i + 1; j < ladder.size(); ++j)
-      if (!HasRecord(ReadMatchRecords(run_), ladder[i], ladder[j]) && !StopRequested())
+      if (GamesPlayed(ReadMatchRecords(run_), ladder[i], ladder[j]) == 0 && !StopRequested())
         PlayAndRecord(ladder[i], ladder[i], ladder[j], ladder[j], games, -1, hours);
 }
 

@@ -68,8 +68,12 @@ void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {
 }
 
 ReplayBuffer::ReplayBuffer(const ReplayConfig& config, uint64_t seed) : config_(config), rng_(seed) {
-  train_.capacity = config.window;
-  validation_.capacity = ValidationCapacity(config.window, config.validation_share);
+  SetSamplesSeen(0);
+}
+
+void ReplayBuffer::SetSamplesSeen(int64_t samples_seen) {
+  train_.capacity = WindowSize(config_, samples_seen);
+  validation_.capacity = ValidationCapacity(train_.capacity, config_.validation_share);
 }
 
 bool ReplayBuffer::IsValidation(const std::string& name) const {
@@ -100,42 +104,54 @@ int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
   for (ShardFile& f : run_.ListShards())
     if (!seen_.count(f.name)) fresh.push_back(std::move(f));
   // On the first call, read only the newest shards that fill the window and
-  // the validation set; count the older ones from their headers.
+  // the validation set; count the older ones from their headers. The window
+  // is sized for every shard there is before any is added.
   std::vector<bool> read(fresh.size(), true);
   if (first_) {
     first_ = false;
+    std::vector<ShardCounts> counts(fresh.size());
+    std::vector<bool> readable(fresh.size(), false);
+    int64_t total = samples_seen_;
+    for (size_t i = 0; i < fresh.size(); ++i) {
+      try {
+        counts[i] = ReadShardCounts(run_.SelfplayDir() + "/" + fresh[i].name);
+        readable[i] = true;
+        total += counts[i].samples;
+      } catch (const loa::Error& e) {
+        // ReadShard below skips it and says why
+      }
+    }
+    buffer.SetSamplesSeen(total);
     int64_t left[2] = {buffer.capacity(false), buffer.capacity(true)};
     for (size_t i = fresh.size(); i-- > 0;) {
+      if (!readable[i]) continue;
       const std::string& name = fresh[i].name;
       const bool validation = buffer.IsValidation(name);
-      ShardCounts counts;
-      try {
-        counts = ReadShardCounts(run_.SelfplayDir() + "/" + name);
-      } catch (const loa::Error& e) {
-        continue;  // ReadShard below skips it and says why
-      }
       if (left[validation] > 0) {
-        left[validation] -= counts.samples;
+        left[validation] -= counts[i].samples;
         continue;
       }
       read[i] = false;
       seen_.insert(name);
-      Count(name, counts, buffer);
+      Count(name, counts[i], buffer);
     }
   }
-  int64_t added = 0;
+  std::vector<std::pair<std::string, std::shared_ptr<const Shard>>> loaded;
   for (size_t i = 0; i < fresh.size(); ++i) {
     if (!read[i]) continue;
     const std::string& name = fresh[i].name;
     seen_.insert(name);
-    std::shared_ptr<const Shard> shard;
     try {
-      shard = std::make_shared<const Shard>(ReadShard(run_.SelfplayDir() + "/" + name));
+      auto shard = std::make_shared<const Shard>(ReadShard(run_.SelfplayDir() + "/" + name));
+      Count(name, {shard->games, int64_t(shard->samples.size())}, buffer);
+      loaded.emplace_back(name, std::move(shard));
     } catch (const loa::Error& e) {
       log_.Warn(std::string("skipping replay shard: ") + e.what());
-      continue;
     }
-    Count(name, {shard->games, int64_t(shard->samples.size())}, buffer);
+  }
+  buffer.SetSamplesSeen(samples_seen_);
+  int64_t added = 0;
+  for (auto& [name, shard] : loaded) {
     added += int64_t(shard->samples.size());
     buffer.Add(name, std::move(shard));
   }

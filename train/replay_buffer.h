@@ -50,6 +50,10 @@ class ReplayBuffer {
   // hash of the name below the validation share, the same in every process.
   bool IsValidation(const std::string& name) const;
 
+  // Sizes the window for `samples_seen` self-play samples in the run
+  // (WindowSize); a smaller window drops the oldest shards at the next Add.
+  void SetSamplesSeen(int64_t samples_seen);
+
   // Adds a shard's samples as the newest, to the training window or to the
   // validation set, and drops the oldest shards beyond the window.
   void Add(const std::string& name, std::shared_ptr<const Shard> shard);

@@ -5,14 +5,14 @@
 
 namespace loa::train {
 
-double LearningRate(const TrainConfig& c, int64_t step) {
+double LearningRate(const TrainConfig& c, int64_t step, int64_t samples) {
   const double warm = c.warmup_steps > 0 ? std::min(1.0, double(step + 1) / c.warmup_steps) : 1.0;
   double factor = 1.0;
   if (c.lr_schedule == "cosine") {
-    const double t = std::min(1.0, double(step) / double(c.lr_decay_steps));
+    const double t = std::min(1.0, double(samples) / double(c.lr_decay_samples));
     factor = c.lr_decay_factor + (1 - c.lr_decay_factor) * 0.5 * (1 + std::cos(M_PI * t));
   } else if (c.lr_schedule == "step") {
-    factor = std::pow(c.lr_decay_factor, double(step / c.lr_decay_steps));
+    factor = std::pow(c.lr_decay_factor, double(samples / c.lr_decay_samples));
   }
   return c.learning_rate * warm * factor;
 }

@@ -8,11 +8,12 @@
 
 namespace loa::train {
 
-// Returns the learning rate of step `step` (0-based) under config: warm-up
-// from lr / warmup_steps to lr over warmup_steps steps, then
-//   constant: lr;
-//   cosine:   from lr down to lr * lr_decay_factor at lr_decay_steps, then flat;
-//   step:     lr * lr_decay_factor ^ floor(step / lr_decay_steps).
-double LearningRate(const TrainConfig& config, int64_t step);
+// Returns the learning rate of step `step` (0-based) once `samples`
+// self-play samples exist: warm-up from lr / warmup_steps to lr over
+// warmup_steps steps, times
+//   constant: 1;
+//   cosine:   from 1 down to lr_decay_factor at lr_decay_samples, then flat;
+//   step:     lr_decay_factor ^ floor(samples / lr_decay_samples).
+double LearningRate(const TrainConfig& config, int64_t step, int64_t samples);
 
 }  // namespace loa::train

@@ -181,5 +181,44 @@ TEST_F(ShardFeedTest, ResumeReadsOnlyTheNewestWindowButCountsAll) {
   EXPECT_EQ(feed.games_seen(), 10);
 }
 
+TEST(WindowSizeTest, GrowsWithTheDataAsKataGosDoesUpToItsCap) {
+  ReplayConfig c;
+  c.window = 1000;
+  EXPECT_EQ(WindowSize(c, 0), 1000);  // window_start 0: fixed
+  EXPECT_EQ(WindowSize(c, 1 << 30), 1000);
+  c.window_start = 100;
+  c.window_growth = 0.4;
+  c.window_exponent = 0.75;
+  EXPECT_EQ(WindowSize(c, 0), 100);
+  EXPECT_EQ(WindowSize(c, 100), 100);
+  // 16 times the start: 100 * (1 + 0.4 * (16^0.75 - 1) / 0.75) = 100 * (1 + 0.4 * 7 / 0.75).
+  EXPECT_EQ(WindowSize(c, 1600), int64_t(100 * (1 + 0.4 * 7 / 0.75)));
+  EXPECT_LT(WindowSize(c, 1600), WindowSize(c, 3200));
+  EXPECT_EQ(WindowSize(c, 1000000), 1000);
+}
+
+TEST_F(ShardFeedTest, AResumeSizesTheGrowingWindowForEveryShardBeforeReading) {
+  RunDir run(root_);
+  for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath("w", i), *GameShard(i, 10));
+  ReplayConfig c = NoValidation(1000);
+  c.window_start = 20;
+  c.window_growth = 1;
+  c.window_exponent = 1;  // linear: the window is every sample
+  Logger log("", LogLevel::kError);
+  ShardFeed feed(run, log);
+  ReplayBuffer buffer(c, 1);
+  EXPECT_EQ(feed.Poll(buffer), 100);
+  EXPECT_EQ(buffer.size(), 100);
+  c.window_growth = 0.5;  // 20 * (1 + 0.5 * (N / 20 - 1)): 60 at 100 samples, 70 at 120
+  ShardFeed feed2(run, log);
+  ReplayBuffer half(c, 1);
+  EXPECT_EQ(feed2.Poll(half), 60);
+  EXPECT_EQ(half.size(), 60);
+  WriteShard(run.ShardPath("w", 10), *GameShard(10, 10));
+  WriteShard(run.ShardPath("w", 11), *GameShard(11, 10));
+  EXPECT_EQ(feed2.Poll(half), 20);
+  EXPECT_EQ(half.size(), 70);
+}
+
 }  // namespace
 }  // namespace loa::train

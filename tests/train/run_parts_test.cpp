@@ -242,6 +242,31 @@ TEST_F(RunPartsTest, CheckpointRaterPlaysTheLadderAndRatesTheCheckpoint) {
   EXPECT_NE(ReadFile(run_->EvalDir() + "/ratings.txt").find("step 2"), std::string::npos);
 }
 
+TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
+  config_.eval.opponents = {"random"};
+  config_.eval.games = 2;
+  config_.eval.playouts = 4;
+  config_.eval.previous_best = false;
+  WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
+  Logger log;
+  MetricsLog metrics(run_->MetricsPath());
+  CheckpointRater rater(config_, *run_, log, metrics);
+  ASSERT_TRUE(rater.Rate(1, 0.5));
+  ASSERT_TRUE(rater.Rate(1, 0.5));  // nothing lacks: nothing is played
+  ASSERT_EQ(ReadMatchRecords(*run_).size(), 1u);
+  config_.eval.time = 0.01;  // the strength benchmark's equal time per move
+  ASSERT_TRUE(rater.Rate(1, 0.5, 6));
+  const std::vector<MatchRecord> records = ReadMatchRecords(*run_);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1].wins + records[1].draws + records[1].losses, 4);
+  const std::string games = run_->EvalDir() + "/games/";
+  // The top-up's records go beside the first match's, not over them.
+  EXPECT_EQ(std::distance(fs::directory_iterator(games), fs::directory_iterator()), 2);
+  const std::string spec = ReadJsonLines(run_->EvalDir() + "/matches.jsonl").back()["a_spec"];
+  EXPECT_NE(spec.find("time=0.01"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("playouts="), std::string::npos) << spec;
+}
+
 TEST(CheckpointNameTest, StepsReadBackOnlyFromCheckpointNames) {
   EXPECT_EQ(CheckpointStep(CheckpointName(1234)), 1234);
   EXPECT_EQ(CheckpointStep(CheckpointName(0)), 0);

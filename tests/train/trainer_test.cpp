@@ -17,24 +17,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(ScheduleTest, WarmUpThenCosineDownToTheFloor) {
+TEST(ScheduleTest, WarmUpInStepsThenCosineDownToTheFloorInSamples) {
   TrainConfig c;
   c.learning_rate = 0.1;
   c.warmup_steps = 10;
   c.lr_schedule = "cosine";
-  c.lr_decay_steps = 100;
+  c.lr_decay_samples = 100;
   c.lr_decay_factor = 0.1;
-  EXPECT_NEAR(LearningRate(c, 0), 0.1 * 0.1 * (0.1 + 0.9 * 1.0), 1e-9);
-  EXPECT_LT(LearningRate(c, 4), LearningRate(c, 8));
-  EXPECT_NEAR(LearningRate(c, 50), 0.1 * 0.55, 1e-9);  // half way: the mean of 1 and the floor
-  EXPECT_NEAR(LearningRate(c, 100), 0.01, 1e-12);
-  EXPECT_NEAR(LearningRate(c, 1000), 0.01, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 0, 0), 0.1 * 0.1 * (0.1 + 0.9 * 1.0), 1e-9);
+  EXPECT_LT(LearningRate(c, 4, 0), LearningRate(c, 8, 0));
+  // The decay follows the self-play samples, whatever the step.
+  EXPECT_NEAR(LearningRate(c, 50, 50), 0.1 * 0.55, 1e-9);  // half way: the mean of 1 and the floor
+  EXPECT_NEAR(LearningRate(c, 5000, 50), 0.1 * 0.55, 1e-9);
+  EXPECT_NEAR(LearningRate(c, 20, 0), 0.1, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 20, 100), 0.01, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 20, 1000), 0.01, 1e-12);
   c.lr_schedule = "step";
   c.warmup_steps = 0;
-  EXPECT_NEAR(LearningRate(c, 99), 0.1, 1e-12);
-  EXPECT_NEAR(LearningRate(c, 250), 0.1 * 0.1 * 0.1, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 0, 99), 0.1, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 0, 250), 0.1 * 0.1 * 0.1, 1e-12);
   c.lr_schedule = "constant";
-  EXPECT_EQ(LearningRate(c, 12345), 0.1);
+  EXPECT_EQ(LearningRate(c, 12345, 99999), 0.1);
 }
 
 class CheckpointStoreTest : public ::testing::Test {
