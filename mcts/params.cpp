@@ -1,5 +1,6 @@
 #include "mcts/params.h"
 
+#include "core/move.h"
 #include "core/params.h"
 
 namespace loa {
@@ -29,6 +30,10 @@ void SearchParams::VisitSearch(ParamVisitor& v) {
           "playout cap randomisation: share of moves with a full, recorded search");
   v.Int("cheap_playouts", cheap_playouts, 1, kMaxPlayouts, "playouts of a cheap (unrecorded) search");
   v.Float("forced_playouts_k", forced_playouts_k, 0, 100, "forced playouts sqrt(k * P * N) at the root (0: off)");
+  v.Choice("root", root, {"puct", "gumbel"}, "self-play's root search: PUCT with noise, or Gumbel AlphaZero's");
+  v.Int("gumbel_considered", gumbel_considered, 1, kMaxMoves, "Gumbel root: moves sampled (m)");
+  v.Float("gumbel_c_visit", gumbel_c_visit, 0, 1e6, "Gumbel root: sigma's c_visit");
+  v.Float("gumbel_c_scale", gumbel_c_scale, 0, 1e3, "Gumbel root: sigma's c_scale");
 }
 
 void SearchParams::VisitEngine(ParamVisitor& v) {

@@ -5,6 +5,7 @@
 // params.cpp (core/params.h).
 
 #include <cstdint>
+#include <string>
 
 namespace loa {
 
@@ -76,6 +77,19 @@ struct SearchParams {
   // a root child with prior P gets at least sqrt(k * P * N) visits, which are
   // pruned again from the target. KataGo: k = 2; 0 turns it off.
   float forced_playouts_k = 2.0f;
+
+  // The root search of self-play: "puct" (Dirichlet noise, forced playouts,
+  // visit-count targets and temperature sampling, as AlphaZero and KataGo)
+  // or "gumbel" (Gumbel AlphaZero, mcts/gumbel.h: Gumbel-top-k sampling and
+  // sequential halving at the root, the completed-Q improved policy as the
+  // target, the move the Gumbel draw picks; no noise, no temperature). The
+  // engine always searches with PUCT.
+  std::string root = "puct";
+  // Gumbel: moves sampled at the root (the paper's m = 16), and sigma's
+  // c_visit and c_scale (mctx's defaults, 50 and 0.1).
+  int gumbel_considered = 16;
+  float gumbel_c_visit = 50.0f;
+  float gumbel_c_scale = 0.1f;
 
   // --- Time (the engine, on a clock) --------------------------------------
   // The share of the main time one move may use is 1 / time_moves_to_go (a

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <limits>
 
+#include "mcts/gumbel.h"
+
 namespace loa {
 
 struct SelfPlayDriver::Slot {
@@ -21,6 +23,7 @@ SelfPlayDriver::SelfPlayDriver(Evaluator* evaluator, const SearchParams& params,
                                uint64_t seed, int64_t first_game, int64_t num_games)
     : evaluator_(evaluator),
       params_(params),
+      gumbel_(params.root == "gumbel"),
       rules_(rules),
       seed_(seed),
       next_game_(first_game),
@@ -51,12 +54,20 @@ bool SelfPlayDriver::StartGame(Slot& slot) {
 }
 
 void SelfPlayDriver::BeginMove(Slot& slot) {
-  // Draw order per move: the playout cap, then the root noise, then the move.
+  // Draw order per move: the playout cap, then the root noise (or the Gumbel
+  // draws, when the root is expanded), then the move.
   slot.full = params_.full_search_fraction >= 1 || slot.rng.Uniform() < params_.full_search_fraction;
+  slot.visit_target = uint32_t(slot.full ? params_.playouts : params_.cheap_playouts);
+  if (gumbel_) {
+    // Sequential halving counts every visit from a fresh root.
+    slot.tree.SetRoot(slot.record.game, false);
+    slot.tree.BeginSearch(false, false, &slot.rng);
+    slot.tree.UseGumbelRoot(std::max(1, int(slot.visit_target) - 1));  // the first visit expands the root
+    return;
+  }
   const bool noise = slot.full && params_.dirichlet_epsilon > 0;
   slot.tree.SetRoot(slot.record.game, params_.reuse_tree && !noise);
   slot.tree.BeginSearch(noise, slot.full, &slot.rng);
-  slot.visit_target = uint32_t(slot.full ? params_.playouts : params_.cheap_playouts);
 }
 
 void SelfPlayDriver::FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished) {
@@ -64,10 +75,18 @@ void SelfPlayDriver::FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished)
   SearchedMove searched;
   searched.position = game.position();
   const std::vector<RootChild> children = slot.tree.RootChildren();
-  searched.policy = PolicyTarget(children, params_, slot.full);
-  const float temperature = MoveTemperature(params_, game.ply());
-  searched.move =
-      temperature <= kGreedyTemperature ? ChooseBestMove(children) : SampleMove(searched.policy, temperature, slot.rng);
+  if (gumbel_) {
+    // A proven root keeps the exact target of its proof.
+    const float raw = slot.tree.RootRawValue();
+    searched.policy = slot.tree.RootProven() != Proven::kUnknown ? PolicyTarget(children, params_, false)
+                                                                 : GumbelPolicyTarget(children, raw, params_);
+    searched.move = GumbelChooseMove(children, slot.tree.root_gumbel(), raw, params_);
+  } else {
+    searched.policy = PolicyTarget(children, params_, slot.full);
+    const float temperature = MoveTemperature(params_, game.ply());
+    searched.move = temperature <= kGreedyTemperature ? ChooseBestMove(children)
+                                                      : SampleMove(searched.policy, temperature, slot.rng);
+  }
   searched.root_value = slot.tree.RootValue();
   searched.root_draw = slot.tree.RootDraw();
   searched.proven = slot.tree.RootProven();

@@ -78,6 +78,7 @@ class SelfPlayDriver {
 
   Evaluator* evaluator_;
   const SearchParams params_;
+  const bool gumbel_;  // params_.root == "gumbel"
   const Rules rules_;
   const uint64_t seed_;
   int64_t next_game_, end_game_;

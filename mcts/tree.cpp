@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "mcts/gumbel.h"
 #include "mcts/puct.h"
 
 namespace loa {
@@ -116,7 +117,41 @@ void SearchTree::BeginSearch(bool noise, bool forced_playouts, Rng* rng) {
   forced_ = forced_playouts && params_.forced_playouts_k > 0;
   rng_ = rng;
   assert(!noise_ || rng_);
+  gumbel_simulations_ = 0;
+  gumbel_.clear();
+  considered_.clear();
   if (noise_ && arena_[0].state == Node::kExpanded) ApplyNoise();
+}
+
+void SearchTree::UseGumbelRoot(int simulations) {
+  assert(rng_ && !noise_ && simulations > 0);
+  gumbel_simulations_ = simulations;
+  if (arena_[0].state == Node::kExpanded) DrawGumbel();
+}
+
+void SearchTree::DrawGumbel() {
+  const Node& root = arena_[0];
+  gumbel_.resize(root.num_children);
+  for (float& g : gumbel_) {
+    double u = rng_->Uniform();
+    while (u <= 0) u = rng_->Uniform();
+    g = float(-std::log(-std::log(u)));
+  }
+  considered_ = ConsideredVisits(std::min<int>(params_.gumbel_considered, root.num_children), gumbel_simulations_);
+}
+
+uint32_t SearchTree::SelectGumbelRoot() const {
+  const Node& root = arena_[0];
+  FillRootChildren(&scratch_children_);
+  scratch_visits_.resize(root.num_children);
+  uint32_t simulation = 0;
+  for (int i = 0; i < root.num_children; ++i) {
+    const Node& child = arena_[root.first_child + i];
+    simulation += scratch_visits_[size_t(i)] = child.visits + child.in_flight;
+  }
+  const uint32_t considered = considered_[std::min<size_t>(simulation, considered_.size() - 1)];
+  const std::vector<float> sigma = SigmaCompletedQ(scratch_children_, root_raw_value_, params_);
+  return root.first_child + uint32_t(GumbelSelect(scratch_children_, scratch_visits_, gumbel_, sigma, considered));
 }
 
 void SearchTree::ApplyNoise() {
@@ -133,6 +168,7 @@ void SearchTree::ApplyNoise() {
 }
 
 uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
+  if (at_root && !gumbel_.empty()) return SelectGumbelRoot();
   const float virtual_loss = params_.virtual_loss;
   const double total = std::max(1.0, double(parent.visits) - 1 + double(virtual_loss) * parent.in_flight);
   // U = exploration * P / (1 + n): c(N) sqrt(N) once per node.
@@ -252,7 +288,11 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   node.first_child = first;
   node.num_children = uint8_t(moves.size());
   node.state = Node::kExpanded;
-  if (leaf.path.size() == 1 && noise_) ApplyNoise();
+  if (leaf.path.size() == 1) {
+    root_raw_value_ = eval.Value();
+    if (noise_) ApplyNoise();
+    if (gumbel_simulations_ > 0) DrawGumbel();
+  }
   Backup(leaf.path, -eval.Value(), eval.wdl[1], true);
 }
 
@@ -358,8 +398,14 @@ void SearchTree::TopTwoVisits(uint32_t* first, uint32_t* second) const {
 
 std::vector<RootChild> SearchTree::RootChildren() const {
   std::vector<RootChild> children;
+  FillRootChildren(&children);
+  return children;
+}
+
+void SearchTree::FillRootChildren(std::vector<RootChild>* children) const {
+  children->clear();
   const Node& root = arena_[0];
-  children.reserve(root.num_children);
+  children->reserve(root.num_children);
   for (int i = 0; i < root.num_children; ++i) {
     const Node& child = arena_[root.first_child + i];
     RootChild c;
@@ -370,9 +416,8 @@ std::vector<RootChild> SearchTree::RootChildren() const {
     c.d = child.is_proven() ? float(child.proven == Proven::kDraw) : child.d;
     c.proven = child.proven;
     c.end_plies = child.end_plies;
-    children.push_back(c);
+    children->push_back(c);
   }
-  return children;
 }
 
 std::vector<Move> SearchTree::PrincipalVariation(Move first, int max_length) const {

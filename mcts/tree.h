@@ -59,7 +59,20 @@ class SearchTree {
     kCollision,  // reached a node whose evaluation is in flight; nothing done
   };
 
-  // Walks from the root to a node to evaluate, by PUCT.
+  // Makes the root of the search begun by BeginSearch Gumbel AlphaZero's
+  // (mcts/gumbel.h) over `simulations` playouts: a Gumbel draw per root move
+  // from the rng of BeginSearch, then sequential halving. The root must be
+  // fresh (SetRoot without reuse) and BeginSearch without noise.
+  void UseGumbelRoot(int simulations);
+  // The Gumbel draws of the root's children, in RootChildren's order (empty
+  // outside a Gumbel search or before the root is expanded).
+  const std::vector<float>& root_gumbel() const { return gumbel_; }
+  // Returns the net's value of the root for its side to move, from the
+  // evaluation that expanded it.
+  float RootRawValue() const { return root_raw_value_; }
+
+  // Walks from the root to a node to evaluate, by PUCT (by sequential
+  // halving at a Gumbel root).
   Selection SelectLeaf(Leaf* leaf);
 
   // Expands leaf (from SelectLeaf) with its evaluation, judges its children
@@ -99,6 +112,9 @@ class SearchTree {
 
  private:
   uint32_t SelectChild(const Node& parent, bool at_root) const;
+  uint32_t SelectGumbelRoot() const;
+  void FillRootChildren(std::vector<RootChild>* children) const;
+  void DrawGumbel();
   Proven JudgeChild(const Leaf& leaf, const HashFilter& seen, Move move, const Position& child, Color mover) const;
   bool TryProve(Node& node);
   void Backup(const std::vector<uint32_t>& path, float value, float draw, bool in_flight);
@@ -118,6 +134,14 @@ class SearchTree {
   HashFilter repeatable_filter_;
   bool noise_ = false, forced_ = false;
   Rng* rng_ = nullptr;
+  float root_raw_value_ = 0;
+  // The Gumbel root: its simulations, draws and considered-visit sequence,
+  // and scratch space for its selection.
+  int gumbel_simulations_ = 0;
+  std::vector<float> gumbel_;
+  std::vector<uint32_t> considered_;
+  mutable std::vector<RootChild> scratch_children_;
+  mutable std::vector<uint32_t> scratch_visits_;
 };
 
 }  // namespace loa

@@ -1,6 +1,8 @@
 #include "play/mcts_player.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "core/error.h"
@@ -95,6 +97,11 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evalu
   return std::make_unique<SearchPlayer>(std::move(name), std::move(evaluator), params, limits, std::move(on_seed));
 }
 
+std::string DefaultNetPath() {
+  if (const char* env = std::getenv("LOAZ_NET"); env && *env) return env;
+  return LOAZ_DEFAULT_NET;
+}
+
 std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
   MctsSpec keys;
   SearchParams params = EngineSearchParams();
@@ -113,8 +120,13 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
   // Every thread may have a batch of leaves in flight.
   options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
 
-  const std::string kind = keys.evaluator.empty() ? (keys.net.empty() ? "" : "net") : keys.evaluator;
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
+  if (keys.net.empty() && keys.evaluator.empty()) {
+    keys.net = DefaultNetPath();
+    if (!std::filesystem::is_regular_file(keys.net))
+      fail("no net= given, and the default net " + keys.net + " does not exist (set LOAZ_NET or give net=FILE)");
+  }
+  const std::string kind = keys.evaluator.empty() ? "net" : keys.evaluator;
   std::unique_ptr<Evaluator> evaluator;
   if (kind == "uniform") {
     if (!keys.net.empty()) fail("net= and evaluator=uniform exclude each other");

@@ -27,10 +27,15 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evalu
                                          const SearchParams& params, const SearchLimits& limits,
                                          std::function<void(uint64_t)> on_seed = {});
 
+// The net that mcts players search with when none is named: $LOAZ_NET when
+// set, else the repository's shipped net, nets/default.safetensors.
+std::string DefaultNetPath();
+
 // "mcts:net=FILE[,playouts=N][,time=S][,threads=T]" or
 // "mcts:evaluator=uniform,...": the engine's search. Keys (`loaz config`
 // lists them with their ranges and help):
-//   net=FILE            an export (.safetensors) or checkpoint (.pt)
+//   net=FILE            an export (.safetensors) or checkpoint (.pt);
+//                       DefaultNetPath() when neither net= nor evaluator= is given
 //   evaluator=net|uniform  (net when net= is given)
 //   playouts=N          root visits per move (800 when neither limit is given)
 //   time=S              seconds per move; a timed clock overrides it

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# The main job: set up, build, then a short training run on configs/tiny.yaml
-# (self-play, training, an evaluation against the baseline), an export, and
-# one move by the engine with the exported net. Run again, it resumes.
+# The main job: set up, build, then ten minutes of training on
+# configs/quick.yaml (self-play, training, evaluations against ab:depth=1 and
+# ab:depth=2), the Elo table and plots, an export, and one move by the
+# engine with the exported net. Run again, it resumes (and stops at once,
+# its ten minutes spent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
 loaz=build/app/loaz
-$loaz train configs/tiny.yaml
-$loaz export --run runs/tiny -o runs/tiny/tiny.safetensors
-printf 'showboard\ngenmove b\nquit\n' | $loaz gtp --player mcts:net=runs/tiny/tiny.safetensors,playouts=64
+run=runs/quick
+$loaz train configs/quick.yaml
+$loaz eval --run $run --table-only
+python3 scripts/plot.py $run
+echo "plots: $run/eval/losses.png $run/eval/elo.png $run/eval/selfplay.png"
+$loaz export --run $run -o $run/quick.safetensors
+printf 'showboard\ngenmove b\nquit\n' | $loaz gtp --player mcts:net=$run/quick.safetensors,playouts=400

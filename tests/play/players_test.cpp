@@ -1,12 +1,20 @@
 // The players and their specs.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <random>
 
 #include "core/error.h"
 #include "core/notation.h"
+#include "net/export.h"
+#include "play/mcts_player.h"
 #include "play/player.h"
+#include "tests/net/random_net.h"
 
 namespace loa {
 namespace {
@@ -31,6 +39,42 @@ TEST(PlayerSpecTest, BadSpecsNameThePartTheyCannotRead) {
   EXPECT_NE(SpecError("greedy:depth=2").find("unknown option 'depth' for greedy"), std::string::npos);
   EXPECT_NE(SpecError("gtp").find("gtp needs cmd=COMMAND"), std::string::npos);
   EXPECT_NE(SpecError("ab:time=fast").find("time: expected a number, got 'fast'"), std::string::npos);
+}
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() { old_ ? (void)::setenv(name_, old_->c_str(), 1) : (void)::unsetenv(name_); }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
+  const std::string path = ::testing::TempDir() + "loaz_default_net_" + std::to_string(::getpid()) + ".safetensors";
+  {
+    ScopedEnv env("LOAZ_NET", path + ".missing");
+    EXPECT_EQ(DefaultNetPath(), path + ".missing");
+    try {
+      MakePlayer("mcts:playouts=8");
+      ADD_FAILURE() << "a missing default net was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(path + ".missing"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("LOAZ_NET"), std::string::npos) << e.what();
+    }
+  }
+  WriteExport(path, testing::RandomExport(testing::SmallConfig(1, 8, 1, true), 7));
+  ScopedEnv env("LOAZ_NET", path);
+  auto player = MakePlayer("mcts:playouts=8");
+  Game game;
+  const Move m = player->ChooseMove(game, Clock());
+  EXPECT_TRUE(game.position().IsLegal(m)) << FormatMove(m);
+  std::remove(path.c_str());
 }
 
 TEST(PlayersTest, NamesAreTheirSpecs) {
