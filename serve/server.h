@@ -23,7 +23,8 @@ struct ServeOptions {
 };
 
 // The players a server offers when none are given: each run's export
-// (RUN/net.safetensors) at 400 playouts, then the baseline at 1 s a move.
+// (RUN/net.safetensors) at 400 playouts, the shipped net (nets/) at 1 s a
+// move when it is there, then the baseline at 1 s a move.
 std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs);
 
 class WebServer {

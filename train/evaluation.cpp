@@ -80,6 +80,8 @@ std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
     if (a == j.end() || b == j.end() || !a->is_string() || !b->is_string()) continue;
     MatchRecord r{a->get<std::string>(), b->get<std::string>(), count("wins"), count("draws"), count("losses")};
     if (r.wins < 0 || r.draws < 0 || r.losses < 0) continue;
+    const auto hours = j.find("hours");
+    if (hours != j.end() && hours->is_number() && CheckpointStep(r.a)) r.hours = hours->get<double>();
     records.push_back(r);
   }
   return records;
@@ -229,16 +231,25 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
 
 std::string CheckpointRater::WriteRatings() {
   const std::string anchor = Anchor();
-  const std::vector<Rating> ratings = RateAll(ReadMatchRecords(run_), anchor);
-  char line[160];
-  std::snprintf(line, sizeof line, "%-20s %8s %8s %6s %7s\n", "player", "elo", "+-95%", "games", "score");
+  const std::vector<MatchRecord> records = ReadMatchRecords(run_);
+  const std::vector<Rating> ratings = RateAll(records, anchor);
+  std::map<std::string, double> hours;  // of the checkpoints
+  for (const MatchRecord& r : records)
+    if (r.hours >= 0) hours[r.a] = r.hours;
+  char line[200];
+  std::snprintf(line, sizeof line, "%-20s %8s %8s %6s %7s %7s\n", "player", "elo", "+-95%", "games", "score", "hours");
   std::string table = line;
   nlohmann::json json = nlohmann::json::array();
   for (const Rating& r : ratings) {
-    std::snprintf(line, sizeof line, "%-20s %8.0f %8.0f %6d %6.1f%%\n", r.name.c_str(), r.elo, r.ci95, r.games,
-                  100 * r.score);
+    const auto h = hours.find(r.name);
+    char run_time[16] = "";
+    if (h != hours.end()) std::snprintf(run_time, sizeof run_time, "%.2f", h->second);
+    std::snprintf(line, sizeof line, "%-20s %8.0f %8.0f %6d %6.1f%% %7s\n", r.name.c_str(), r.elo, r.ci95, r.games,
+                  100 * r.score, run_time);
     table += line;
-    json.push_back({{"name", r.name}, {"elo", r.elo}, {"ci95", r.ci95}, {"games", r.games}, {"score", r.score}});
+    nlohmann::json entry = {{"name", r.name}, {"elo", r.elo}, {"ci95", r.ci95}, {"games", r.games}, {"score", r.score}};
+    if (h != hours.end()) entry["hours"] = h->second;
+    json.push_back(entry);
   }
   table += "(Bradley-Terry over every match in eval/matches.jsonl; " +
            (anchor.empty() ? std::string("the first player") : anchor) + " fixed at Elo 0)\n";

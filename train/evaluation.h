@@ -22,6 +22,7 @@ namespace loa::train {
 struct MatchRecord {
   std::string a, b;  // "step N" for checkpoints, the spec for ladder players
   int wins = 0, draws = 0, losses = 0;
+  double hours = -1;  // a checkpoint's run time (-1: a ladder match, or not recorded)
 };
 
 // Returns the name of checkpoint `step` in results and tables: "step N".
