@@ -7,7 +7,9 @@
 #     naming the command, exit code 1;
 #  5. loaz refuses a checkpoint (.pt) net in one line that names loaz-torch;
 #  6. errors are one line: exit 2 for a usage error, 1 for bad input;
-#  7. Ctrl-C on a match kills its external engines with their children.
+#  7. Ctrl-C on a match kills its external engines with their children;
+#  8. with no arguments, `loaz gtp` plays the shipped net (nets/), and a
+#     missing default net is one error line naming it and LOAZ_NET.
 # usage: binaries_test.sh LOAZ [LOAZ_TORCH]
 set -euo pipefail
 loaz=$1
@@ -85,4 +87,17 @@ for file in $left; do
   state=$(sed -E 's/.*\) (.).*/\1/' "${file%cmdline}stat" 2>/dev/null || echo Z)
   [ "$state" = Z ] || fail "Ctrl-C left the engine running: ${file%/cmdline}"
 done
+
+# 8. The shipped net, out of the box.
+reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp)
+grep -qE '^= [a-h][1-8][-x][a-h][1-8]' <<<"$reply" || fail "loaz gtp with no arguments did not play: $reply"
+set +e
+message=$(printf 'genmove b\nquit\n' | LOAZ_NET="$tmp/none.safetensors" "$loaz" gtp 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" = 1 ] || fail "a missing default net: exit $code, not 1"
+[ "$(wc -l <<<"$message")" = 1 ] || fail "a missing default net: more than one line: $message"
+grep -q "none.safetensors.*LOAZ_NET" <<<"$message" || fail "a missing default net is not named: $message"
+
 echo "binaries_test: all passed"
+
