@@ -121,6 +121,7 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
   options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
 
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
+  if (params.root != "puct") fail("root=" + params.root + " is a self-play setting; the engine searches with PUCT");
   if (keys.net.empty() && keys.evaluator.empty()) {
     keys.net = DefaultNetPath();
     if (!std::filesystem::is_regular_file(keys.net))

@@ -68,6 +68,13 @@ TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
       EXPECT_NE(std::string(e.what()).find("LOAZ_NET"), std::string::npos) << e.what();
     }
   }
+  // The Gumbel root is self-play's; the engine refuses it rather than ignore it.
+  try {
+    MakePlayer("mcts:evaluator=uniform,root=gumbel");
+    ADD_FAILURE() << "root=gumbel was accepted by the engine";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("self-play"), std::string::npos) << e.what();
+  }
   WriteExport(path, testing::RandomExport(testing::SmallConfig(1, 8, 1, true), 7));
   ScopedEnv env("LOAZ_NET", path);
   auto player = MakePlayer("mcts:playouts=8");
