@@ -18,15 +18,7 @@
 namespace loa {
 namespace {
 
-RootChild Child(int from, float prior, uint32_t visits, float q, Proven proven = Proven::kUnknown) {
-  RootChild c;
-  c.move = Move(Square(from), Square(from + 8), kNorth, false);
-  c.prior = prior;
-  c.visits = visits;
-  c.q = q;
-  c.proven = proven;
-  return c;
-}
+using testing::Child;
 
 TEST(GumbelTest, ConsideredVisitsHalveTheMovesPhaseByPhase) {
   // m = 4 over 8: one visit each, then the better two get two more each.

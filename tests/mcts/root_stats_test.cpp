@@ -7,19 +7,12 @@
 
 #include <cmath>
 
+#include "tests/mcts/test_util.h"
+
 namespace loa {
 namespace {
 
-RootChild Child(int index, float prior, uint32_t visits, float q, Proven proven = Proven::kUnknown, int end = 0) {
-  RootChild c;
-  c.move = Move(Square(index), Square(index + 8), kNorth, false);
-  c.prior = prior;
-  c.visits = visits;
-  c.q = q;
-  c.proven = proven;
-  c.end_plies = end;
-  return c;
-}
+using testing::Child;
 
 float ShareOf(const std::vector<MoveProbability>& target, Move m) {
   for (const MoveProbability& p : target)

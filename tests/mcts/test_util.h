@@ -8,6 +8,7 @@
 #include "core/game.h"
 #include "core/random.h"
 #include "mcts/evaluator.h"
+#include "mcts/root_stats.h"
 
 namespace loa::testing {
 
@@ -83,6 +84,20 @@ inline int SolveWithin(Game& game, int plies) {
 inline int SolveAfter(Game game, Move m, int plies) {
   game.Play(m);
   return -SolveWithin(game, plies);
+}
+
+// Returns a root move with the given statistics; its move, from square
+// `index` one rank up, differs for every index.
+inline RootChild Child(int index, float prior, uint32_t visits, float q, Proven proven = Proven::kUnknown,
+                       int end = 0) {
+  RootChild c;
+  c.move = Move(Square(index), Square(index + 8), kNorth, false);
+  c.prior = prior;
+  c.visits = visits;
+  c.q = q;
+  c.proven = proven;
+  c.end_plies = end;
+  return c;
 }
 
 }  // namespace loa::testing
