@@ -55,20 +55,24 @@ int RunEval(int argc, char** argv) {
   train::CheckpointRater rater(run.config, run.dir, log, metrics);
   if (!table_only) {
     const std::vector<int64_t> steps = run.dir.ListCheckpoints();
-    std::vector<double> hours(steps.size());
-    for (size_t i = 0; i < steps.size(); ++i) hours[i] = train::CheckpointHours(run.dir, steps[i]);
+    // A checkpoint's run time is in its file: read once, when needed.
+    std::vector<double> hours_read(steps.size(), -1);
+    auto hours = [&](size_t i) {
+      if (hours_read[i] < 0) hours_read[i] = train::CheckpointHours(run.dir, steps[i]);
+      return hours_read[i];
+    };
     auto due = [&](size_t i) {
       if (!only_steps.empty()) return std::count(only_steps.begin(), only_steps.end(), steps[i]) > 0;
       if (i + 1 == steps.size()) return true;
       // The newest checkpoint of its period: the next one is in a later period.
-      if (every_hours > 0) return int64_t(hours[i] / every_hours) < int64_t(hours[i + 1] / every_hours);
+      if (every_hours > 0) return int64_t(hours(i) / every_hours) < int64_t(hours(i + 1) / every_hours);
       return i % size_t(every) == 0;
     };
     for (size_t i = 0; i < steps.size() && !train::StopRequested(); ++i) {
       if (!due(i)) continue;
       log.Info("evaluating step " + std::to_string(steps[i]));
       try {
-        rater.Rate(steps[i], hours[i], games);
+        rater.Rate(steps[i], hours(i), games);
       } catch (const Error& e) {
         log.Warn("skipping step " + std::to_string(steps[i]) + ": " + e.what());  // as `train` does
       }

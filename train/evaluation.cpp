@@ -197,6 +197,7 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   if (games <= 0) games = config_.eval.games;
   const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_);
   ReadCheckpointInfo(run_.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
+  const size_t matches_before = ReadMatchRecords(run_).size();
   EnsureLadder(games, hours);
   std::optional<int64_t> best;
   if (config_.eval.previous_best) {
@@ -217,6 +218,7 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   if (best && !PlayAndRecord(name, spec, CheckpointName(*best), NetPlayerSpec(run_.CheckpointPath(*best), config_),
                              games, step, hours))
     return false;
+  if (ReadMatchRecords(run_).size() == matches_before) return true;  // nothing lacked: nothing new to rate
   WriteRatings();
   for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor()))
     if (r.name == name)

@@ -57,8 +57,9 @@ class CheckpointRater {
   // Plays checkpoint `step` against each ladder opponent, and against the
   // best-rated checkpoint before it when eval.previous_best, up to `games`
   // games each: a pair that has played before plays only the games it
-  // lacks (so a strength benchmark tops up what the run played). The
-  // ladder's own matches are played once, first. Appends each result to
+  // lacks (so a strength benchmark tops up what the run played); when
+  // none lacks any, nothing is written. The ladder's own matches are
+  // played once, first. Appends each result to
   // eval/matches.jsonl, writes metrics events (eval, rating) stamped with
   // `hours`, and rewrites eval/ratings.txt. Returns false when a stop
   // request cut it short. `games` overrides eval.games when positive.

@@ -252,8 +252,9 @@ TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
   MetricsLog metrics(run_->MetricsPath());
   CheckpointRater rater(config_, *run_, log, metrics);
   ASSERT_TRUE(rater.Rate(1, 0.5));
-  ASSERT_TRUE(rater.Rate(1, 0.5));  // nothing lacks: nothing is played
+  ASSERT_TRUE(rater.Rate(1, 0.5));  // nothing lacks: nothing is played or written
   ASSERT_EQ(ReadMatchRecords(*run_).size(), 1u);
+  EXPECT_EQ(MetricsLines("rating"), 1);
   config_.eval.time = 0.01;  // the strength benchmark's equal time per move
   ASSERT_TRUE(rater.Rate(1, 0.5, 6));
   const std::vector<MatchRecord> records = ReadMatchRecords(*run_);
