@@ -104,6 +104,18 @@ std::vector<MoveProbability> PolicyTarget(const std::vector<RootChild>& children
   return target;
 }
 
+double PolicySurprise(const std::vector<MoveProbability>& target, const std::vector<RootChild>& children) {
+  double kl = 0;
+  for (const MoveProbability& t : target) {
+    if (t.probability <= 0) continue;
+    const auto child =
+        std::find_if(children.begin(), children.end(), [&](const RootChild& c) { return c.move == t.move; });
+    const double prior = std::max(1e-6, child == children.end() ? 0.0 : double(child->raw_prior));
+    kl += t.probability * std::log(t.probability / prior);
+  }
+  return std::max(0.0, kl);
+}
+
 Move SampleMove(const std::vector<MoveProbability>& target, float temperature, Rng& rng) {
   assert(!target.empty());
   size_t best = 0;

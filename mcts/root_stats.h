@@ -15,7 +15,8 @@ namespace loa {
 // One root move after a search. Values are for the root's side to move.
 struct RootChild {
   Move move;
-  float prior = 0;  // as searched (with noise, if any)
+  float prior = 0;      // as searched (with noise, if any)
+  float raw_prior = 0;  // the net's, before any noise
   uint32_t visits = 0;
   float q = 0;                       // mean value; the exact one when proven
   float d = 0;                       // mean draw probability
@@ -49,6 +50,11 @@ Move ChooseBestMove(const std::vector<RootChild>& children);
 //    and cpuct); with no visits at all (a one-playout search), the priors.
 std::vector<MoveProbability> PolicyTarget(const std::vector<RootChild>& children, const SearchParams& params,
                                           bool prune);
+
+// Returns the policy surprise of a search: the KL divergence (nats) of its
+// target from the net's raw priors at the root, KataGo's measure of how much
+// the search taught the net. Priors are floored at 1e-6.
+double PolicySurprise(const std::vector<MoveProbability>& target, const std::vector<RootChild>& children);
 
 // Returns a move drawn from target with probability proportional to
 // p^(1 / temperature); temperature <= 0 returns the most probable move

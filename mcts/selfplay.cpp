@@ -92,6 +92,7 @@ void SelfPlayDriver::FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished)
   searched.proven = slot.tree.RootProven();
   searched.visits = slot.tree.root_visits();
   searched.full_search = slot.full;
+  if (slot.full) searched.surprise = float(PolicySurprise(searched.policy, children));
   game.Play(searched.move);
   slot.record.moves.push_back(std::move(searched));
   ++moves_played_;

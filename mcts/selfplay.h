@@ -29,6 +29,7 @@ struct SearchedMove {
   Proven proven = Proven::kUnknown;     // the root's result for the side to move
   uint32_t visits = 0;                  // root visits
   bool full_search = true;              // false: a cheap search, not a training target
+  float surprise = 0;                   // PolicySurprise of the target (full searches)
 };
 
 // A finished self-play game.

@@ -62,6 +62,7 @@ void SearchTree::SetRoot(const Game& game, bool reuse) {
     arena_.Allocate(1);
   }
   has_root_ = true;
+  root_raw_priors_.clear();
   rules_ = game.rules();
   root_position_ = game.position();
   root_ply_ = game.ply();
@@ -86,6 +87,7 @@ void SearchTree::Clear() {
   arena_.Clear();
   arena_.Allocate(1);
   has_root_ = false;
+  root_raw_priors_.clear();
 }
 
 void SearchTree::Reroot(uint32_t index) {
@@ -160,6 +162,8 @@ void SearchTree::ApplyNoise() {
   double noise[kMaxMoves], sum = 0;
   for (int i = 0; i < root.num_children; ++i) sum += noise[i] = rng_->Gamma(params_.dirichlet_alpha);
   if (sum <= 0) return;
+  if (root_raw_priors_.empty())
+    for (int i = 0; i < root.num_children; ++i) root_raw_priors_.push_back(arena_[root.first_child + i].prior);
   const float epsilon = params_.dirichlet_epsilon;
   for (int i = 0; i < root.num_children; ++i) {
     Node& child = arena_[root.first_child + i];
@@ -406,11 +410,13 @@ void SearchTree::FillRootChildren(std::vector<RootChild>* children) const {
   children->clear();
   const Node& root = arena_[0];
   children->reserve(root.num_children);
+  const bool noised = root_raw_priors_.size() == size_t(root.num_children);
   for (int i = 0; i < root.num_children; ++i) {
     const Node& child = arena_[root.first_child + i];
     RootChild c;
     c.move = child.edge_move();
     c.prior = child.prior;
+    c.raw_prior = noised ? root_raw_priors_[size_t(i)] : child.prior;
     c.visits = child.visits;
     c.q = child.is_proven() ? ProvenValue(child.proven) : child.q;
     c.d = child.is_proven() ? float(child.proven == Proven::kDraw) : child.d;

@@ -135,6 +135,9 @@ class SearchTree {
   bool noise_ = false, forced_ = false;
   Rng* rng_ = nullptr;
   float root_raw_value_ = 0;
+  // The root children's priors before the noise (empty while none was mixed
+  // in): RootChild::raw_prior, for policy-surprise weighting.
+  std::vector<float> root_raw_priors_;
   // The Gumbel root: its simulations, draws and considered-visit sequence,
   // and scratch space for its selection.
   int gumbel_simulations_ = 0;

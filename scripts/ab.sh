@@ -1,38 +1,60 @@
 #!/usr/bin/env bash
-# An A/B test of two training settings at equal compute: two runs of
-# configs/default.yaml, one after the other on the same machine for the same
-# wall time, each with its own --set overrides and no evaluation during the
-# run; then their last nets meet at equal time per move until the SPRT
-# decides or the games run out.
+# A/B tests of training settings at equal compute: one run of
+# configs/default.yaml per arm, all at the same time on the same machine for
+# the same wall time (so each arm gets the same share of the cores and the
+# same background noise), each with its own --set overrides and no
+# evaluation during the run; then the last net of every other arm meets the
+# first arm's at equal time per move until the SPRT decides or the games run
+# out.
 #
-# usage: scripts/ab.sh NAME MINUTES "OVERRIDES_A" "OVERRIDES_B" [GAMES=400] [SECONDS_PER_MOVE=0.1]
-#   e.g. scripts/ab.sh gumbel 30 "mcts.root=puct" "mcts.root=gumbel"
+# usage: scripts/ab.sh NAME MINUTES "OVERRIDES_A" "OVERRIDES_B" ["OVERRIDES_C" ...]
+#   e.g. scripts/ab.sh gumbel 30 "" "mcts.root=gumbel"
+# environment: AB_GAMES (400), AB_SECONDS (0.1 per move), LOAZ (build/app/loaz)
 #
-# The runs are runs/NAME-a and runs/NAME-b (an existing one resumes, so an
-# interrupted test goes on); the match is written to runs/NAME-ab.json
-# (the B net is player A: a positive Elo means B is better). SPRT: H0 Elo 0,
-# H1 Elo 30, alpha = beta = 0.05.
+# The runs are runs/NAME-a, runs/NAME-b, ... (an existing one resumes, so an
+# interrupted test goes on); the match of arm X against arm A is written to
+# runs/NAME-xa.json (X is player A: a positive Elo means X is better). SPRT:
+# H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
-if [ $# -lt 4 ] || [ $# -gt 6 ]; then
-  sed -n '8,9p' "$0" | sed 's/^# //' >&2
+if [ $# -lt 4 ] || [ $# -gt 8 ]; then
+  sed -n '10,12p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
-name=$1 minutes=$2 a=$3 b=$4 games=${5:-400} seconds=${6:-0.1}
+name=$1 minutes=$2
+shift 2
+games=${AB_GAMES:-400} seconds=${AB_SECONDS:-0.1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 loaz=${LOAZ:-$root/build/app/loaz}
 hours=$(python3 -c "print($minutes / 60)")
-for side in a b; do
-  overrides=$([ $side = a ] && echo "$a" || echo "$b")
+# Idle OpenMP threads sleep instead of spinning, so that no arm burns the
+# cores the others need.
+export OMP_WAIT_POLICY=PASSIVE
+
+arms=(a b c d e f)
+pids=()
+i=0
+for overrides in "$@"; do
+  side=${arms[$i]}
   sets=()
   for o in $overrides; do sets+=(--set "$o"); done
   run=runs/$name-$side
   if [ -d "$run" ]; then
-    "$loaz" train --run "$run" --set run.max_hours="$hours"
+    "$loaz" train --run "$run" --set run.max_hours="$hours" >"$run.log" 2>&1 &
   else
     "$loaz" train "$root/configs/default.yaml" --set run.name="$name-$side" --set run.max_hours="$hours" \
-      --set eval.every_checkpoints=0 "${sets[@]}"
+      --set eval.every_checkpoints=0 "${sets[@]}" >"runs/$name-$side.log" 2>&1 &
   fi
-  "$loaz" export --run "$run" -o "$run/net.safetensors"
+  pids+=($!)
+  i=$((i + 1))
 done
-"$loaz" match "mcts:net=runs/$name-b/net.safetensors,time=$seconds" "mcts:net=runs/$name-a/net.safetensors,time=$seconds" \
-  --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 --summary "runs/$name-ab.json"
+for pid in "${pids[@]}"; do wait "$pid"; done
+
+for ((j = 0; j < i; j++)); do
+  "$loaz" export --run "runs/$name-${arms[$j]}" -o "runs/$name-${arms[$j]}/net.safetensors"
+done
+for ((j = 1; j < i; j++)); do
+  x=${arms[$j]}
+  "$loaz" match "mcts:net=runs/$name-$x/net.safetensors,time=$seconds" \
+    "mcts:net=runs/$name-a/net.safetensors,time=$seconds" \
+    --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 --summary "runs/$name-${x}a.json"
+done

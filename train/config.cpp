@@ -42,6 +42,8 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
   v.Double("checkpoint_poll_seconds", checkpoint_poll_seconds, 0.1, 86400, "how often a worker looks for a new net");
   v.Bool("uniform_first", uniform_first, "before the first trained checkpoint, search with uniform priors");
   v.Int("record_every", record_every, 0, 1000000, "keep the record of every k-th game (0: none)");
+  v.Double("policy_surprise_weight", policy_surprise_weight, 0, 1,
+           "share of a game's samples placed by policy surprise (KataGo)");
 }
 
 void ReplayConfig::Visit(ParamVisitor& v) {

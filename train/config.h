@@ -50,6 +50,10 @@ struct SelfplayConfig {
   // even value instead of the random net: it knows as little, for free.
   bool uniform_first = true;
   int record_every = 1;  // keep the record of every k-th game (0: none)
+  // KataGo's policy-surprise weighting (game_samples.h): this share of a
+  // game's expected samples is placed in proportion to how far the search's
+  // target is from the net's raw policy; 0 writes each full search once.
+  double policy_surprise_weight = 0;
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);

@@ -27,12 +27,33 @@ GameOutcome OutcomeOf(const SelfPlayGame& g) {
   return o;
 }
 
-int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard) {
+namespace {
+
+bool IsSample(const SearchedMove& m) { return m.full_search && !m.policy.empty() && !m.move.is_pass(); }
+
+}  // namespace
+
+int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard,
+                   double surprise_share, Rng* rng) {
+  assert(surprise_share <= 0 || rng);
   const int plies = int(g.moves.size());
+  double mean_surprise = 0;
+  int samples = 0;
+  for (const SearchedMove& m : g.moves)
+    if (IsSample(m)) mean_surprise += m.surprise, ++samples;
+  if (samples > 0) mean_surprise /= samples;
+  const bool weighted = surprise_share > 0 && mean_surprise > 1e-9;
   int added = 0;
   for (int ply = 0; ply < plies; ++ply) {
     const SearchedMove& m = g.moves[size_t(ply)];
-    if (!m.full_search || m.policy.empty() || m.move.is_pass()) continue;
+    if (!IsSample(m)) continue;
+    int copies = 1;
+    if (weighted) {
+      const double weight = (1 - surprise_share) + surprise_share * m.surprise / mean_surprise;
+      copies = int(weight);
+      copies += rng->Uniform() < weight - copies;
+    }
+    if (copies == 0) continue;
     const Color side = m.position.side_to_move();
     Sample s;
     s.black = m.position.pieces(kBlack);
@@ -47,8 +68,8 @@ int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_i
     std::vector<std::pair<int, float>> target;
     for (const MoveProbability& p : m.policy)
       if (!p.move.is_pass()) target.emplace_back(p.move.PolicyIndex(), p.probability);
-    shard->Add(s, target);
-    ++added;
+    for (int k = 0; k < copies; ++k) shard->Add(s, target);
+    added += copies;
   }
   return added;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/game.h"
+#include "core/random.h"
 #include "mcts/selfplay.h"
 #include "train/shard.h"
 
@@ -30,6 +31,14 @@ GameOutcome OutcomeOf(const SelfPlayGame& g);
 // one per full search whose position has a move other than the pass, with
 // the search's policy target, the outcome for the side to move, the root
 // value and the plies left. Returns the samples added.
-int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard);
+//
+// With surprise_share > 0 (KataGo's policy-surprise weighting), a sample's
+// weight is (1 - share) + share * surprise / (the game's mean surprise), and
+// a sample of weight w is written floor(w) times and once more with
+// probability frac(w), drawn from rng: the game keeps its expected number
+// of samples, moved towards the positions where the search disagreed with
+// the net.
+int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard,
+                   double surprise_share = 0, Rng* rng = nullptr);
 
 }  // namespace loa::train

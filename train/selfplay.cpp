@@ -205,7 +205,8 @@ void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
   const SelfplayConfig& sc = config_.selfplay;
   const GameOutcome outcome = OutcomeOf(g);
   const int game_index = w.shard.games++;
-  samples_ += AddGameSamples(g, outcome, game_index, &w.shard);
+  Rng rng(w.seed ^ Mix(uint64_t(g.index) + 2));
+  samples_ += AddGameSamples(g, outcome, game_index, &w.shard, sc.policy_surprise_weight, &rng);
   positions_ += int64_t(g.moves.size());
   w.plies += int(g.moves.size());
   w.results[outcome.result == Result::kBlackWins ? 0 : outcome.result == Result::kWhiteWins ? 1 : 2]++;

@@ -76,6 +76,23 @@ TEST(RootStatsTest, ProvenLossesLeaveTheTarget) {
   EXPECT_EQ(target[0].move, children[1].move);
 }
 
+TEST(RootStatsTest, SurpriseIsTheDivergenceOfTheTargetFromTheRawPriors) {
+  std::vector<RootChild> children = {Child(0, 0.5f, 0, 0), Child(1, 0.25f, 0, 0), Child(2, 0.25f, 0, 0)};
+  const std::vector<MoveProbability> same = {{children[0].move, 0.5f}, {children[1].move, 0.25f},
+                                             {children[2].move, 0.25f}};
+  EXPECT_NEAR(PolicySurprise(same, children), 0, 1e-6);
+  // All on the third move: log(1 / 0.25).
+  const std::vector<MoveProbability> third = {{children[2].move, 1.0f}};
+  EXPECT_NEAR(PolicySurprise(third, children), std::log(4.0), 1e-6);
+  // Noise changes the searched prior, not the surprise.
+  children[2].prior = 0.9f;
+  EXPECT_NEAR(PolicySurprise(third, children), std::log(4.0), 1e-6);
+  // Half on a move the net gave nothing: its prior is floored at 1e-6.
+  children[1].raw_prior = 0;
+  const std::vector<MoveProbability> half = {{children[0].move, 0.5f}, {children[1].move, 0.5f}};
+  EXPECT_NEAR(PolicySurprise(half, children), 0.5 * std::log(0.5 / 0.5) + 0.5 * std::log(0.5 / 1e-6), 1e-4);
+}
+
 TEST(RootStatsTest, SamplingFollowsTheTemperature) {
   const std::vector<MoveProbability> target = {{Move(0, 8, kNorth, false), 0.7f}, {Move(1, 9, kNorth, false), 0.3f}};
   Rng rng(3);

@@ -115,7 +115,7 @@ TEST(SelfPlayTest, RecordsAreConsistent) {
   const SearchParams params = NoisyParams();
   HashEvaluator evaluator;
   SelfPlayDriver driver(&evaluator, params, CappedRules(), 3, 5, 0, 3);
-  int full = 0, cheap = 0;
+  int full = 0, cheap = 0, surprised = 0;
   for (const SelfPlayGame& record : driver.PlayAll()) {
     EXPECT_TRUE(record.game.over());
     ASSERT_EQ(record.moves.size(), record.game.moves().size());
@@ -138,9 +138,15 @@ TEST(SelfPlayTest, RecordsAreConsistent) {
       if (m.proven == Proven::kUnknown)
         EXPECT_GE(m.visits, uint32_t(m.full_search ? params.playouts : params.cheap_playouts));
       (m.full_search ? full : cheap)++;
+      EXPECT_GE(m.surprise, 0);
+      if (!m.full_search) {
+        EXPECT_EQ(m.surprise, 0) << "only training targets are weighed";
+      }
+      surprised += m.surprise > 0.05f;
       pos = pos.Apply(m.move);
     }
   }
+  EXPECT_GT(surprised, 0);
   EXPECT_GT(full, 0);
   EXPECT_GT(cheap, 0);
   EXPECT_EQ(driver.moves_played(), full + cheap);

@@ -92,7 +92,7 @@ inline RootChild Child(int index, float prior, uint32_t visits, float q, Proven 
                        int end = 0) {
   RootChild c;
   c.move = Move(Square(index), Square(index + 8), kNorth, false);
-  c.prior = prior;
+  c.prior = c.raw_prior = prior;
   c.visits = visits;
   c.q = q;
   c.proven = proven;

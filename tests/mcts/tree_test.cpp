@@ -244,6 +244,29 @@ TEST(TreeTest, NoiseChangesThePriorsReproducibly) {
   EXPECT_TRUE(varied);
 }
 
+TEST(TreeTest, TheRootKeepsTheNetsPriorsBeforeTheNoise) {
+  SearchParams params;
+  SearchTree tree(params);
+  const Game game;
+  tree.SetRoot(game, false);
+  Rng rng(5);
+  tree.BeginSearch(true, false, &rng);
+  UniformEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 1);
+  const std::vector<RootChild> noised = tree.RootChildren();
+  bool differs = false;
+  for (const RootChild& c : noised) {
+    EXPECT_FLOAT_EQ(c.raw_prior, 1.0f / noised.size());
+    differs |= c.prior != c.raw_prior;
+  }
+  EXPECT_TRUE(differs);
+  // A fresh search without noise has no other priors.
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, &rng);
+  RunPlayouts(tree, evaluator, 1);
+  for (const RootChild& c : tree.RootChildren()) EXPECT_EQ(c.raw_prior, c.prior);
+}
+
 TEST(TreeTest, ArenaBlocksNeverStraddleChunks) {
   NodeArena arena;
   arena.Allocate(1);

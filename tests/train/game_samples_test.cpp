@@ -68,5 +68,43 @@ TEST(GameSamplesTest, SamplesCarryTheOutcomeForTheSideToMove) {
   }
 }
 
+TEST(GameSamplesTest, SurpriseWeightingMovesSamplesToSurprisingPositions) {
+  // Six full searches (plies 0, 1, 3, 4, 6, 7) with surprises 0, 0, 0, 0, 1, 2:
+  // the mean is 0.5, so with share 1 the weights are 0, 0, 0, 0, 2 and 4.
+  SelfPlayGame g = MakeGame(9, {});
+  const std::vector<float> surprises = {0, 0, 0, 0, 0, 0, 1, 2, 0};
+  for (size_t ply = 0; ply < g.moves.size(); ++ply) g.moves[ply].surprise = surprises[ply];
+  GameOutcome o;
+  o.result = Result::kBlackWins;
+  Rng rng(1);
+  Shard weighted;
+  EXPECT_EQ(AddGameSamples(g, o, 0, &weighted, 1.0, &rng), 6);
+  std::vector<uint32_t> plies;
+  for (const Sample& s : weighted.samples) plies.push_back(s.ply);
+  EXPECT_EQ(plies, (std::vector<uint32_t>{6, 6, 7, 7, 7, 7}));
+
+  // With share 0.5 the weights are 0.5, 0.5, 0.5, 0.5, 1.5, 2.5: the
+  // surprising ones are written at least once and twice, and the game keeps
+  // its six samples on average.
+  int total = 0, ply7 = 0;
+  const int games = 2000;
+  for (int i = 0; i < games; ++i) {
+    Shard shard;
+    total += AddGameSamples(g, o, 0, &shard, 0.5, &rng);
+    int sevens = 0;
+    for (const Sample& s : shard.samples) sevens += s.ply == 7;
+    EXPECT_GE(sevens, 2);
+    EXPECT_LE(sevens, 3);
+    ply7 += sevens;
+  }
+  EXPECT_NEAR(double(total) / games, 6.0, 0.1);
+  EXPECT_NEAR(double(ply7) / games, 2.5, 0.05);
+
+  // A game with no surprise at all is written as it stands.
+  for (SearchedMove& m : g.moves) m.surprise = 0;
+  Shard flat;
+  EXPECT_EQ(AddGameSamples(g, o, 0, &flat, 1.0, &rng), 6);
+}
+
 }  // namespace
 }  // namespace loa::train
