@@ -7,6 +7,7 @@
 
 #include "app/command.h"
 #include "play/gtp_engine.h"
+#include "play/mcts_player.h"
 
 namespace loa::app {
 
@@ -16,7 +17,7 @@ int RunGtp(int argc, char** argv) {
       "GTP version 2 framing and commands, colours b/black/w/white, moves as `b1-d3`,\n"
       "and loa_position, loa_rules, loa_legal_moves, loa_result, loa_loadgame.",
       argv[0]};
-  std::string player_spec = "mcts:time=1", rules_text;
+  std::string player_spec = DefaultEngineSpec(), rules_text;
   cli.add_option("--player", player_spec, "the player that answers genmove (README: Players)")->capture_default_str();
   cli.add_option("--rules", rules_text, "rule options, e.g. \"simultaneous=mover start=scrambled\"");
   bool verbose = false;

@@ -85,7 +85,13 @@ int RunMatch(int argc, char** argv) {
                   .c_str());
   if (result.sprt) {
     const char* decision[] = {"no decision", "H0 accepted", "H1 accepted"};
-    std::printf("SPRT [%g, %g]: %s\n", result.sprt->elo0, result.sprt->elo1, decision[int(result.decision)]);
+    std::printf("SPRT [%g, %g]: %s", result.sprt->elo0, result.sprt->elo1, decision[int(result.decision)]);
+    if (result.decision != SprtDecision::kContinue) {
+      std::printf(" after %d games (LLR %.2f)", result.decided_after, result.decided_llr);
+      if (result.games > result.decided_after)
+        std::printf("; the %d in flight then also counted", result.games - result.decided_after);
+    }
+    std::printf("\n");
   }
   if (!summary.empty()) WriteFileAtomic(summary, result.ToJson().dump(2) + "\n");
   return 0;

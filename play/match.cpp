@@ -75,7 +75,11 @@ void Tally(const MatchConfig& config, MatchState& state, const MatchGame& game) 
     r.llr = SprtLlr(r.wins, r.draws, r.losses, config.sprt->elo0, config.sprt->elo1);
     if (r.decision == SprtDecision::kContinue) {
       r.decision = SprtDecide(r.llr, *config.sprt);
-      if (r.decision != SprtDecision::kContinue) state.stop = true;
+      if (r.decision != SprtDecision::kContinue) {
+        state.stop = true;
+        r.decided_after = r.games;
+        r.decided_llr = r.llr;
+      }
     }
   }
   if (config.on_progress) {
@@ -183,6 +187,10 @@ nlohmann::ordered_json MatchResult::ToJson() const {
     j["sprt"] = {
         {"elo0", sprt->elo0}, {"elo1", sprt->elo1}, {"alpha", sprt->alpha}, {"beta", sprt->beta},
         {"llr", llr},         {"lower", lower},     {"upper", upper},       {"decision", names[int(decision)]}};
+    if (decision != SprtDecision::kContinue) {
+      j["sprt"]["decided_after"] = decided_after;
+      j["sprt"]["decided_llr"] = decided_llr;
+    }
   }
   return j;
 }

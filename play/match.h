@@ -75,10 +75,16 @@ struct MatchResult {
   std::optional<SprtConfig> sprt;
   double llr = 0;
   SprtDecision decision = SprtDecision::kContinue;
+  // The games counted when the SPRT decided, and its llr then. Games in
+  // flight at that moment still finish and count, so the final llr may have
+  // moved back inside the bounds.
+  int decided_after = 0;
+  double decided_llr = 0;
   std::vector<MatchGame> game_list;  // finished games in game-number order
 
   // Returns {a, b, games, wins, draws, losses, score, elo, elo_ci95} and,
-  // with an SPRT, its parameters, llr and decision.
+  // with an SPRT, its parameters, llr and decision (with decided_after and
+  // decided_llr once it decided).
   nlohmann::ordered_json ToJson() const;
 };
 

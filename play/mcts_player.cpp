@@ -4,8 +4,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "core/error.h"
+#include "core/notation.h"
 #include "core/params.h"
 #include "mcts/search.h"
 #include "mcts/time_manager.h"
@@ -41,6 +43,25 @@ class SearchPlayer : public Player {
   }
 
   void Stop() override { search_.Stop(); }
+
+  // "playouts 5123 value +0.21 draw 0.04 time 0.512 s speed 10006 playouts/s pv a1-b2 ...",
+  // with "proven win in 5" in place of the value once the solver knows.
+  std::string LastMoveInfo() const override {
+    char line[200];
+    std::string text = "playouts " + std::to_string(last_.playouts);
+    if (last_.proven != Proven::kUnknown) {
+      const char* names[] = {"", "win", "draw", "loss"};
+      text += std::string(" proven ") + names[int(last_.proven)] + " in " + std::to_string(last_.end_plies);
+    } else {
+      std::snprintf(line, sizeof(line), " value %+.3f draw %.3f", last_.value, last_.draw);
+      text += line;
+    }
+    std::snprintf(line, sizeof(line), " time %.3f s speed %.0f playouts/s pv", last_.seconds,
+                  last_.playouts / std::max(last_.seconds, 1e-9));
+    text += line;
+    for (Move m : last_.pv) text += " " + FormatMove(m);
+    return text;
+  }
 
   MoveAnalysis LastAnalysis() const override {
     MoveAnalysis a;
@@ -100,6 +121,11 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evalu
 std::string DefaultNetPath() {
   if (const char* env = std::getenv("LOAZ_NET"); env && *env) return env;
   return LOAZ_DEFAULT_NET;
+}
+
+std::string DefaultEngineSpec() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return "mcts:time=1,threads=" + std::to_string(std::clamp(cores, 1u, 2u));
 }
 
 std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {

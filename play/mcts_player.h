@@ -31,6 +31,11 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evalu
 // set, else the repository's shipped net, nets/default.safetensors.
 std::string DefaultNetPath();
 
+// The engine's player when none is named (loaz gtp, loaz serve):
+// "mcts:time=1,threads=T" with the default net, T the machine's cores up to 2
+// (threads=2 beat threads=1 on a 2-core machine at equal time, DESIGN.md).
+std::string DefaultEngineSpec();
+
 // "mcts:net=FILE[,playouts=N][,time=S][,threads=T]" or
 // "mcts:evaluator=uniform,...": the engine's search. Keys (`loaz config`
 // lists them with their ranges and help):

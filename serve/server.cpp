@@ -206,7 +206,7 @@ std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   for (const std::string& run : runs)
     if (fs::is_regular_file(run + "/net.safetensors"))
       players.push_back("mcts:net=" + run + "/net.safetensors,playouts=400");
-  if (fs::is_regular_file(DefaultNetPath())) players.push_back("mcts:time=1");  // the shipped net
+  if (fs::is_regular_file(DefaultNetPath())) players.push_back(DefaultEngineSpec());  // the shipped net
   players.push_back("ab:time=1");
   return players;
 }

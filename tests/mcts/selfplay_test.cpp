@@ -135,8 +135,9 @@ TEST(SelfPlayTest, RecordsAreConsistent) {
       EXPECT_GT(played_share, 0) << "the move is drawn from the target";
       EXPECT_GE(m.root_value, -1);
       EXPECT_LE(m.root_value, 1);
-      if (m.proven == Proven::kUnknown)
+      if (m.proven == Proven::kUnknown) {
         EXPECT_GE(m.visits, uint32_t(m.full_search ? params.playouts : params.cheap_playouts));
+      }
       (m.full_search ? full : cheap)++;
       EXPECT_GE(m.surprise, 0);
       if (!m.full_search) {

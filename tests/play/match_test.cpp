@@ -107,6 +107,13 @@ TEST(MatchTest, SprtStopsEarly) {
   const MatchResult result = RunMatch(config);
   EXPECT_LT(result.games, 1000);
   EXPECT_EQ(result.decision, SprtDecision::kAcceptH1);
+  // One thread: the decision came with the last game, at or past the bound.
+  EXPECT_EQ(result.decided_after, result.games);
+  EXPECT_DOUBLE_EQ(result.decided_llr, result.llr);
+  double lower, upper;
+  SprtBounds(*config.sprt, lower, upper);
+  EXPECT_GE(result.decided_llr, upper);
+  EXPECT_EQ(result.ToJson()["sprt"]["decided_after"], result.games);
 }
 
 TEST(MatchTest, MoveCapEndsEveryGame) {

@@ -81,6 +81,10 @@ TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
   Game game;
   const Move m = player->ChooseMove(game, Clock());
   EXPECT_TRUE(game.position().IsLegal(m)) << FormatMove(m);
+  // The engine's default player is a timed search of the default net.
+  const std::string engine = DefaultEngineSpec();
+  EXPECT_TRUE(engine == "mcts:time=1,threads=1" || engine == "mcts:time=1,threads=2") << engine;
+  EXPECT_EQ(MakePlayer(engine)->name(), engine);
   std::remove(path.c_str());
 }
 
@@ -138,6 +142,28 @@ TEST(PlayersTest, RolloutFindsAForcedWinInTwo) {
   for (int ply = 0; ply < 3 && !game.over(); ++ply)
     game.Play((ply % 2 == 0 ? rollout : defender)->ChooseMove(game, Clock()));
   EXPECT_EQ(game.result(), Result::kWhiteWins);
+}
+
+TEST(PlayersTest, SearchersDescribeTheirLastMove) {
+  const Game game;
+  auto mcts = MakePlayer("mcts:evaluator=uniform,playouts=64");
+  const Move move = mcts->ChooseMove(game, Clock());
+  const std::string info = mcts->LastMoveInfo();
+  // The search may stop early once the best move cannot change.
+  int playouts = 0;
+  ASSERT_EQ(std::sscanf(info.c_str(), "playouts %d value", &playouts), 1) << info;
+  EXPECT_GT(playouts, 0);
+  EXPECT_LE(playouts, 64);
+  EXPECT_NE(info.find(" value "), std::string::npos) << info;
+  EXPECT_NE(info.find(" pv " + FormatMove(move)), std::string::npos) << info;
+  // A position one move from a win is proven (the solver is on by default).
+  const Game won(Rules(), Position::FromString("5b2/6w1/8/8/5b2/4wwbb/1w2w3/w7 b"));
+  auto solver = MakePlayer("mcts:evaluator=uniform,playouts=200");
+  EXPECT_EQ(solver->ChooseMove(won, Clock()), ParseMove("f8-f5", won.position()));
+  EXPECT_NE(solver->LastMoveInfo().find("proven win in 1"), std::string::npos) << solver->LastMoveInfo();
+  auto ab = MakePlayer("ab:depth=2");
+  ab->ChooseMove(game, Clock());
+  EXPECT_EQ(ab->LastMoveInfo().rfind("depth 2 score ", 0), 0u) << ab->LastMoveInfo();
 }
 
 TEST(PlayersTest, AlphaBetaUnderAClockStillMoves) {
