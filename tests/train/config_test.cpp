@@ -115,10 +115,14 @@ TEST(ConfigTest, ResolvedYamlReadsBackTheSame) {
 }
 
 TEST(ConfigTest, ShippedConfigsLoad) {
-  for (const char* name : {"tiny.yaml", "default.yaml", "gpu.yaml"}) {
+  for (const char* name : {"tiny.yaml", "quick.yaml", "default.yaml", "gpu.yaml"}) {
     SCOPED_TRACE(name);
     const Config c = LoadConfig(std::string(LOAZ_SOURCE_DIR) + "/configs/" + name);
     EXPECT_EQ(ParseConfig(ConfigToYaml(c), "resolved.yaml").run.name, c.run.name);
+    // The training configs carry the settings that won their A/B tests.
+    if (std::string(name) != "tiny.yaml") {
+      EXPECT_EQ(c.selfplay.policy_surprise_weight, 0.5);
+    }
   }
 }
 
