@@ -89,6 +89,7 @@ SearchResult AlphaBeta::Search(const Game& game, const SearchLimits& limits,
   start_ = std::chrono::steady_clock::now();
   nodes_ = 0;
   stopped_ = false;
+  stop_requested_.store(false, std::memory_order_relaxed);
   frames_.clear();
   Position replay = game.start();
   frames_.push_back({replay.hash(), 0});
@@ -365,6 +366,7 @@ void AlphaBeta::RewardCutoff(Color us, Move move, int depth, int ply) {
 bool AlphaBeta::OutOfBudget() {
   if (stopped_) return true;
   if (!can_stop_) return false;
+  if (stop_requested_.load(std::memory_order_relaxed)) return stopped_ = true;
   if (limits_.nodes > 0 && nodes_ >= limits_.nodes) return stopped_ = true;
   if (limits_.seconds > 0 && (nodes_ & (kClockCheckNodes - 1)) == 0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= limits_.seconds)

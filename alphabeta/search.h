@@ -4,6 +4,7 @@
 // killers, history), null-move pruning and late-move reductions; wins and
 // losses scored by distance; draws by repetition recognised inside the tree.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -71,6 +72,11 @@ class AlphaBeta {
   // Forgets the table, killers and history (a new game).
   void Clear();
 
+  // Asks a running search to stop soon (after its first iteration, which
+  // always finishes); it returns its best move so far. A no-op when none
+  // runs. Thread-safe: the one member another thread may call.
+  void Stop() { stop_requested_.store(true, std::memory_order_relaxed); }
+
  private:
   struct Frame {
     uint64_t hash;
@@ -110,6 +116,7 @@ class AlphaBeta {
   int64_t nodes_ = 0;
   bool stopped_ = false;
   bool can_stop_ = false;
+  std::atomic<bool> stop_requested_{false};
 };
 
 }  // namespace loa::ab

@@ -24,6 +24,8 @@
 #include "mcts/selfplay.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
+#include "net/cpu_features.h"
+#include "net/direct_conv.h"
 #include "net/eigen_net.h"
 #include "net/encoder.h"
 #include "net/export.h"
@@ -152,6 +154,15 @@ double PeakGflops(int threads, std::string* how) {
   return peak;
 }
 
+// The Eigen evaluators of every precision, in the order the tables show them.
+struct EigenByPrecision {
+  std::vector<std::unique_ptr<EigenEvaluator>> evaluators;
+  EigenByPrecision(const ExportedNet& net, int threads) {
+    for (Precision p : {Precision::kFp32, Precision::kInt8})
+      evaluators.push_back(std::make_unique<EigenEvaluator>(net, threads, p));
+  }
+};
+
 int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batches, double seconds, bool cpu_time) {
   ExportedNet net = choice.Load();
   const double flops = net.config.FlopsPerPosition();
@@ -160,29 +171,45 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
   options.max_batch = *std::max_element(batches.begin(), batches.end());
   options.batch_wait_us = 0;
   TorchEvaluator torch_evaluator(net, options);
-  EigenEvaluator eigen_evaluator(net, threads);
+  EigenByPrecision eigen(net, threads);
   std::string how;
   const double peak = PeakGflops(threads, &how);
   std::printf("bench net: %s%s, %.1f MFLOP per position, encoder v%d\n", net.config.ShortName().c_str(),
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
   std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
               threads);
-  std::printf("peak estimate: %.0f GFLOP/s = %s\n", peak, how.c_str());
+  std::printf("kernels: %s (processor: %s)\n", DirectConv::IsaName(DirectConv::BestIsa()), Cpu().ToString().c_str());
+  std::printf(
+      "peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = twice that (vpmaddubsw: 32 products\n"
+      "  an instruction where an FMA does 8 or 16; VNNI would be 4x, unused)\n",
+      peak, how.c_str(), 2 * peak);
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
   std::vector<Position> positions = BenchPositions(options.max_batch, 12345);
   std::printf("encoding: %.0f ns per position (batches of %d into one buffer)\n\n",
               EncodeNanoseconds(positions, seconds, cpu_time), options.max_batch);
-  std::printf("%6s %14s %14s %9s %14s %14s %8s %8s\n", "batch", "torch eval/s", "eigen eval/s", "eigen/t",
-              "torch GFLOP/s", "eigen GFLOP/s", "torch %", "eigen %");
+  std::printf("%6s  %-13s %12s %10s %8s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "% peak", "vs fp32");
   for (int batch : batches) {
-    double t = EvaluationsPerSecond(torch_evaluator, positions, batch, seconds, cpu_time);
-    double e = EvaluationsPerSecond(eigen_evaluator, positions, batch, seconds, cpu_time);
-    double tg = t * flops / 1e9, eg = e * flops / 1e9;
-    std::printf("%6d %14.0f %14.0f %8.2fx %14.1f %14.1f %7.1f%% %7.1f%%\n", batch, t, e, e / t, tg, eg, 100 * tg / peak,
-                100 * eg / peak);
-    std::fflush(stdout);
+    double fp32 = 0;
+    auto row = [&](const char* name, Evaluator& evaluator, double precision_peak) {
+      const double rate = EvaluationsPerSecond(evaluator, positions, batch, seconds, cpu_time);
+      if (fp32 == 0) fp32 = rate;
+      std::printf("%6d  %-13s %12.0f %10.1f %7.1f%% %9.2fx\n", batch, name, rate, rate * flops / 1e9,
+                  100 * rate * flops / 1e9 / precision_peak, rate / fp32);
+      std::fflush(stdout);
+    };
+    row("eigen fp32", *eigen.evaluators[0], peak);
+    row("eigen int8", *eigen.evaluators[1], 2 * peak);
+    row("torch fp32", torch_evaluator, peak);
+    const DirectConv::Isa best = DirectConv::BestIsa();
+    if (best != DirectConv::Isa::kPortable) {
+      // The portable kernel, beside the fast ones: what a build without
+      // run-time dispatch ran on this processor.
+      DirectConv::LimitIsa(DirectConv::Isa::kPortable);
+      row("fp32 portable", *eigen.evaluators[0], peak);
+      DirectConv::LimitIsa(best);
+    }
   }
   return 0;
 }
@@ -243,10 +270,12 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
               net.config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(),
               net.config.FlopsPerPosition() / 1e6);
   // The engine: each search thread evaluates its own leaves on Eigen.
-  EigenEvaluator eigen(net, 1);
-  rate = SearchPlayoutsPerSecond(eigen, threads, std::max(10, playouts / 20), cpu_time, &done);
-  std::printf("  Eigen    one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n", rate,
-              static_cast<long long>(done));
+  EigenByPrecision eigen(net, 1);
+  for (auto& evaluator : eigen.evaluators) {
+    rate = SearchPlayoutsPerSecond(*evaluator, threads, std::max(10, playouts / 20), cpu_time, &done);
+    std::printf("  Eigen %s one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n",
+                PrecisionName(evaluator->precision()), rate, static_cast<long long>(done));
+  }
   // Self-play: one batch of every game's leaves per step, on both backends;
   // the bare net's rate at the same batch is the ceiling.
   NetEvaluatorOptions options;
@@ -254,15 +283,19 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   options.max_batch = games;
   options.batch_wait_us = 0;
   TorchEvaluator torch_evaluator(net, options);
-  EigenEvaluator eigen_batched(net, threads);
+  EigenByPrecision eigen_batched(net, threads);
   std::printf("  (inference threads: LibTorch intra-op %d, Eigen %d)\n", TorchIntraOpThreads(), threads);
-  for (Evaluator* evaluator : {static_cast<Evaluator*>(&eigen_batched), static_cast<Evaluator*>(&torch_evaluator)}) {
-    const char* name = evaluator == &torch_evaluator ? "LibTorch" : "Eigen";
+  for (Evaluator* evaluator :
+       {static_cast<Evaluator*>(eigen_batched.evaluators[0].get()),
+        static_cast<Evaluator*>(eigen_batched.evaluators[1].get()), static_cast<Evaluator*>(&torch_evaluator)}) {
+    const char* name = evaluator == &torch_evaluator                    ? "LibTorch"
+                       : evaluator == eigen_batched.evaluators[0].get() ? "Eigen fp32"
+                                                                        : "Eigen int8";
     rate = SelfPlayEvaluationsPerSecond(*evaluator, games, seconds, cpu_time, &mean_batch);
     const int batch = std::max(1, int(mean_batch + 0.5));
     const double bare = EvaluationsPerSecond(*evaluator, BenchPositions(batch, 777), batch, seconds, cpu_time);
     std::printf(
-        "  %-8s self-play: %9.0f playouts/s (mean batch %.1f); bare net at batch %d: %.0f eval/s; "
+        "  %-10s self-play: %9.0f playouts/s (mean batch %.1f); bare net at batch %d: %.0f eval/s; "
         "search keeps %.1f%%\n",
         name, rate, mean_batch, batch, bare, 100 * rate / bare);
   }
@@ -282,6 +315,11 @@ int RunBench(int argc, char** argv) {
   int threads = 1, playouts = 20000, games = 64;
   double seconds = 1.0;
   std::vector<int> batches = {1, 8, 64, 256};
+  std::string isa;
+  auto add_isa = [&isa](CLI::App* command) {
+    command->add_option("--isa", isa, "limit the convolution kernels to portable, avx2 or avx512 (default: the widest)")
+        ->check(CLI::IsMember({"portable", "avx2", "avx512"}));
+  };
   CLI::App* net = cli.add_subcommand("net", "network evaluations per second");
   AddNetOptions(net, net_choice);
   net->add_option("--threads", threads, "inference threads (LibTorch intra-op, Eigen)")
@@ -290,6 +328,7 @@ int RunBench(int argc, char** argv) {
   net->add_option("--batches", batches, "batch sizes")->capture_default_str()->check(CLI::Range(1, 4096));
   net->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
   net->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
+  add_isa(net);
   CLI::App* mcts = cli.add_subcommand("mcts", "search playouts per second");
   AddNetOptions(mcts, net_choice);
   mcts->add_option("--threads", threads, "search threads of the one-game search, and inference threads")
@@ -305,7 +344,10 @@ int RunBench(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   mcts->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
+  add_isa(mcts);
   LOAZ_PARSE(cli, argc, argv);
+  if (isa == "portable") DirectConv::LimitIsa(DirectConv::Isa::kPortable);
+  if (isa == "avx2") DirectConv::LimitIsa(DirectConv::Isa::kAvx2);
   if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
 }

@@ -102,8 +102,8 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
     const int ply = game.ply() + 1;
     const std::string where = source + ": ply " + std::to_string(ply) + ": ";
     if (game.over())
-      throw ParseError(where + "move '" + text + "' after the game ended (" + ResultName(game.result()) + ", " +
-                       ReasonName(game.reason()) + ") in position '" + game.position().ToString() + "'");
+      throw ParseError(where + "move '" + Excerpt(text, 20) + "' after the game ended (" + ResultName(game.result()) +
+                       ", " + ReasonName(game.reason()) + ") in position '" + game.position().ToString() + "'");
     try {
       game.Play(ParseMove(text, game.position(), CaptureMark::kCheck));
     } catch (const ParseError& e) {

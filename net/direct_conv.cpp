@@ -1,93 +1,21 @@
 #include "net/direct_conv.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstring>
 
-#ifdef __AVX512F__
-#include <immintrin.h>
-#endif
+#include "net/conv_kernels.h"
+#include "net/cpu_features.h"
 
 namespace loa {
 namespace {
 
-// Output channels per kernel call: 4 x 4 accumulators (AVX-512 has 32
-// registers; 16 left for the loads). Measured against 2 and 6 with
-// `loaz bench net --cpu-time`.
-constexpr int kBlock = 4;
-// Vectors of 16 floats per plane of 64 squares.
-constexpr int kVectors = 4;
+constexpr int kBlock = kernels::kConvBlock;
+static_assert(kernels::kPlane == kPaddedPlane && kernels::kOrigin == kPaddedOrigin, "one padded layout");
 
-#ifdef __AVX512F__
-
-// Lanes a tap of column step kx - 1 may read: not the file it would wrap
-// from (file a for a step left, file h for a step right).
-constexpr __mmask16 kColumnMask[3] = {0xFEFE, 0xFFFF, 0x7F7F};
-
-// The taps of a kernel x kernel convolution: their offsets from the output
-// square and their masks, in the packed weights' order.
-template <int kKernel>
-struct Taps {
-  int offset[kKernel * kKernel];
-  __mmask16 mask[kKernel * kKernel];
-  constexpr Taps() : offset(), mask() {
-    for (int ky = 0; ky < kKernel; ++ky)
-      for (int kx = 0; kx < kKernel; ++kx) {
-        offset[ky * kKernel + kx] = (ky - kKernel / 2) * 8 + (kx - kKernel / 2);
-        mask[ky * kKernel + kx] = kKernel == 1 ? 0xFFFF : kColumnMask[kx];
-      }
-  }
-};
-
-// The 16 accumulators are named variables, not an array: GCC 12 keeps an
-// array of them in memory and stores it back on every iteration.
-#define LOAZ_FOR_EACH_ACCUMULATOR(X) \
-  X(0, 0)                            \
-  X(0, 1)                            \
-  X(0, 2) X(0, 3) X(1, 0) X(1, 1) X(1, 2) X(1, 3) X(2, 0) X(2, 1) X(2, 2) X(2, 3) X(3, 0) X(3, 1) X(3, 2) X(3, 3)
-static_assert(kBlock == 4 && kVectors == 4, "LOAZ_FOR_EACH_ACCUMULATOR lists 4 x 4");
-
-template <int kKernel>
-void Kernel(const float* w, const float* bias, const float* in, int in_channels, const float* residual, bool relu,
-            float* out) {
-  static constexpr Taps<kKernel> kTaps;
-#define LOAZ_INIT(o, q) __m512 acc##o##q = _mm512_set1_ps(bias[o]);
-  LOAZ_FOR_EACH_ACCUMULATOR(LOAZ_INIT)
-#undef LOAZ_INIT
-  for (int c = 0; c < in_channels; ++c) {
-    const float* plane = in + c * kPaddedPlane + kPaddedOrigin;
-    // Not unrolled: unrolled, GCC 12 shuffles the accumulators between
-    // registers and runs slower.
-#pragma GCC unroll 1
-    for (int t = 0; t < kKernel * kKernel; ++t, w += kBlock) {
-      const float* source = plane + kTaps.offset[t];
-      const __mmask16 mask = kTaps.mask[t];
-      const __m512 x0 = _mm512_maskz_loadu_ps(mask, source), x1 = _mm512_maskz_loadu_ps(mask, source + 16),
-                   x2 = _mm512_maskz_loadu_ps(mask, source + 32), x3 = _mm512_maskz_loadu_ps(mask, source + 48);
-      const __m512 w0 = _mm512_set1_ps(w[0]), w1 = _mm512_set1_ps(w[1]), w2 = _mm512_set1_ps(w[2]),
-                   w3 = _mm512_set1_ps(w[3]);
-#define LOAZ_FMA(o, q) acc##o##q = _mm512_fmadd_ps(x##q, w##o, acc##o##q);
-      LOAZ_FOR_EACH_ACCUMULATOR(LOAZ_FMA)
-#undef LOAZ_FMA
-    }
-  }
-  const __m512 zero = _mm512_setzero_ps();
-#define LOAZ_STORE(o, q)                                                                            \
-  {                                                                                                 \
-    float* target = out + o * kPaddedPlane + kPaddedOrigin + 16 * q;                                \
-    if (residual) acc##o##q = _mm512_add_ps(acc##o##q, _mm512_loadu_ps(residual + (target - out))); \
-    if (relu) acc##o##q = _mm512_max_ps(acc##o##q, zero);                                           \
-    _mm512_storeu_ps(target, acc##o##q);                                                            \
-  }
-  LOAZ_FOR_EACH_ACCUMULATOR(LOAZ_STORE)
-#undef LOAZ_STORE
-}
-
-#undef LOAZ_FOR_EACH_ACCUMULATOR
-
-#endif  // __AVX512F__
-
-// The same computation in plain C++, for targets without AVX-512 (and for
-// the tests that hold the two against each other).
+// Float32 in plain C++, for processors without AVX2 (and for the tests that
+// hold the kernels against each other).
 template <int kKernel>
 void PortableKernel(const float* w, const float* bias, const float* in, int in_channels, const float* residual,
                     bool relu, float* out) {
@@ -120,6 +48,37 @@ void PortableKernel(const float* w, const float* bias, const float* in, int in_c
   }
 }
 
+// Int8 in plain C++: the same integer sums as the AVX2 kernel, the same
+// fused multiply-add back to float, so the same outputs to the bit.
+void PortableInt8Kernel(const int32_t* w, const float* mul, const float* add, const uint8_t* in, int groups,
+                        const uint32_t* padding, const float* residual, bool relu, float* out) {
+  int32_t acc[kBlock][kNumSquares] = {};
+  for (int g = 0; g < groups; ++g) {
+    const uint8_t* plane = in + std::size_t(g * kPaddedPlane + kPaddedOrigin) * 4;
+    for (int t = 0; t < 9; ++t, w += kBlock) {
+      const int dx = t % 3 - 1, offset = (t / 3 - 1) * 8 + dx;
+      for (int s = 0; s < kNumSquares; ++s) {
+        const int file = s & 7;
+        const bool outside = file + dx < 0 || file + dx > 7;
+        for (int o = 0; o < kBlock; ++o) {
+          int32_t sum = 0;
+          for (int k = 0; k < 4; ++k) {
+            const int x = outside ? int((padding[g] >> (8 * k)) & 0xff) : plane[(s + offset) * 4 + k];
+            sum += x * int8_t(uint32_t(w[o]) >> (8 * k));
+          }
+          acc[o][s] += sum;
+        }
+      }
+    }
+  }
+  for (int o = 0; o < kBlock; ++o)
+    for (int s = 0; s < kNumSquares; ++s) {
+      const int i = o * kPaddedPlane + kPaddedOrigin + s;
+      float v = std::fma(float(acc[o][s]), mul[o], add[o]) + (residual ? residual[i] : 0.0f);
+      out[i] = relu && v < 0 ? 0.0f : v;
+    }
+}
+
 }  // namespace
 
 DirectConv::DirectConv(const float* weight, int out, int in, int kernel, const float* scale, const float* bias)
@@ -139,24 +98,130 @@ DirectConv::DirectConv(const float* weight, int out, int in, int kernel, const f
   }
 }
 
+namespace {
+DirectConv::Isa isa_limit = DirectConv::Isa::kAvx512;
+}  // namespace
+
+DirectConv::Isa DirectConv::BestIsa() {
+  static const Isa best = Cpu().avx512f ? Isa::kAvx512 : Cpu().avx2_fma ? Isa::kAvx2 : Isa::kPortable;
+  return std::min(best, isa_limit);
+}
+
+void DirectConv::LimitIsa(Isa isa) { isa_limit = isa; }
+
+const char* DirectConv::IsaName(Isa isa) {
+  return isa == Isa::kAvx512 ? "avx512" : isa == Isa::kAvx2 ? "avx2" : "portable";
+}
+
 void DirectConv::Run(const float* in, const float* residual, bool relu, float* out) const {
-#ifdef __AVX512F__
-  RunWith(kernel_ == 3 ? Kernel<3> : Kernel<1>, in, residual, relu, out);
-#else
-  RunPortable(in, residual, relu, out);
-#endif
+  RunWith(BestIsa(), in, residual, relu, out);
 }
 
-void DirectConv::RunPortable(const float* in, const float* residual, bool relu, float* out) const {
-  RunWith(kernel_ == 3 ? PortableKernel<3> : PortableKernel<1>, in, residual, relu, out);
-}
-
-void DirectConv::RunWith(KernelFunction kernel, const float* in, const float* residual, bool relu, float* out) const {
+void DirectConv::RunWith(Isa isa, const float* in, const float* residual, bool relu, float* out) const {
+  kernels::Fp32Kernel kernel = nullptr;
+  switch (isa) {
+    case Isa::kAvx512:
+      kernel = kernel_ == 3 ? kernels::Fp32Avx512_3x3 : kernels::Fp32Avx512_1x1;
+      break;
+    case Isa::kAvx2:
+      kernel = kernel_ == 3 ? kernels::Fp32Avx2_3x3 : kernels::Fp32Avx2_1x1;
+      break;
+    case Isa::kPortable:
+      kernel = kernel_ == 3 ? PortableKernel<3> : PortableKernel<1>;
+      break;
+  }
   const std::size_t block_weights = std::size_t(in_) * kernel_ * kernel_ * kBlock;
   for (int block = 0; block < rounded_out_ / kBlock; ++block) {
     const std::size_t first = std::size_t(block) * kBlock * kPaddedPlane;
     kernel(packed_.data() + block * block_weights, bias_.data() + block * kBlock, in, in_,
            residual ? residual + first : nullptr, relu, out + first);
+  }
+}
+
+ActivationQuantizer ActivationQuantizer::ForRanges(const std::vector<float>& min, const std::vector<float>& max) {
+  assert(min.size() == max.size());
+  ActivationQuantizer q;
+  for (std::size_t c = 0; c < min.size(); ++c) {
+    const float low = std::min(min[c], 0.0f), high = std::max(max[c], 0.0f);
+    const float scale = high - low > 0 ? (high - low) / 127.0f : 1.0f;
+    q.scale.push_back(scale);
+    q.zero_point.push_back(uint8_t(std::lround(-low / scale)));
+  }
+  return q;
+}
+
+uint32_t ActivationQuantizer::GroupPadding(int g) const {
+  uint32_t word = 0;
+  for (int k = 0; k < 4 && 4 * g + k < channels(); ++k) word |= uint32_t(zero_point[4 * g + k]) << (8 * k);
+  return word;
+}
+
+void ActivationQuantizer::Quantize(const float* padded, uint8_t* out) const {
+  const int count = channels();
+  for (int g = 0; g < (count + 3) / 4; ++g) {
+    const uint32_t word = GroupPadding(g);
+    uint32_t* group = reinterpret_cast<uint32_t*>(out) + g * kPaddedPlane;
+    std::fill(group, group + kPaddedPlane, word);
+  }
+  for (int c = 0; c < count; ++c) {
+    const float* plane = padded + c * kPaddedPlane + kPaddedOrigin;
+    uint8_t* group = out + (std::size_t((c / 4) * kPaddedPlane + kPaddedOrigin) * 4) + c % 4;
+    const float inverse = 1.0f / scale[c], shift = float(zero_point[c]) + 0.5f;
+    for (int s = 0; s < kNumSquares; ++s)
+      group[4 * s] = uint8_t(std::min(std::max(plane[s] * inverse + shift, 0.0f), 127.0f));
+  }
+}
+
+Int8Conv::Int8Conv(const float* weight, int out, int in, const float* scale, const float* bias,
+                   const ActivationQuantizer& input)
+    : out_(out), in_(in), rounded_out_((out + kBlock - 1) / kBlock * kBlock), groups_((in + 3) / 4), input_(input) {
+  assert(input.channels() == in);
+  constexpr int kTaps = 9;
+  for (int g = 0; g < groups_; ++g) padding_.push_back(input_.GroupPadding(g));
+  packed_.assign(std::size_t(rounded_out_) * groups_ * kTaps, 0);
+  mul_.assign(rounded_out_, 0.0f);
+  add_.assign(rounded_out_, 0.0f);
+  std::vector<float> folded(std::size_t(in_) * kTaps);
+  for (int o = 0; o < out_; ++o) {
+    // The weights that multiply the quantised values: x = (q - z) * scale[c].
+    const float s = scale ? scale[o] : 1.0f;
+    float largest = 0;
+    for (int c = 0; c < in_; ++c)
+      for (int t = 0; t < kTaps; ++t) {
+        float& f = folded[c * kTaps + t];
+        f = weight[(std::size_t(o) * in_ + c) * kTaps + t] * s * input_.scale[c];
+        largest = std::max(largest, std::fabs(f));
+      }
+    const float weight_scale = largest > 0 ? largest / 127.0f : 1.0f;
+    // The sum over the zero points' share: the padding holds them too, so
+    // the correction is the same at every square.
+    int64_t zero_sum = 0;
+    const int block = o / kBlock, lane = o % kBlock;
+    for (int c = 0; c < in_; ++c)
+      for (int t = 0; t < kTaps; ++t) {
+        const int q = int(std::lround(folded[c * kTaps + t] / weight_scale));
+        zero_sum += int64_t(q) * input_.zero_point[c];
+        uint32_t& packed =
+            reinterpret_cast<uint32_t&>(packed_[((std::size_t(block) * groups_ + c / 4) * kTaps + t) * kBlock + lane]);
+        packed |= uint32_t(uint8_t(int8_t(q))) << (8 * (c % 4));
+      }
+    mul_[o] = weight_scale;
+    add_[o] = (bias ? bias[o] : 0.0f) - float(double(zero_sum) * weight_scale);
+  }
+}
+
+void Int8Conv::Run(const float* in, uint8_t* quantized, const float* residual, bool relu, float* out) const {
+  input_.Quantize(in, quantized);
+  RunQuantized(quantized, residual, relu, out, DirectConv::BestIsa() >= DirectConv::Isa::kAvx2);
+}
+
+void Int8Conv::RunQuantized(const uint8_t* in, const float* residual, bool relu, float* out, bool avx2) const {
+  const kernels::Int8Kernel kernel = avx2 ? kernels::Int8Avx2_3x3 : PortableInt8Kernel;
+  const std::size_t block_weights = std::size_t(groups_) * 9 * kBlock;
+  for (int block = 0; block < rounded_out_ / kBlock; ++block) {
+    const std::size_t first = std::size_t(block) * kBlock * kPaddedPlane;
+    kernel(packed_.data() + block * block_weights, mul_.data() + block * kBlock, add_.data() + block * kBlock, in,
+           groups_, padding_.data(), residual ? residual + first : nullptr, relu, out + first);
   }
 }
 

@@ -9,7 +9,12 @@
 #include <cmath>
 #include <cstring>
 
+#include <cstdio>
+
 #include "core/error.h"
+#include "core/position.h"
+#include "net/calibration.h"
+#include "net/cpu_features.h"
 #include "net/direct_conv.h"
 #include "net/encoder.h"
 
@@ -28,14 +33,32 @@ constexpr int kChunkPositions = 8;
 
 Vector ToVector(const HostTensor& t) { return Eigen::Map<const Vector>(t.data.data(), t.data.size()); }
 
-// Returns the convolution `conv` with batch norm `bn` folded in.
-DirectConv FoldConv(const ExportedNet& net, const std::string& conv, const std::string& bn) {
-  const HostTensor& w = net.Get(conv + ".weight");
+// A convolution with its batch norm folded in, as float weights
+// ([out][in][k][k]) times a per-output scale, plus a bias.
+struct FoldedConv {
+  const HostTensor* weight;
+  Vector scale, bias;
+  int out() const { return int(weight->shape[0]); }
+  int in() const { return int(weight->shape[1]); }
+  DirectConv Fp32() const {
+    return DirectConv(weight->data.data(), out(), in(), int(weight->shape[2]), scale.data(), bias.data());
+  }
+  Int8Conv Int8(const ActivationQuantizer& input) const {
+    return Int8Conv(weight->data.data(), out(), in(), scale.data(), bias.data(), input);
+  }
+};
+
+FoldedConv Fold(const ExportedNet& net, const std::string& conv, const std::string& bn) {
   Vector gamma = ToVector(net.Get(bn + ".weight")), beta = ToVector(net.Get(bn + ".bias"));
   Vector mean = ToVector(net.Get(bn + ".running_mean")), var = ToVector(net.Get(bn + ".running_var"));
   Vector scale = (gamma.array() / (var.array() + float(kBatchNormEpsilon)).sqrt()).matrix();
   Vector bias = beta - (mean.array() * scale.array()).matrix();
-  return DirectConv(w.data.data(), int(w.shape[0]), int(w.shape[1]), int(w.shape[2]), scale.data(), bias.data());
+  return {&net.Get(conv + ".weight"), scale, bias};
+}
+
+// Returns the convolution `conv` with batch norm `bn` folded in.
+DirectConv FoldConv(const ExportedNet& net, const std::string& conv, const std::string& bn) {
+  return Fold(net, conv, bn).Fp32();
 }
 
 // A linear layer: y = weight * x + bias (PyTorch's weight is out x in).
@@ -69,7 +92,27 @@ struct EigenNet::Layers {
   std::vector<Block> blocks;
   DirectConv policy_conv, policy_out;
   DenseHead value, moves_left;
+  // In int8: the trunk convolutions in TrunkConv's order; else empty.
+  std::vector<Int8Conv> int8;
+
+  const DirectConv& Trunk(int layer) const {
+    return layer == 0 ? stem : layer % 2 ? blocks[(layer - 1) / 2].conv1 : blocks[(layer - 1) / 2].conv2;
+  }
 };
+
+const char* PrecisionName(Precision p) { return p == Precision::kInt8 ? "int8" : "fp32"; }
+
+Precision ResolvePrecision(const std::string& option) {
+  if (option == "fp32") return Precision::kFp32;
+  if (option != "int8" && option != "auto") throw Error("precision: '" + option + "' is not fp32, int8 or auto");
+  if (Cpu().avx2_fma) return Precision::kInt8;
+  if (option == "int8") {
+    static std::once_flag said;
+    std::call_once(said,
+                   [] { std::fprintf(stderr, "precision int8: this processor has no AVX2; the net runs in fp32\n"); });
+  }
+  return Precision::kFp32;
+}
 
 // Padded planes (net/direct_conv.h) of a chunk of positions, position-major.
 class EigenNet::Workspace {
@@ -84,6 +127,7 @@ class EigenNet::Workspace {
     mid.assign(trunk.size(), 0.0f);
     input.assign(std::size_t(net.config_.input_planes) * kPaddedPlane, 0.0f);
     heads.assign(std::size_t(head_planes) * kPaddedPlane, 0.0f);
+    quantized.assign(ActivationQuantizer::Bytes(std::max(trunk_planes, net.config_.input_planes)), 0);
     logits.assign(std::size_t(l.policy_out.rounded_out()) * kPaddedPlane, 0.0f);
     const int widest = std::max(net.config_.value_channels, net.config_.moves_left_channels);
     flat.resize(std::size_t(widest) * kNumSquares, kChunkPositions);
@@ -91,18 +135,29 @@ class EigenNet::Workspace {
   }
   int trunk_planes = 0, head_planes = 0;
   std::vector<float> trunk, mid, input, heads, logits;
+  std::vector<uint8_t> quantized;  // a trunk convolution's input in int8
   Matrix flat, hidden;
+  // Calibration: when not null, the [min, max] of each channel of each
+  // trunk convolution's input is widened to cover what it sees.
+  std::vector<ChannelRanges>* ranges = nullptr;
 };
 
-EigenNet::EigenNet(const ExportedNet& net) : config_(net.config), layers_(std::make_unique<Layers>()) {
+EigenNet::EigenNet(const ExportedNet& net, Precision precision)
+    : config_(net.config), precision_(precision), layers_(std::make_unique<Layers>()) {
   CheckTensorLayout(net);
   Layers& l = *layers_;
-  l.stem = FoldConv(net, "stem.conv", "stem.bn");
+  std::vector<FoldedConv> trunk = {Fold(net, "stem.conv", "stem.bn")};
+  for (int b = 0; b < config_.blocks; ++b) {
+    std::string prefix = "blocks." + std::to_string(b);
+    trunk.push_back(Fold(net, prefix + ".conv1", prefix + ".bn1"));
+    trunk.push_back(Fold(net, prefix + ".conv2", prefix + ".bn2"));
+  }
+  l.stem = trunk[0].Fp32();
   for (int b = 0; b < config_.blocks; ++b) {
     std::string prefix = "blocks." + std::to_string(b);
     Block block;
-    block.conv1 = FoldConv(net, prefix + ".conv1", prefix + ".bn1");
-    block.conv2 = FoldConv(net, prefix + ".conv2", prefix + ".bn2");
+    block.conv1 = trunk[1 + 2 * b].Fp32();
+    block.conv2 = trunk[2 + 2 * b].Fp32();
     block.pooling = config_.HasGlobalPooling(b);
     if (block.pooling) block.pool = LoadLinear(net, prefix + ".pool");
     l.blocks.push_back(std::move(block));
@@ -117,6 +172,47 @@ EigenNet::EigenNet(const ExportedNet& net) : config_(net.config), layers_(std::m
   };
   l.value = load_head("value");
   if (config_.moves_left) l.moves_left = load_head("moves_left");
+  if (precision_ == Precision::kInt8) {
+    const std::vector<ChannelRanges> ranges = InputRanges(CalibrationPositions());
+    for (std::size_t i = 0; i < trunk.size(); ++i)
+      l.int8.push_back(trunk[i].Int8(ActivationQuantizer::ForRanges(ranges[i].min, ranges[i].max)));
+  }
+}
+
+std::vector<EigenNet::ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& positions) const {
+  std::vector<ChannelRanges> ranges(1 + 2 * config_.blocks);
+  for (int layer = 0; layer < int(ranges.size()); ++layer) {
+    ranges[layer].min.assign(layers_->Trunk(layer).in(), 0.0f);
+    ranges[layer].max.assign(layers_->Trunk(layer).in(), 0.0f);
+  }
+  WorkspacePtr ws = NewWorkspace();
+  ws->ranges = &ranges;
+  std::vector<float> input(std::size_t(kChunkPositions) * kInputSize), policy(kChunkPositions * kPolicySize);
+  std::vector<float> value(kChunkPositions * 3), moves_left(kChunkPositions);
+  for (std::size_t first = 0; first < positions.size(); first += kChunkPositions) {
+    const int n = int(std::min<std::size_t>(kChunkPositions, positions.size() - first));
+    EncodePositions(positions.data() + first, n, input.data());
+    Forward(input.data(), n, policy.data(), value.data(), moves_left.data(), *ws);
+  }
+  return ranges;
+}
+
+void EigenNet::TrunkConv(int layer, const float* in, const float* residual, float* out, Workspace& ws) const {
+  const Layers& l = *layers_;
+  const DirectConv& conv = l.Trunk(layer);
+  if (ws.ranges) {
+    ChannelRanges& range = (*ws.ranges)[layer];
+    for (int c = 0; c < conv.in(); ++c)
+      for (Square s = 0; s < kNumSquares; ++s) {
+        const float x = in[c * kPaddedPlane + PaddedIndex(s)];
+        range.min[c] = std::min(range.min[c], x);
+        range.max[c] = std::max(range.max[c], x);
+      }
+  }
+  if (l.int8.empty())
+    conv.Run(in, residual, true, out);
+  else
+    l.int8[layer].Run(in, ws.quantized.data(), residual, true, out);
 }
 
 EigenNet::~EigenNet() = default;
@@ -179,15 +275,15 @@ void EigenNet::Forward(const float* input, int count, float* policy, float* valu
     const int n = std::min(kChunkPositions, count - first);
     for (int i = 0; i < n; ++i) {
       PadPlanes(input + std::size_t(first + i) * kInputSize, planes, ws.input.data());
-      l.stem.Run(ws.input.data(), nullptr, true, ws.trunk.data() + i * trunk_size);
+      TrunkConv(0, ws.input.data(), nullptr, ws.trunk.data() + i * trunk_size, ws);
     }
-    for (const Block& block : l.blocks) {
+    for (int b = 0; b < config_.blocks; ++b) {
       for (int i = 0; i < n; ++i) {
         float* trunk = ws.trunk.data() + i * trunk_size;
         float* mid = ws.mid.data() + i * trunk_size;
-        block.conv1.Run(trunk, nullptr, true, mid);
-        if (block.pooling) GlobalPoolingBias(block.pool, c, mid);
-        block.conv2.Run(mid, trunk, true, trunk);  // in place: channel o reads its own residual first
+        TrunkConv(1 + 2 * b, trunk, nullptr, mid, ws);
+        if (l.blocks[b].pooling) GlobalPoolingBias(l.blocks[b].pool, c, mid);
+        TrunkConv(2 + 2 * b, mid, trunk, trunk, ws);  // in place: channel o reads its own residual first
       }
     }
     for (int i = 0; i < n; ++i) {
@@ -218,7 +314,8 @@ struct EigenEvaluator::Slot {
   std::vector<float> input, policy, value, moves_left;
 };
 
-EigenEvaluator::EigenEvaluator(const ExportedNet& net, int threads) : net_(net), threads_(threads) {
+EigenEvaluator::EigenEvaluator(const ExportedNet& net, int threads, Precision precision)
+    : net_(net, precision), threads_(threads) {
   if (threads < 1 || threads > 1024) throw Error("eigen evaluator: threads = " + std::to_string(threads));
 }
 

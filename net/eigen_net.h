@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "mcts/evaluator.h"
@@ -11,15 +12,33 @@
 
 namespace loa {
 
+class Position;
+
+// The arithmetic of the trunk's 3x3 convolutions (the stem and the residual
+// blocks: nearly all of a forward pass). The heads, the global pooling and
+// the residual sums stay float32 (docs/DESIGN.md, Network).
+enum class Precision { kFp32, kInt8 };
+
+// Returns "fp32" or "int8".
+const char* PrecisionName(Precision p);
+
+// Resolves a precision option, "fp32", "int8" or "auto", for this
+// processor: auto is int8 where the processor has AVX2 (its int8 kernel),
+// else fp32; int8 without AVX2 is fp32 with one line on stderr saying so.
+Precision ResolvePrecision(const std::string& option);
+
 // The forward pass of an exported net. Immutable after construction.
 class EigenNet {
  public:
   // Folds the batch norms of net (an export whose layout has been checked)
-  // into its convolutions; keeps no reference to net.
-  explicit EigenNet(const ExportedNet& net);
+  // into its convolutions; keeps no reference to net. In int8, the input of
+  // each trunk convolution is quantized with the range it takes on the
+  // calibration positions (net/calibration.h), measured here in float32.
+  explicit EigenNet(const ExportedNet& net, Precision precision = Precision::kFp32);
   ~EigenNet();
 
   const NetConfig& config() const { return config_; }
+  Precision precision() const { return precision_; }
 
   // Scratch memory of one forward pass. Not thread-safe: one per thread.
   class Workspace;
@@ -38,7 +57,17 @@ class EigenNet {
 
  private:
   struct Layers;
+  // Runs trunk convolution `layer` (0: the stem; 1 + 2b, 2 + 2b: block b's).
+  void TrunkConv(int layer, const float* in, const float* residual, float* out, Workspace& ws) const;
+  // The range of each input channel of a convolution.
+  struct ChannelRanges {
+    std::vector<float> min, max;
+  };
+  // Returns the ranges of each trunk convolution's input over positions.
+  std::vector<ChannelRanges> InputRanges(const std::vector<Position>& positions) const;
+
   NetConfig config_;
+  Precision precision_;
   std::unique_ptr<Layers> layers_;
 };
 
@@ -48,12 +77,13 @@ class EigenNet {
 class EigenEvaluator : public Evaluator {
  public:
   // Builds the net from an export; threads >= 1 parallelises large batches.
-  EigenEvaluator(const ExportedNet& net, int threads);
+  EigenEvaluator(const ExportedNet& net, int threads, Precision precision = Precision::kFp32);
   ~EigenEvaluator() override;
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
 
   const NetConfig& config() const { return net_.config(); }
+  Precision precision() const { return net_.precision(); }
 
  private:
   struct Slot;

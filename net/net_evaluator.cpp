@@ -20,6 +20,8 @@ void NetEvaluatorOptions::Visit(ParamVisitor& v) {
   cache_entries = std::size_t(entries);
   v.Int("batch_wait_us", batch_wait_us, 0, 1000000, "LibTorch: microseconds to wait for a fuller batch");
   v.Int("symmetries", symmetries, 1, 8, "average the net over this many board symmetries");
+  v.Choice("precision", precision, {"fp32", "int8", "auto"},
+           "cpu: the trunk's arithmetic (auto: int8 where the processor has AVX2)");
   v.Choice("cuda_precision", cuda_precision, {"bf16", "fp16", "fp32"}, "the forward pass's precision on cuda");
 }
 
@@ -36,7 +38,7 @@ std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEv
   ExportedNet net = ReadNetFile(file);
   std::unique_ptr<Evaluator> evaluator;
   if (options.backend == "eigen" || (options.backend == "auto" && device == "cpu"))
-    evaluator = std::make_unique<EigenEvaluator>(net, options.threads);
+    evaluator = std::make_unique<EigenEvaluator>(net, options.threads, ResolvePrecision(options.precision));
   else if (torch)
     evaluator = torch->make_evaluator(net, options);
   else

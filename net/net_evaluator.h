@@ -32,12 +32,15 @@ struct NetEvaluatorOptions {
   // Evaluate each position under this many of the 8 board symmetries and
   // average (net/symmetric_evaluator.h); 1: as it stands.
   int symmetries = 1;
+  // On the cpu (Eigen): the trunk convolutions in "fp32", "int8" or "auto"
+  // (int8 where the processor has AVX2). net/eigen_net.h.
+  std::string precision = "auto";
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";
 
   // Declares the fields (core/params.h) under the keys player specs use:
   // device, backend, inference_threads, max_batch, cache_entries,
-  // batch_wait_us, symmetries, cuda_precision.
+  // batch_wait_us, symmetries, precision, cuda_precision.
   void Visit(ParamVisitor& v);
 };
 

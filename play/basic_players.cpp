@@ -90,6 +90,7 @@ class AlphaBetaPlayer : public Player {
     last_ = search_.Search(game, limits);
     return last_.best;
   }
+  void Stop() override { search_.Stop(); }
   std::string LastMoveInfo() const override;
   MoveAnalysis LastAnalysis() const override {
     MoveAnalysis a;

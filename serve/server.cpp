@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -36,6 +37,8 @@ constexpr size_t kGamesListed = 30;
 // The bounds of a request's limits.
 constexpr double kMinSeconds = 0.01, kMaxSeconds = 60;
 constexpr int64_t kMaxPlayouts = 1000000;
+// The longest player name a request may give.
+constexpr size_t kMaxPlayerName = 200;
 
 // A request the server refuses: 400 with {"error": message}.
 struct BadRequest {
@@ -68,18 +71,36 @@ Rules RulesOf(const json& body) {
   if (it == body.end() || it->is_null()) return rules;
   if (!it->is_object())
     throw BadRequest{"'rules' must be an object: {\"simultaneous\": \"draw\", \"start\": \"standard\"}"};
-  std::string text;
-  for (const char* key : {"simultaneous", "start"})
-    if (it->contains(key)) text += std::string(key) + "=" + StringField(*it, key) + " ";
   for (const auto& item : it->items())
     if (item.key() != "simultaneous" && item.key() != "start")
       throw BadRequest{"unknown rules option '" + Excerpt(item.key(), 40) + "' (simultaneous, start)"};
-  try {
-    return Rules::FromString(text);
-  } catch (const Error& e) {
-    throw BadRequest{e.what()};
-  }
+  // Each value is one of a closed set, matched whole: nothing from the
+  // request is spliced into a rules string.
+  const std::string simultaneous = StringField(*it, "simultaneous", "draw");
+  if (simultaneous != "draw" && simultaneous != "mover")
+    throw BadRequest{"rules 'simultaneous' is '" + Excerpt(simultaneous, 40) + "': draw or mover"};
+  const std::string start = StringField(*it, "start", "standard");
+  if (start != "standard" && start != "scrambled")
+    throw BadRequest{"rules 'start' is '" + Excerpt(start, 40) + "': standard or scrambled"};
+  rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
+  rules.start = start == "standard" ? StartKind::kStandard : StartKind::kScrambled;
+  return rules;
 }
+
+// Returns a player's name as a record's tag value: at most 100 characters,
+// refused when it holds what a tag value cannot (a quote, a backslash, a
+// bracket, a control character), which could close the tag and add others.
+std::string TagValueOf(const std::string& name, const char* key) {
+  for (unsigned char c : name)
+    if (c == '"' || c == '\\' || c == '[' || c == ']' || c < 0x20 || c == 0x7f)
+      throw BadRequest{std::string("'") + (key[0] == 'B' ? "black" : "white") +
+                       "' holds a quote, backslash, bracket or control character, which a record's tag cannot"};
+  return Excerpt(name, 100);
+}
+
+// Returns the text of a reply: invalid UTF-8 (a request's bytes quoted in a
+// message) replaced, never thrown.
+std::string JsonText(const json& reply) { return reply.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // Builds the game a request describes: "fen" (its start; the rules' start
 // when absent) and "moves" played from it, under "rules".
@@ -224,6 +245,7 @@ struct WebServer::Impl {
   std::string PlayerSpecOf(const std::string& name) const;
   json GenMove(const json& body);
   void StopSearch(const std::string& client);
+  void ForgetSearch(const std::string& client, const Player* player);
   const RunView& RunAt(const std::string& index) const;
   json RunGames(const RunView& run) const;
   json RunGame(const RunView& run, const std::string& name) const;
@@ -249,14 +271,20 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
 std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
   for (const std::string& spec : options.players)
     if (spec == name) return spec;
-  // "RUN step N": a checkpoint of a run given on the command line.
-  static const std::regex checkpoint("(.+) step ([0-9]{1,12})");
-  std::smatch m;
-  if (std::regex_match(name, m, checkpoint)) {
+  // "RUN step N": a checkpoint of a run given on the command line. Parsed by
+  // hand, after a bound on the length: no regex runs on request data.
+  if (name.size() > kMaxPlayerName)
+    throw BadRequest{"player name of " + std::to_string(name.size()) + " characters; at most " +
+                     std::to_string(kMaxPlayerName)};
+  const std::size_t step_at = name.rfind(" step ");
+  const std::string digits = step_at == std::string::npos ? "" : name.substr(step_at + 6);
+  if (step_at != std::string::npos && step_at > 0 && !digits.empty() && digits.size() <= 12 &&
+      digits.find_first_not_of("0123456789") == std::string::npos) {
+    const std::string run_name = name.substr(0, step_at);
     for (const RunView& run : runs) {
-      if (run.name != m[1].str()) continue;
-      const std::string path = train::RunDir(run.dir).CheckpointPath(std::stoll(m[2].str()));
-      if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + m[2].str()};
+      if (run.name != run_name) continue;
+      const std::string path = train::RunDir(run.dir).CheckpointPath(std::stoll(digits));
+      if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + digits};
       return "mcts:net=" + path + ",playouts=400";
     }
   }
@@ -271,6 +299,15 @@ void WebServer::Impl::StopSearch(const std::string& client) {
   std::lock_guard<std::mutex> lock(searches_mutex);
   const auto it = searches.find(client);
   if (it != searches.end()) it->second->Stop();
+}
+
+void WebServer::Impl::ForgetSearch(const std::string& client, const Player* player) {
+  std::lock_guard<std::mutex> lock(searches_mutex);
+  // Only this request's own entry: a newer request of the client may have
+  // replaced it, and a lookup must never insert (an empty entry that
+  // StopSearch would call).
+  const auto it = searches.find(client);
+  if (it != searches.end() && it->second == player) searches.erase(it);
 }
 
 json WebServer::Impl::GenMove(const json& body) {
@@ -311,14 +348,10 @@ json WebServer::Impl::GenMove(const json& body) {
   try {
     move = player->ChooseMove(game, Clock());
   } catch (...) {
-    std::lock_guard<std::mutex> lock(searches_mutex);
-    if (!client.empty() && searches[client] == player.get()) searches.erase(client);
+    ForgetSearch(client, player.get());
     throw;
   }
-  {
-    std::lock_guard<std::mutex> lock(searches_mutex);
-    if (!client.empty() && searches[client] == player.get()) searches.erase(client);
-  }
+  ForgetSearch(client, player.get());
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   json reply = {{"move", FormatMove(move)}, {"analysis", AnalysisOf(*player, wall)}};
   game.Play(move);
@@ -398,8 +431,39 @@ void WebServer::Impl::Routes() {
         response.status = 400;
       }
       response.set_header("Cache-Control", "no-store");
-      response.set_content(reply.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+      response.set_content(JsonText(reply), "application/json");
     };
+  };
+  // POST handlers read their body through a bounded reader: cpp-httplib's
+  // payload bound covers a Content-Length body but not a chunked one.
+  auto post = [this, api](const char* path, auto&& handler) {
+    auto answer = api(handler);
+    http.Post(path, [answer](const httplib::Request& request, httplib::Response& response,
+                             const httplib::ContentReader& content) {
+      std::string body;
+      const std::string declared = request.get_header_value("Content-Length");
+      bool too_large =
+          declared.size() > 9 || (!declared.empty() && std::strtoull(declared.c_str(), nullptr, 10) > kMaxBodyBytes);
+      const bool read = !too_large && content([&](const char* data, size_t length) {
+        too_large = too_large || body.size() + length > kMaxBodyBytes;
+        if (!too_large) body.append(data, length);
+        return !too_large;
+      });
+      if (!read && !too_large) {
+        response.status = 400;
+        response.set_content(JsonText({{"error", "the request body could not be read"}}), "application/json");
+        return;
+      }
+      if (too_large) {
+        response.status = 413;
+        response.set_header("Connection", "close");
+        response.set_content(JsonText({{"error", "the request body is larger than 64 KiB"}}), "application/json");
+        return;
+      }
+      httplib::Request bounded = request;
+      bounded.body = std::move(body);
+      answer(bounded, response);
+    });
   };
   auto file = [](const std::string& path, const char* type) {
     return [path, type](const httplib::Request&, httplib::Response& response) {
@@ -407,7 +471,7 @@ void WebServer::Impl::Routes() {
         response.set_content(ReadFile(path, kMaxTextBytes), type);
       } catch (const Error& e) {
         response.status = 404;
-        response.set_content(json({{"error", e.what()}}).dump(), "application/json");
+        response.set_content(JsonText({{"error", e.what()}}), "application/json");
       }
     };
   };
@@ -422,38 +486,37 @@ void WebServer::Impl::Routes() {
              for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
              return json{{"players", options.players}, {"default_player", options.players.front()}, {"runs", run_list}};
            }));
-  http.Post("/api/position", api([](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); }));
-  http.Post("/api/genmove", api([this](const httplib::Request& request) { return GenMove(ParseBody(request)); }));
-  http.Post("/api/stop", api([this](const httplib::Request& request) {
-              StopSearch(StringField(ParseBody(request), "client"));
-              return json{{"stopped", true}};
-            }));
-  http.Post("/api/record/read", api([](const httplib::Request& request) {
-              const std::string text = StringField(ParseBody(request), "text");
-              try {
-                const Record record = ParseRecord(text, "record");
-                const Game game = ReplayRecord(record, record.rules, "record");
-                json moves = json::array();
-                for (Move m : game.moves()) moves.push_back(FormatMove(m));
-                return json{{"fen", game.start().ToString()},
-                            {"moves", moves},
-                            {"rules",
-                             {{"simultaneous", game.rules().simultaneous == Simultaneous::kDraw ? "draw" : "mover"},
-                              {"start", game.rules().start == StartKind::kStandard ? "standard" : "scrambled"}}}};
-              } catch (const Error& e) {
-                throw BadRequest{e.what()};
-              }
-            }));
-  http.Post("/api/record/write", api([](const httplib::Request& request) {
-              const json body = ParseBody(request);
-              const Game game = GameOf(body);
-              Tags tags = {{"Event", "loaz serve"}};
-              for (const char* key : {"Black", "White"})
-                if (const std::string name = StringField(body, key == std::string("Black") ? "black" : "white");
-                    !name.empty())
-                  tags.push_back({key, Excerpt(name, 100)});
-              return json{{"text", FormatRecord(game, tags)}};
-            }));
+  post("/api/position", [](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); });
+  post("/api/genmove", [this](const httplib::Request& request) { return GenMove(ParseBody(request)); });
+  post("/api/stop", [this](const httplib::Request& request) {
+    StopSearch(StringField(ParseBody(request), "client"));
+    return json{{"stopped", true}};
+  });
+  post("/api/record/read", [](const httplib::Request& request) {
+    const std::string text = StringField(ParseBody(request), "text");
+    try {
+      const Record record = ParseRecord(text, "record");
+      const Game game = ReplayRecord(record, record.rules, "record");
+      json moves = json::array();
+      for (Move m : game.moves()) moves.push_back(FormatMove(m));
+      return json{{"fen", game.start().ToString()},
+                  {"moves", moves},
+                  {"rules",
+                   {{"simultaneous", game.rules().simultaneous == Simultaneous::kDraw ? "draw" : "mover"},
+                    {"start", game.rules().start == StartKind::kStandard ? "standard" : "scrambled"}}}};
+    } catch (const Error& e) {
+      throw BadRequest{e.what()};
+    }
+  });
+  post("/api/record/write", [](const httplib::Request& request) {
+    const json body = ParseBody(request);
+    const Game game = GameOf(body);
+    Tags tags = {{"Event", "loaz serve"}};
+    for (const char* key : {"Black", "White"})
+      if (const std::string name = StringField(body, key == std::string("Black") ? "black" : "white"); !name.empty())
+        tags.push_back({key, TagValueOf(name, key)});
+    return json{{"text", FormatRecord(game, tags)}};
+  });
   http.Get(R"(/api/runs/(\d{1,6})/metrics)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
              json events = json::array();
@@ -492,7 +555,7 @@ void WebServer::Impl::Routes() {
     if (!response.body.empty()) return;
     const std::string message = response.status == 413 ? "the request body is larger than 64 KiB"
                                                        : "no such page or endpoint: " + Excerpt(request.path, 80);
-    response.set_content(json({{"error", message}}).dump(), "application/json");
+    response.set_content(JsonText({{"error", message}}), "application/json");
   });
 }
 

@@ -70,6 +70,8 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Choice("lr_schedule", lr_schedule, {"constant", "cosine", "step"}, "learning-rate schedule after warm-up");
   v.Int64("lr_decay_samples", lr_decay_samples, 1, kMaxCount, "cosine horizon or step period, in self-play samples");
   v.Double("lr_decay_factor", lr_decay_factor, 0, 1, "cosine floor, or step factor");
+  v.Bool("lr_to_budget", lr_to_budget,
+         "cosine: reach the floor at the run's budget (run.max_hours, train.max_steps) if that comes first");
   v.Double("grad_clip", grad_clip, 0, 1e6, "clip the gradient norm (0: off)");
   v.Double("policy_weight", policy_weight, 0, 100, "weight of the policy loss");
   v.Double("value_weight", value_weight, 0, 100, "weight of the value loss");

@@ -97,6 +97,10 @@ struct TrainConfig {
   // means the same amount of data on every machine.
   int64_t lr_decay_samples = 2000000;  // cosine horizon, or step period
   double lr_decay_factor = 0.05;       // cosine floor / step factor
+  // Cosine: when the run has a budget (run.max_hours, train.max_steps), the
+  // decay also runs over the share of it spent, so that the rate reaches its
+  // floor at the budget's end if the sample horizon has not come first.
+  bool lr_to_budget = false;
   double grad_clip = 10.0;             // clip the gradient norm (0: off)
   double policy_weight = 1.0;
   double value_weight = 1.0;

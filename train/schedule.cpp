@@ -5,16 +5,24 @@
 
 namespace loa::train {
 
-double LearningRate(const TrainConfig& c, int64_t step, int64_t samples) {
+double LearningRate(const TrainConfig& c, int64_t step, int64_t samples, double budget_spent) {
   const double warm = c.warmup_steps > 0 ? std::min(1.0, double(step + 1) / c.warmup_steps) : 1.0;
   double factor = 1.0;
   if (c.lr_schedule == "cosine") {
-    const double t = std::min(1.0, double(samples) / double(c.lr_decay_samples));
+    double t = std::min(1.0, double(samples) / double(c.lr_decay_samples));
+    if (c.lr_to_budget) t = std::max(t, std::min(1.0, budget_spent));
     factor = c.lr_decay_factor + (1 - c.lr_decay_factor) * 0.5 * (1 + std::cos(M_PI * t));
   } else if (c.lr_schedule == "step") {
     factor = std::pow(c.lr_decay_factor, double(samples / c.lr_decay_samples));
   }
   return c.learning_rate * warm * factor;
+}
+
+double BudgetSpent(const Config& config, int64_t step, double hours) {
+  double spent = 0;
+  if (config.train.max_steps > 0) spent = std::max(spent, double(step) / double(config.train.max_steps));
+  if (config.run.max_hours > 0) spent = std::max(spent, hours / config.run.max_hours);
+  return spent;
 }
 
 }  // namespace loa::train

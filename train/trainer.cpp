@@ -136,7 +136,7 @@ bool Trainer::Impl::WaitForData() {
 
 void Trainer::Impl::TrainStep() {
   const auto begin = Clock::now();
-  last_lr = LearningRate(config.train, step, feed.samples_seen());
+  last_lr = LearningRate(config.train, step, feed.samples_seen(), BudgetSpent(config, step, Hours()));
   for (auto& group : optimizer->param_groups()) group.options().set_lr(last_lr);
   buffer.SampleBatch(config.train.batch_size, false, &batch);
   model->train();

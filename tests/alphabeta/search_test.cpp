@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "alphabeta/search.h"
@@ -105,6 +107,27 @@ const ForcedWin kForcedWins[] = {
     {"8/1bb5/4b3/8/2ww4/b6w/b1bw4/w7 w", 3},
     {"3b1b2/4b3/4w3/2b5/3w2w1/4b3/2w5/7b w", 3},
 };
+
+// Stop from another thread ends a search with no limit that would end it
+// (an hour, depth 64) once it has been asked: the test would hang otherwise.
+TEST(AlphaBetaTest, StopEndsASearchFromAnotherThread) {
+  AlphaBeta search;
+  SearchLimits limits;
+  limits.seconds = 3600;
+  std::atomic<int> iterations{0};
+  std::thread stopper;
+  const SearchResult result = search.Search(Game(), limits, [&](const SearchResult&) {
+    if (++iterations == 2) stopper = std::thread([&search] { search.Stop(); });
+  });
+  stopper.join();
+  EXPECT_GE(result.depth, 2);
+  EXPECT_LT(result.depth, kMaxSearchDepth);
+  EXPECT_FALSE(result.best.is_null());
+  // The request does not outlive its search: the next one runs to its limit.
+  limits = SearchLimits();
+  limits.depth = 3;
+  EXPECT_EQ(search.Search(Game(), limits).depth, 3);
+}
 
 TEST(AlphaBetaTest, FindsForcedWinsInOneTwoAndThree) {
   for (const ForcedWin& win : kForcedWins) {

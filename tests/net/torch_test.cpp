@@ -332,6 +332,7 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
     for (const std::string& file : {checkpoint, exported}) {
       NetEvaluatorOptions options;
       options.backend = backend;
+      options.precision = "fp32";  // exact against the float reference
       std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(file, options);
       std::vector<EvalOutput> a(12), b(12);
       evaluator->Evaluate(positions.data(), 12, a.data());

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -190,9 +191,97 @@ TEST_F(ServerTest, SpecsAndPathsInARequestAreRefused) {
   EXPECT_EQ(client.Get("/vendor/chart.js")->status, 200);
 }
 
+// Requests that crashed the server: a path with invalid UTF-8 quoted in the
+// 404 (nlohmann-json threw from the handler), a player name long enough to
+// overflow std::regex's stack, a rules value that smuggled a second rule.
+TEST_F(ServerTest, HostileRequestsAreAnsweredNotFatal) {
+  httplib::Client client("127.0.0.1", port_);
+  for (const std::string path : {std::string("/%ff"), "/" + std::string(79, 'a') + "%c3%a9", std::string("/\xff")}) {
+    const auto result = client.Get(path.c_str());
+    ASSERT_TRUE(result) << path << ": no answer";
+    EXPECT_EQ(result->status, 404) << path;
+    EXPECT_FALSE(json::parse(result->body, nullptr, false).is_discarded()) << path << ": " << result->body;
+  }
+  const auto [long_name, reply] = Post("/api/genmove", json{{"player", std::string(30000, 'x')}}.dump());
+  EXPECT_EQ(long_name, 400);
+  EXPECT_NE(reply.value("error", "").find("at most 200"), std::string::npos) << reply.dump();
+  for (const char* value : {"draw max_plies=2", "draw start=scrambled", "mover\n"}) {
+    const auto [status, answer] = Post("/api/position", json{{"rules", {{"simultaneous", value}}}}.dump());
+    EXPECT_EQ(status, 400) << value;
+    EXPECT_NE(answer.value("error", "").find("draw or mover"), std::string::npos) << answer.dump();
+  }
+  // A name that would close its tag and add a FEN tag; a 50 KB token.
+  const auto [tag, tag_reply] =
+      Post("/api/record/write", json{{"black", "Eve\"]\n[FEN \"8/8/8/8/8/8/8/8 b\"]\n[X \""}}.dump());
+  EXPECT_EQ(tag, 400);
+  EXPECT_NE(tag_reply.value("error", "").find("'black' holds a quote"), std::string::npos) << tag_reply.dump();
+  const auto [token, token_reply] =
+      Post("/api/record/read", json{{"text", "1. d1-b3 h5-g4 " + std::string(50000, 'q')}}.dump());
+  EXPECT_EQ(token, 400);
+  EXPECT_LT(token_reply.value("error", "").size(), 400u) << "the error repeats the token";
+  EXPECT_EQ(Get("/api/info").first, 200);  // still serving
+}
+
+// Two moves asked by one tab in both orders of finishing, then a stop and a
+// third move: the clean-up of the older request must not leave an empty
+// entry behind (it did, and the stop called through it).
+TEST_F(ServerTest, TwoRequestsOfOneClientFinishInEitherOrder) {
+  for (bool newer_finishes_first : {true, false}) {
+    SCOPED_TRACE(newer_finishes_first ? "newer first" : "older first");
+    const std::string client = newer_finishes_first ? "tab-a" : "tab-b";
+    // The newer request stops the older one's search, which returns at its
+    // next node check; a random move returns at once, so the newer finishes
+    // first in the one case and last in the other.
+    const json slow = {{"player", "ab:depth=2"}, {"seconds", 1.0}, {"client", client}};
+    const json fast = {{"player", "random"}, {"client", client}};
+    std::pair<int, json> first, second;
+    std::thread older([&] { first = Post("/api/genmove", (newer_finishes_first ? slow : fast).dump()); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    second = Post("/api/genmove", (newer_finishes_first ? fast : slow).dump());
+    older.join();
+    EXPECT_EQ(first.first, 200) << first.second.dump();
+    EXPECT_EQ(second.first, 200) << second.second.dump();
+    EXPECT_EQ(Post("/api/stop", json{{"client", client}}.dump()).first, 200);
+    EXPECT_EQ(Post("/api/genmove", fast.dump()).first, 200);
+  }
+}
+
+// Every player stops when asked: a 20-second alpha-beta move ends when its
+// tab sends /api/stop.
+TEST_F(ServerTest, AStopEndsAnAlphaBetaSearch) {
+  std::pair<int, json> move;
+  std::thread search([&] {
+    move = Post("/api/genmove", json{{"player", "ab:depth=2"}, {"seconds", 20}, {"client", "tab-ab"}}.dump());
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(Post("/api/stop", json{{"client", "tab-ab"}}.dump()).first, 200);
+  search.join();
+  ASSERT_EQ(move.first, 200) << move.second.dump();
+  EXPECT_LT(move.second["analysis"]["seconds"].get<double>(), 10.0) << "the search ran on after the stop";
+}
+
 TEST_F(ServerTest, RequestBodiesAreBounded) {
   const auto [status, reply] = Post("/api/position", std::string(200 * 1024, ' '));
   EXPECT_EQ(status, 413);
+  // Chunked (no Content-Length): 10 MB offered, refused at 64 KiB.
+  httplib::Client client("127.0.0.1", port_);
+  size_t sent = 0;
+  const auto chunked = client.Post(
+      "/api/position",
+      [&sent](size_t, httplib::DataSink& sink) {
+        if (sent >= 10u << 20) {
+          sink.done();
+          return true;
+        }
+        const std::string chunk(16 * 1024, ' ');
+        sent += chunk.size();
+        return sink.write(chunk.data(), chunk.size());
+      },
+      "application/json");
+  if (chunked) EXPECT_EQ(chunked->status, 413);  // or the connection closed under the sender
+  EXPECT_LT(sent, size_t(10u << 20)) << "the server read the whole chunked body";
+  const auto [small, answer] = Post("/api/position", "{}");
+  EXPECT_EQ(small, 200) << answer.dump();
 }
 
 TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {

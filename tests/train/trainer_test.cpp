@@ -17,6 +17,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+TEST(ScheduleTest, TheBudgetSpentIsTheLargerShareOfStepsAndHours) {
+  Config c;
+  EXPECT_EQ(BudgetSpent(c, 100, 1.0), 0.0);  // no budget
+  c.train.max_steps = 1000;
+  EXPECT_NEAR(BudgetSpent(c, 100, 1.0), 0.1, 1e-12);
+  c.run.max_hours = 2;
+  EXPECT_NEAR(BudgetSpent(c, 100, 1.0), 0.5, 1e-12);
+  EXPECT_NEAR(BudgetSpent(c, 900, 1.0), 0.9, 1e-12);
+}
+
 TEST(ScheduleTest, WarmUpInStepsThenCosineDownToTheFloorInSamples) {
   TrainConfig c;
   c.learning_rate = 0.1;
@@ -30,6 +40,13 @@ TEST(ScheduleTest, WarmUpInStepsThenCosineDownToTheFloorInSamples) {
   EXPECT_NEAR(LearningRate(c, 50, 50), 0.1 * 0.55, 1e-9);  // half way: the mean of 1 and the floor
   EXPECT_NEAR(LearningRate(c, 5000, 50), 0.1 * 0.55, 1e-9);
   EXPECT_NEAR(LearningRate(c, 20, 0), 0.1, 1e-12);
+  // A budget: ignored unless asked for; then whichever horizon comes first.
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 1.0), 0.1, 1e-12);
+  c.lr_to_budget = true;
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 0.5), 0.1 * 0.55, 1e-9);
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 1.0), 0.1 * 0.1, 1e-9);
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 7.0), 0.1 * 0.1, 1e-9);
+  EXPECT_NEAR(LearningRate(c, 5000, 50, 0.1), 0.1 * 0.55, 1e-9);  // the samples came first
   EXPECT_NEAR(LearningRate(c, 20, 100), 0.01, 1e-12);
   EXPECT_NEAR(LearningRate(c, 20, 1000), 0.01, 1e-12);
   c.lr_schedule = "step";

@@ -1,0 +1,153 @@
+// The int8 evaluator against float32 on the shipped net: real positions (the
+// expert games and the net's own play), outputs within stated tolerances,
+// the same search decisions in most positions, and the calibration set
+// still the expert games.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/record.h"
+#include "mcts/search.h"
+#include "net/calibration.h"
+#include "net/eigen_net.h"
+#include "net/export.h"
+#include "tests/net/random_net.h"
+
+namespace loa {
+namespace {
+
+const std::string kSource = LOAZ_SOURCE_DIR;
+
+TEST(CalibrationTest, ThePositionsAreTheExpertGames) {
+  std::vector<std::string> expected;
+  std::set<std::string> seen;
+  for (int appendix = 0; appendix < 2; ++appendix)
+    for (int n = 1; n <= 20; ++n) {
+      const std::string name = std::string("appendix_") + (appendix ? "F" : "E") + "_game" + std::to_string(n);
+      for (const std::string suffix : {".txt", "_incomplete.txt"}) {
+        std::ifstream in(kSource + "/tests/data/games/" + name + suffix);
+        if (!in) continue;
+        std::stringstream text;
+        text << in.rdbuf();
+        Game game = ReplayRecord(ParseRecord(text.str(), name), Rules(), name);
+        std::vector<std::string> backwards;
+        do backwards.push_back(game.position().ToString());
+        while (game.Undo());
+        for (auto it = backwards.rbegin(); it != backwards.rend(); ++it)
+          if (seen.insert(*it).second) expected.push_back(*it);
+      }
+    }
+  const std::vector<Position>& positions = CalibrationPositions();
+  ASSERT_EQ(positions.size(), expected.size()) << "regenerate net/calibration_positions.inc from tests/data/games";
+  for (std::size_t i = 0; i < positions.size(); ++i) EXPECT_EQ(positions[i].ToString(), expected[i]) << "at " << i;
+}
+
+// The expert positions and `games` games of the net's own play (moves
+// sampled from its policy), in the order played.
+std::vector<Position> TestPositions(Evaluator& net, int games, uint32_t seed) {
+  std::vector<Position> out = CalibrationPositions();
+  std::mt19937 rng(seed);
+  for (int g = 0; g < games; ++g) {
+    Game game;
+    while (!game.over() && game.ply() < 150) {
+      EvalOutput eval;
+      net.Evaluate(&game.position(), 1, &eval);
+      out.push_back(game.position());
+      MoveList moves;
+      game.LegalMoves(moves);
+      if (int(moves.size()) != eval.num_moves) {  // the pass
+        game.Play(moves[0]);
+        continue;
+      }
+      std::discrete_distribution<int> pick(eval.priors, eval.priors + eval.num_moves);
+      game.Play(moves[pick(rng)]);
+    }
+  }
+  return out;
+}
+
+float Value(const EvalOutput& e) { return e.wdl[0] - e.wdl[2]; }
+
+int TopMove(const EvalOutput& e) { return int(std::max_element(e.priors, e.priors + e.num_moves) - e.priors); }
+
+class Int8Test : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { shipped_ = new ExportedNet(ReadNetFile(kSource + "/nets/default.safetensors")); }
+  static void TearDownTestSuite() { delete shipped_; }
+  static ExportedNet* shipped_;
+};
+ExportedNet* Int8Test::shipped_ = nullptr;
+
+TEST_F(Int8Test, OutputsFollowFp32OnRealPositions) {
+  EigenEvaluator fp32(*shipped_, 1, Precision::kFp32), int8(*shipped_, 1, Precision::kInt8);
+  ASSERT_EQ(int8.precision(), Precision::kInt8);
+  const std::vector<Position> positions = TestPositions(fp32, 40, 1);
+  ASSERT_GT(positions.size(), 2000u);
+  const int n = int(positions.size());
+  std::vector<EvalOutput> a(n), b(n), again(n);
+  fp32.Evaluate(positions.data(), n, a.data());
+  int8.Evaluate(positions.data(), n, b.data());
+  int8.Evaluate(positions.data(), n, again.data());
+  double value_error = 0, max_value_error = 0, max_prior_error = 0;
+  int same_top = 0;
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(a[i].num_moves, b[i].num_moves);
+    const double e = std::abs(Value(a[i]) - Value(b[i]));
+    value_error += e;
+    max_value_error = std::max(max_value_error, e);
+    for (int m = 0; m < a[i].num_moves; ++m)
+      max_prior_error = std::max(max_prior_error, double(std::abs(a[i].priors[m] - b[i].priors[m])));
+    same_top += TopMove(a[i]) == TopMove(b[i]);
+    // Deterministic: the same position gives the same output to the bit.
+    ASSERT_EQ(Value(b[i]), Value(again[i]));
+    for (int m = 0; m < b[i].num_moves; ++m) ASSERT_EQ(b[i].priors[m], again[i].priors[m]);
+  }
+  const double share = double(same_top) / n;
+  RecordProperty("positions", n);
+  std::printf(
+      "int8 vs fp32 over %d positions: mean |value error| %.4f, max %.4f; max |prior error| %.4f; "
+      "the same top move in %.1f%%\n",
+      n, value_error / n, max_value_error, max_prior_error, 100 * share);
+  EXPECT_LT(value_error / n, 0.03);
+  EXPECT_LT(max_value_error, 0.2);
+  EXPECT_LT(max_prior_error, 0.08);
+  EXPECT_GT(share, 0.95);
+}
+
+TEST_F(Int8Test, SearchesChooseTheSameMoveInMostPositions) {
+  EigenEvaluator fp32(*shipped_, 1, Precision::kFp32), int8(*shipped_, 1, Precision::kInt8);
+  std::vector<Position> positions = CalibrationPositions();
+  SearchParams params;
+  params.reuse_tree = false;
+  SearchLimits limits;
+  limits.playouts = 100;
+  limits.early_stop = false;
+  int same = 0, searched = 0;
+  for (std::size_t i = 0; i < positions.size(); i += 5) {
+    Game game(Rules(), positions[i]);
+    if (game.over()) continue;
+    Search a(&fp32, params), b(&int8, params);
+    same += a.Run(game, limits).best_move == b.Run(game, limits).best_move;
+    ++searched;
+  }
+  const double share = double(same) / searched;
+  std::printf("100-playout searches: the same move in %d of %d positions (%.1f%%)\n", same, searched, 100 * share);
+  EXPECT_GT(share, 0.9);
+}
+
+TEST_F(Int8Test, AnInt8RequestFallsBackOnlyWithoutAvx2) {
+  EXPECT_EQ(ResolvePrecision("fp32"), Precision::kFp32);
+  EXPECT_EQ(ResolvePrecision("int8"), ResolvePrecision("auto"));
+  EXPECT_THROW(ResolvePrecision("bf16"), Error);
+}
+
+}  // namespace
+}  // namespace loa
