@@ -24,12 +24,11 @@
 #include "mcts/selfplay.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
-#include "net/cpu_features.h"
-#include "net/direct_conv.h"
 #include "net/eigen_net.h"
 #include "net/encoder.h"
 #include "net/export.h"
 #include "net/net_evaluator.h"
+#include "net/onednn_trunk.h"
 #include "net/torch_evaluator.h"
 
 namespace loa::app {
@@ -178,10 +177,10 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
   std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
               threads);
-  std::printf("kernels: %s (processor: %s)\n", DirectConv::IsaName(DirectConv::BestIsa()), Cpu().ToString().c_str());
+  std::printf("trunk on oneDNN %s, heads on Eigen\n", OneDnnVersion().c_str());
   std::printf(
-      "peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = twice that (vpmaddubsw: 32 products\n"
-      "  an instruction where an FMA does 8 or 16; VNNI would be 4x, unused)\n",
+      "peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = twice that\n"
+      "  (without VNNI, vpmaddubsw does 32 byte products where an FMA does 8 or 16 floats)\n",
       peak, how.c_str(), 2 * peak);
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
@@ -189,27 +188,19 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
   std::vector<Position> positions = BenchPositions(options.max_batch, 12345);
   std::printf("encoding: %.0f ns per position (batches of %d into one buffer)\n\n",
               EncodeNanoseconds(positions, seconds, cpu_time), options.max_batch);
-  std::printf("%6s  %-13s %12s %10s %8s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "% peak", "vs fp32");
+  std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "% peak", "vs fp32");
   for (int batch : batches) {
     double fp32 = 0;
     auto row = [&](const char* name, Evaluator& evaluator, double precision_peak) {
       const double rate = EvaluationsPerSecond(evaluator, positions, batch, seconds, cpu_time);
       if (fp32 == 0) fp32 = rate;
-      std::printf("%6d  %-13s %12.0f %10.1f %7.1f%% %9.2fx\n", batch, name, rate, rate * flops / 1e9,
+      std::printf("%6d  %-12s %12.0f %10.1f %7.1f%% %9.2fx\n", batch, name, rate, rate * flops / 1e9,
                   100 * rate * flops / 1e9 / precision_peak, rate / fp32);
       std::fflush(stdout);
     };
     row("eigen fp32", *eigen.evaluators[0], peak);
     row("eigen int8", *eigen.evaluators[1], 2 * peak);
     row("torch fp32", torch_evaluator, peak);
-    const DirectConv::Isa best = DirectConv::BestIsa();
-    if (best != DirectConv::Isa::kPortable) {
-      // The portable kernel, beside the fast ones: what a build without
-      // run-time dispatch ran on this processor.
-      DirectConv::LimitIsa(DirectConv::Isa::kPortable);
-      row("fp32 portable", *eigen.evaluators[0], peak);
-      DirectConv::LimitIsa(best);
-    }
   }
   return 0;
 }
@@ -315,11 +306,7 @@ int RunBench(int argc, char** argv) {
   int threads = 1, playouts = 20000, games = 64;
   double seconds = 1.0;
   std::vector<int> batches = {1, 8, 64, 256};
-  std::string isa;
-  auto add_isa = [&isa](CLI::App* command) {
-    command->add_option("--isa", isa, "limit the convolution kernels to portable, avx2 or avx512 (default: the widest)")
-        ->check(CLI::IsMember({"portable", "avx2", "avx512"}));
-  };
+
   CLI::App* net = cli.add_subcommand("net", "network evaluations per second");
   AddNetOptions(net, net_choice);
   net->add_option("--threads", threads, "inference threads (LibTorch intra-op, Eigen)")
@@ -328,7 +315,7 @@ int RunBench(int argc, char** argv) {
   net->add_option("--batches", batches, "batch sizes")->capture_default_str()->check(CLI::Range(1, 4096));
   net->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
   net->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
-  add_isa(net);
+
   CLI::App* mcts = cli.add_subcommand("mcts", "search playouts per second");
   AddNetOptions(mcts, net_choice);
   mcts->add_option("--threads", threads, "search threads of the one-game search, and inference threads")
@@ -344,10 +331,8 @@ int RunBench(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   mcts->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
-  add_isa(mcts);
   LOAZ_PARSE(cli, argc, argv);
-  if (isa == "portable") DirectConv::LimitIsa(DirectConv::Isa::kPortable);
-  if (isa == "avx2") DirectConv::LimitIsa(DirectConv::Isa::kAvx2);
+
   if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
 }

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 
@@ -14,9 +15,8 @@
 #include "core/error.h"
 #include "core/position.h"
 #include "net/calibration.h"
-#include "net/cpu_features.h"
-#include "net/direct_conv.h"
 #include "net/encoder.h"
+#include "net/onednn_trunk.h"
 
 namespace loa {
 namespace {
@@ -25,13 +25,21 @@ using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>;  // column-
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vector = Eigen::VectorXf;
 
-// Positions per chunk: the trunk runs layer by layer over a chunk, so that
-// each layer's weights (147 KB at 64 channels) are read from the cache once
-// per chunk; two padded trunks of 8 positions (460 KB) stay in L2 beside
-// them. The heads' linear layers run as one matrix product per chunk.
-constexpr int kChunkPositions = 8;
+// Positions per chunk: the trunk runs layer by layer over a chunk, one
+// oneDNN convolution for all of its positions (per position, a batch of 64
+// runs 1.3x faster than a batch of 1 on AVX2, `build/bench/conv_bench`);
+// the heads' linear layers run as one matrix product per chunk. A chunk's
+// activations are 64 x 64 x C floats (512 KB at 32 channels).
+constexpr int kChunkPositions = 64;
 
 Vector ToVector(const HostTensor& t) { return Eigen::Map<const Vector>(t.data.data(), t.data.size()); }
+
+// A 1x1 convolution on NHWC rows (a position's squares, or a chunk's):
+// out = in * matrix + bias, matrix in x out.
+struct PointwiseConv {
+  Matrix matrix;
+  Vector bias;
+};
 
 // A convolution with its batch norm folded in, as float weights
 // ([out][in][k][k]) times a per-output scale, plus a bias.
@@ -40,11 +48,17 @@ struct FoldedConv {
   Vector scale, bias;
   int out() const { return int(weight->shape[0]); }
   int in() const { return int(weight->shape[1]); }
-  DirectConv Fp32() const {
-    return DirectConv(weight->data.data(), out(), in(), int(weight->shape[2]), scale.data(), bias.data());
+  // A 1x1 convolution as a matrix product on NHWC rows: y = x * matrix + bias.
+  PointwiseConv Pointwise() const {
+    assert(weight->shape[2] == 1);
+    PointwiseConv p{Matrix(in(), out()), bias};
+    for (int o = 0; o < out(); ++o)
+      for (int c = 0; c < in(); ++c) p.matrix(c, o) = weight->data[std::size_t(o) * in() + c] * scale[o];
+    return p;
   }
-  Int8Conv Int8(const ActivationQuantizer& input) const {
-    return Int8Conv(weight->data.data(), out(), in(), scale.data(), bias.data(), input);
+  TrunkConvWeights Weights() const {
+    return {weight->data, std::vector<float>(scale.data(), scale.data() + scale.size()),
+            std::vector<float>(bias.data(), bias.data() + bias.size()), out(), in()};
   }
 };
 
@@ -54,11 +68,6 @@ FoldedConv Fold(const ExportedNet& net, const std::string& conv, const std::stri
   Vector scale = (gamma.array() / (var.array() + float(kBatchNormEpsilon)).sqrt()).matrix();
   Vector bias = beta - (mean.array() * scale.array()).matrix();
   return {&net.Get(conv + ".weight"), scale, bias};
-}
-
-// Returns the convolution `conv` with batch norm `bn` folded in.
-DirectConv FoldConv(const ExportedNet& net, const std::string& conv, const std::string& bn) {
-  return Fold(net, conv, bn).Fp32();
 }
 
 // A linear layer: y = weight * x + bias (PyTorch's weight is out x in).
@@ -73,31 +82,27 @@ Linear LoadLinear(const ExportedNet& net, const std::string& name) {
 }
 
 struct Block {
-  DirectConv conv1, conv2;
   bool pooling = false;
   Linear pool;  // c x 2c: channel means, then maxima
 };
 
-// conv1x1-BN-ReLU, flatten in PyTorch's order (channel * 64 + square),
-// linear-ReLU, linear: the value and moves-left heads.
+// conv1x1-BN-ReLU, flatten, linear-ReLU, linear: the value and moves-left
+// heads. PyTorch flattens channel * 64 + square; the convolution's NHWC
+// output is square * C + channel, so fc1's columns are permuted at load.
 struct DenseHead {
-  DirectConv conv;
+  PointwiseConv conv;
   Linear fc1, fc2;
 };
 
 }  // namespace
 
 struct EigenNet::Layers {
-  DirectConv stem;
+  // The stem, then each block's two convolutions (TrunkConv's order).
+  std::vector<TrunkConvWeights> trunk_weights;
+  std::unique_ptr<OneDnnTrunk> trunk;
   std::vector<Block> blocks;
-  DirectConv policy_conv, policy_out;
+  PointwiseConv policy_conv, policy_out;
   DenseHead value, moves_left;
-  // In int8: the trunk convolutions in TrunkConv's order; else empty.
-  std::vector<Int8Conv> int8;
-
-  const DirectConv& Trunk(int layer) const {
-    return layer == 0 ? stem : layer % 2 ? blocks[(layer - 1) / 2].conv1 : blocks[(layer - 1) / 2].conv2;
-  }
 };
 
 const char* PrecisionName(Precision p) { return p == Precision::kInt8 ? "int8" : "fp32"; }
@@ -105,7 +110,8 @@ const char* PrecisionName(Precision p) { return p == Precision::kInt8 ? "int8" :
 Precision ResolvePrecision(const std::string& option) {
   if (option == "fp32") return Precision::kFp32;
   if (option != "int8" && option != "auto") throw Error("precision: '" + option + "' is not fp32, int8 or auto");
-  if (Cpu().avx2_fma) return Precision::kInt8;
+  if (__builtin_cpu_supports("avx2")) return Precision::kInt8;
+  // Without AVX2 oneDNN has no fast int8 convolution (SSE4.1 kernels at best).
   if (option == "int8") {
     static std::once_flag said;
     std::call_once(said,
@@ -114,29 +120,23 @@ Precision ResolvePrecision(const std::string& option) {
   return Precision::kFp32;
 }
 
-// Padded planes (net/direct_conv.h) of a chunk of positions, position-major.
+// A chunk's activations, NHWC (net/onednn_trunk.h): a row a square of a
+// position, a column a channel.
 class EigenNet::Workspace {
  public:
   explicit Workspace(const EigenNet& net) {
     const Layers& l = *net.layers_;
-    int head = std::max(l.policy_conv.rounded_out(), l.value.conv.rounded_out());
-    if (net.config_.moves_left) head = std::max(head, l.moves_left.conv.rounded_out());
-    trunk_planes = l.stem.rounded_out();
-    head_planes = head;
-    trunk.assign(std::size_t(kChunkPositions) * trunk_planes * kPaddedPlane, 0.0f);
+    const std::size_t squares = std::size_t(kChunkPositions) * kNumSquares;
+    trunk.assign(squares * net.config_.channels, 0.0f);
     mid.assign(trunk.size(), 0.0f);
-    input.assign(std::size_t(net.config_.input_planes) * kPaddedPlane, 0.0f);
-    heads.assign(std::size_t(head_planes) * kPaddedPlane, 0.0f);
-    quantized.assign(ActivationQuantizer::Bytes(std::max(trunk_planes, net.config_.input_planes)), 0);
-    logits.assign(std::size_t(l.policy_out.rounded_out()) * kPaddedPlane, 0.0f);
-    const int widest = std::max(net.config_.value_channels, net.config_.moves_left_channels);
-    flat.resize(std::size_t(widest) * kNumSquares, kChunkPositions);
+    input.assign(squares * net.config_.input_planes, 0.0f);
+    scratch.assign(l.trunk->ScratchBytes(kChunkPositions), 0);
     hidden.resize(std::max(net.config_.value_hidden, net.config_.moves_left_hidden), kChunkPositions);
   }
-  int trunk_planes = 0, head_planes = 0;
-  std::vector<float> trunk, mid, input, heads, logits;
-  std::vector<uint8_t> quantized;  // a trunk convolution's input in int8
-  Matrix flat, hidden;
+  std::vector<float> trunk, mid, input;
+  std::vector<uint8_t> scratch;    // a convolution's quantized input
+  RowMatrix policy, logits, head;  // the heads' 1x1 convolutions, a row a square
+  Matrix hidden;                   // the dense heads' hidden layer, a column a position
   // Calibration: when not null, the [min, max] of each channel of each
   // trunk convolution's input is widened to cover what it sees.
   std::vector<ChannelRanges>* ranges = nullptr;
@@ -146,47 +146,54 @@ EigenNet::EigenNet(const ExportedNet& net, Precision precision)
     : config_(net.config), precision_(precision), layers_(std::make_unique<Layers>()) {
   CheckTensorLayout(net);
   Layers& l = *layers_;
-  std::vector<FoldedConv> trunk = {Fold(net, "stem.conv", "stem.bn")};
+  l.trunk_weights.push_back(Fold(net, "stem.conv", "stem.bn").Weights());
   for (int b = 0; b < config_.blocks; ++b) {
     std::string prefix = "blocks." + std::to_string(b);
-    trunk.push_back(Fold(net, prefix + ".conv1", prefix + ".bn1"));
-    trunk.push_back(Fold(net, prefix + ".conv2", prefix + ".bn2"));
+    l.trunk_weights.push_back(Fold(net, prefix + ".conv1", prefix + ".bn1").Weights());
+    l.trunk_weights.push_back(Fold(net, prefix + ".conv2", prefix + ".bn2").Weights());
   }
-  l.stem = trunk[0].Fp32();
+  l.trunk = std::make_unique<OneDnnTrunk>(l.trunk_weights, OneDnnTrunk::Type::kFp32);
   for (int b = 0; b < config_.blocks; ++b) {
     std::string prefix = "blocks." + std::to_string(b);
     Block block;
-    block.conv1 = trunk[1 + 2 * b].Fp32();
-    block.conv2 = trunk[2 + 2 * b].Fp32();
     block.pooling = config_.HasGlobalPooling(b);
     if (block.pooling) block.pool = LoadLinear(net, prefix + ".pool");
     l.blocks.push_back(std::move(block));
   }
-  l.policy_conv = FoldConv(net, "policy.conv", "policy.bn");
+  l.policy_conv = Fold(net, "policy.conv", "policy.bn").Pointwise();
   const HostTensor& out = net.Get("policy.out.weight");
-  l.policy_out = DirectConv(out.data.data(), kNumDirections, config_.policy_channels, 1, nullptr,
-                            net.Get("policy.out.bias").data.data());
+  l.policy_out = {Eigen::Map<const RowMatrix>(out.data.data(), kNumDirections, config_.policy_channels).transpose(),
+                  ToVector(net.Get("policy.out.bias"))};
   auto load_head = [&](const std::string& name) {
-    return DenseHead{FoldConv(net, name + ".conv", name + ".bn"), LoadLinear(net, name + ".fc1"),
-                     LoadLinear(net, name + ".fc2")};
+    DenseHead head{Fold(net, name + ".conv", name + ".bn").Pointwise(), LoadLinear(net, name + ".fc1"),
+                   LoadLinear(net, name + ".fc2")};
+    const int channels = int(head.conv.matrix.cols());
+    Matrix permuted(head.fc1.weight.rows(), head.fc1.weight.cols());
+    for (int ch = 0; ch < channels; ++ch)
+      for (Square s = 0; s < kNumSquares; ++s)
+        permuted.col(s * channels + ch) = head.fc1.weight.col(ch * kNumSquares + s);
+    head.fc1.weight = std::move(permuted);
+    return head;
   };
   l.value = load_head("value");
   if (config_.moves_left) l.moves_left = load_head("moves_left");
-  if (precision_ == Precision::kInt8) {
-    const std::vector<ChannelRanges> ranges = InputRanges(CalibrationPositions());
-    for (std::size_t i = 0; i < trunk.size(); ++i)
-      l.int8.push_back(trunk[i].Int8(ActivationQuantizer::ForRanges(ranges[i].min, ranges[i].max)));
-  }
+  if (precision_ == Precision::kInt8)
+    l.trunk =
+        std::make_unique<OneDnnTrunk>(l.trunk_weights, OneDnnTrunk::Type::kInt8, InputRanges(CalibrationPositions()));
 }
 
-std::vector<EigenNet::ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& positions) const {
+std::vector<ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& positions) const {
   std::vector<ChannelRanges> ranges(1 + 2 * config_.blocks);
   for (int layer = 0; layer < int(ranges.size()); ++layer) {
-    ranges[layer].min.assign(layers_->Trunk(layer).in(), 0.0f);
-    ranges[layer].max.assign(layers_->Trunk(layer).in(), 0.0f);
+    ranges[layer].min.assign(layers_->trunk_weights[layer].in, 0.0f);
+    ranges[layer].max.assign(layers_->trunk_weights[layer].in, 0.0f);
   }
   WorkspacePtr ws = NewWorkspace();
   ws->ranges = &ranges;
+  // On this thread alone: a team of OpenMP threads made here would stay and
+  // spin beside the searches.
+  const int team = omp_get_max_threads();
+  omp_set_num_threads(1);
   std::vector<float> input(std::size_t(kChunkPositions) * kInputSize), policy(kChunkPositions * kPolicySize);
   std::vector<float> value(kChunkPositions * 3), moves_left(kChunkPositions);
   for (std::size_t first = 0; first < positions.size(); first += kChunkPositions) {
@@ -194,25 +201,23 @@ std::vector<EigenNet::ChannelRanges> EigenNet::InputRanges(const std::vector<Pos
     EncodePositions(positions.data() + first, n, input.data());
     Forward(input.data(), n, policy.data(), value.data(), moves_left.data(), *ws);
   }
+  omp_set_num_threads(team);
   return ranges;
 }
 
-void EigenNet::TrunkConv(int layer, const float* in, const float* residual, float* out, Workspace& ws) const {
+void EigenNet::TrunkConv(int layer, int n, const float* in, const float* residual, float* out, Workspace& ws) const {
   const Layers& l = *layers_;
-  const DirectConv& conv = l.Trunk(layer);
   if (ws.ranges) {
     ChannelRanges& range = (*ws.ranges)[layer];
-    for (int c = 0; c < conv.in(); ++c)
-      for (Square s = 0; s < kNumSquares; ++s) {
-        const float x = in[c * kPaddedPlane + PaddedIndex(s)];
+    const int channels = l.trunk_weights[layer].in;
+    for (std::size_t s = 0; s < std::size_t(n) * kNumSquares; ++s)
+      for (int c = 0; c < channels; ++c) {
+        const float x = in[s * channels + c];
         range.min[c] = std::min(range.min[c], x);
         range.max[c] = std::max(range.max[c], x);
       }
   }
-  if (l.int8.empty())
-    conv.Run(in, residual, true, out);
-  else
-    l.int8[layer].Run(in, ws.quantized.data(), residual, true, out);
+  l.trunk->Run(layer, n, in, residual, out, ws.scratch.data());
 }
 
 EigenNet::~EigenNet() = default;
@@ -224,37 +229,34 @@ void EigenNet::WorkspaceDeleter::operator()(Workspace* workspace) const { delete
 namespace {
 
 // Adds to every square of each channel the linear map of the channel means
-// and maxima over the board (KataGo's global pooling bias); padding stays 0.
-void GlobalPoolingBias(const Linear& pool, int channels, float* planes) {
+// and maxima over the board (KataGo's global pooling bias): one position's
+// NHWC activations.
+void GlobalPoolingBias(const Linear& pool, int channels, float* squares) {
   Vector pooled(2 * channels);
   for (int c = 0; c < channels; ++c) {
-    const float* plane = planes + c * kPaddedPlane;
-    float sum = 0, max = plane[PaddedIndex(0)];
+    float sum = 0, max = squares[c];
     for (Square s = 0; s < kNumSquares; ++s) {
-      sum += plane[PaddedIndex(s)];
-      max = std::max(max, plane[PaddedIndex(s)]);
+      sum += squares[s * channels + c];
+      max = std::max(max, squares[s * channels + c]);
     }
     pooled[c] = sum / kNumSquares;
     pooled[channels + c] = max;
   }
   Vector bias = pool.weight * pooled + pool.bias;
-  for (int c = 0; c < channels; ++c) {
-    float* plane = planes + c * kPaddedPlane;
-    for (Square s = 0; s < kNumSquares; ++s) plane[PaddedIndex(s)] += bias[c];
-  }
+  for (Square s = 0; s < kNumSquares; ++s)
+    for (int c = 0; c < channels; ++c) squares[s * channels + c] += bias[c];
 }
 
-// Runs a dense head's convolution on one position's trunk and writes its
-// flattened output (PyTorch's order) into column `column` of flat.
-void DenseHeadConv(const DenseHead& head, const float* trunk, float* scratch, Matrix& flat, int column) {
-  head.conv.Run(trunk, nullptr, true, scratch);
-  float* dst = flat.col(column).data();
-  for (int c = 0; c < head.conv.out(); ++c)
-    for (Square s = 0; s < kNumSquares; ++s) dst[c * kNumSquares + s] = scratch[c * kPaddedPlane + PaddedIndex(s)];
+// Returns relu?(in * conv.matrix + bias) for the rows of in.
+void Pointwise(const PointwiseConv& conv, const Eigen::Ref<const RowMatrix>& in, bool relu, RowMatrix& out) {
+  out.resize(in.rows(), conv.matrix.cols());
+  out.noalias() = in * conv.matrix;
+  out.rowwise() += conv.bias.transpose();
+  if (relu) out = out.cwiseMax(0.0f);
 }
 
 // The linear layers of a dense head over n positions; writes outputs x n.
-void DenseHeadLinear(const DenseHead& head, const Matrix& flat, int n, Matrix& hidden, float* out) {
+void DenseHeadLinear(const DenseHead& head, const Eigen::Map<const Matrix>& flat, int n, Matrix& hidden, float* out) {
   const int rows = int(head.fc1.weight.cols());
   auto h = hidden.topLeftCorner(head.fc1.weight.rows(), n);
   h.noalias() = head.fc1.weight * flat.topLeftCorner(rows, n);
@@ -270,41 +272,42 @@ void EigenNet::Forward(const float* input, int count, float* policy, float* valu
                        Workspace& ws) const {
   const Layers& l = *layers_;
   const int c = config_.channels, planes = config_.input_planes;
-  const std::size_t trunk_size = std::size_t(ws.trunk_planes) * kPaddedPlane;
   for (int first = 0; first < count; first += kChunkPositions) {
     const int n = std::min(kChunkPositions, count - first);
+    // The encoder's planes (NCHW) as NHWC.
     for (int i = 0; i < n; ++i) {
-      PadPlanes(input + std::size_t(first + i) * kInputSize, planes, ws.input.data());
-      TrunkConv(0, ws.input.data(), nullptr, ws.trunk.data() + i * trunk_size, ws);
+      const float* position = input + std::size_t(first + i) * kInputSize;
+      float* nhwc = ws.input.data() + std::size_t(i) * kNumSquares * planes;
+      for (int p = 0; p < planes; ++p)
+        for (Square s = 0; s < kNumSquares; ++s) nhwc[s * planes + p] = position[p * kNumSquares + s];
     }
+    TrunkConv(0, n, ws.input.data(), nullptr, ws.trunk.data(), ws);
     for (int b = 0; b < config_.blocks; ++b) {
-      for (int i = 0; i < n; ++i) {
-        float* trunk = ws.trunk.data() + i * trunk_size;
-        float* mid = ws.mid.data() + i * trunk_size;
-        TrunkConv(1 + 2 * b, trunk, nullptr, mid, ws);
-        if (l.blocks[b].pooling) GlobalPoolingBias(l.blocks[b].pool, c, mid);
-        TrunkConv(2 + 2 * b, mid, trunk, trunk, ws);  // in place: channel o reads its own residual first
-      }
+      TrunkConv(1 + 2 * b, n, ws.trunk.data(), nullptr, ws.mid.data(), ws);
+      if (l.blocks[b].pooling)
+        for (int i = 0; i < n; ++i)
+          GlobalPoolingBias(l.blocks[b].pool, c, ws.mid.data() + std::size_t(i) * kNumSquares * c);
+      TrunkConv(2 + 2 * b, n, ws.mid.data(), ws.trunk.data(), ws.trunk.data(), ws);
     }
-    for (int i = 0; i < n; ++i) {
-      const float* trunk = ws.trunk.data() + i * trunk_size;
-      // Policy: 8 direction planes; logit s * 8 + d is plane d at square s.
-      l.policy_conv.Run(trunk, nullptr, true, ws.heads.data());
-      l.policy_out.Run(ws.heads.data(), nullptr, false, ws.logits.data());
-      float* logits = policy + std::size_t(first + i) * kPolicySize;
-      for (Square s = 0; s < kNumSquares; ++s)
-        for (int d = 0; d < kNumDirections; ++d)
-          logits[s * kNumDirections + d] = ws.logits[d * kPaddedPlane + PaddedIndex(s)];
-      DenseHeadConv(l.value, trunk, ws.heads.data(), ws.flat, i);
-    }
-    DenseHeadLinear(l.value, ws.flat, n, ws.hidden, value + std::size_t(first) * 3);
-    if (config_.moves_left) {
-      for (int i = 0; i < n; ++i)
-        DenseHeadConv(l.moves_left, ws.trunk.data() + i * trunk_size, ws.heads.data(), ws.flat, i);
-      DenseHeadLinear(l.moves_left, ws.flat, n, ws.hidden, moves_left + first);
-    } else {
+    // The heads: 1x1 convolutions as one matrix product over the chunk's
+    // squares. Policy logit s * 8 + d is direction d at square s: a
+    // position's rows of the logits, as they lie.
+    const Eigen::Map<const RowMatrix> trunk(ws.trunk.data(), std::size_t(n) * kNumSquares, c);
+    Pointwise(l.policy_conv, trunk, true, ws.policy);
+    Pointwise(l.policy_out, ws.policy, false, ws.logits);
+    std::copy(ws.logits.data(), ws.logits.data() + std::size_t(n) * kPolicySize,
+              policy + std::size_t(first) * kPolicySize);
+    // Dense heads: a position's NHWC rows, flattened, are one column.
+    auto dense = [&](const DenseHead& head, float* out) {
+      Pointwise(head.conv, trunk, true, ws.head);
+      const Eigen::Map<const Matrix> flat(ws.head.data(), kNumSquares * ws.head.cols(), n);
+      DenseHeadLinear(head, flat, n, ws.hidden, out);
+    };
+    dense(l.value, value + std::size_t(first) * 3);
+    if (config_.moves_left)
+      dense(l.moves_left, moves_left + first);
+    else
       std::fill(moves_left + first, moves_left + first + n, 0.0f);
-    }
   }
 }
 
@@ -345,10 +348,12 @@ void EigenEvaluator::Release(std::unique_ptr<Slot> slot) {
 }
 
 void EigenEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
-  const int chunks = (count + kChunkPositions - 1) / kChunkPositions;
-  const int threads = std::min(threads_, chunks);
+  // Chunks of up to kChunkPositions, split evenly over the threads.
+  const int threads = std::max(1, std::min(threads_, count));
+  const int size = std::min(kChunkPositions, (count + threads - 1) / threads);
+  const int chunks = (count + size - 1) / size;
   auto run_chunk = [&](Slot& slot, int chunk) {
-    const int first = chunk * kChunkPositions, n = std::min(kChunkPositions, count - first);
+    const int first = chunk * size, n = std::min(size, count - first);
     EncodePositions(positions + first, n, slot.input.data());
     net_.Forward(slot.input.data(), n, slot.policy.data(), slot.value.data(), slot.moves_left.data(), *slot.workspace);
     for (int i = 0; i < n; ++i)
@@ -356,13 +361,19 @@ void EigenEvaluator::Evaluate(const Position* positions, int count, EvalOutput* 
                    slot.moves_left[i], &out[first + i]);
   };
   if (threads <= 1) {
+    // oneDNN runs its convolutions on the calling thread's OpenMP team: one
+    // thread here, as the evaluator promises.
+    const int team = omp_get_max_threads();
+    omp_set_num_threads(1);
     std::unique_ptr<Slot> slot = Acquire();
     for (int chunk = 0; chunk < chunks; ++chunk) run_chunk(*slot, chunk);
     Release(std::move(slot));
+    omp_set_num_threads(team);
     return;
   }
   std::vector<std::unique_ptr<Slot>> slots(threads);
   for (auto& slot : slots) slot = Acquire();
+    // Nested inside this team, oneDNN's own parallel regions run on one thread.
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int chunk = 0; chunk < chunks; ++chunk) run_chunk(*slots[omp_get_thread_num()], chunk);
   for (auto& slot : slots) Release(std::move(slot));

@@ -13,6 +13,7 @@
 namespace loa {
 
 class Position;
+struct ChannelRanges;
 
 // The arithmetic of the trunk's 3x3 convolutions (the stem and the residual
 // blocks: nearly all of a forward pass). The heads, the global pooling and
@@ -57,12 +58,9 @@ class EigenNet {
 
  private:
   struct Layers;
-  // Runs trunk convolution `layer` (0: the stem; 1 + 2b, 2 + 2b: block b's).
-  void TrunkConv(int layer, const float* in, const float* residual, float* out, Workspace& ws) const;
-  // The range of each input channel of a convolution.
-  struct ChannelRanges {
-    std::vector<float> min, max;
-  };
+  // Runs trunk convolution `layer` (0: the stem; 1 + 2b, 2 + 2b: block b's)
+  // on n positions' NHWC activations.
+  void TrunkConv(int layer, int n, const float* in, const float* residual, float* out, Workspace& ws) const;
   // Returns the ranges of each trunk convolution's input over positions.
   std::vector<ChannelRanges> InputRanges(const std::vector<Position>& positions) const;
 

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libtorch-dev libopenblas0-openmp
-  libeigen3-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
+  libeigen3-dev libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-matplotlib
   libcpp-httplib-dev libjs-chart.js chromium

@@ -1,0 +1,256 @@
+#include "net/onednn_trunk.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+#include "core/error.h"
+
+namespace loa {
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+const dnnl::engine& Engine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+// A stream per thread: oneDNN's streams are not shared between threads.
+dnnl::stream& Stream() {
+  thread_local dnnl::stream stream(Engine());
+  return stream;
+}
+
+// The largest quantized value: 7 bits. Without VNNI (AVX2, AVX-512F),
+// oneDNN's int8 kernels add pairs of byte products into 16-bit lanes
+// (vpmaddubsw), which an unsigned input of up to 127 times a signed weight
+// cannot overflow (2 x 127 x 128 < 32768); a signed input is shifted up by
+// 128 inside oneDNN, so its weights keep 7 bits instead (2 x 255 x 63).
+constexpr float kMaxQuantized = 127.0f;
+
+}  // namespace
+
+std::string OneDnnVersion() {
+  const dnnl_version_t* v = dnnl::version();
+  const char* isa = "other";
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::sse41:
+      isa = "sse4.1";
+      break;
+    case dnnl::cpu_isa::avx:
+      isa = "avx";
+      break;
+    case dnnl::cpu_isa::avx2:
+      isa = "avx2";
+      break;
+    case dnnl::cpu_isa::avx2_vnni:
+      isa = "avx2+vnni";
+      break;
+    case dnnl::cpu_isa::avx512_core:
+      isa = "avx512";
+      break;
+    case dnnl::cpu_isa::avx512_core_vnni:
+      isa = "avx512+vnni";
+      break;
+    case dnnl::cpu_isa::avx512_core_bf16:
+      isa = "avx512+bf16";
+      break;
+    case dnnl::cpu_isa::avx512_core_amx:
+      isa = "amx";
+      break;
+    default:
+      break;
+  }
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + " (" + isa + ")";
+}
+
+struct OneDnnTrunk::Layer {
+  int out = 0, in = 0;
+  bool signed_input = false;         // int8: the input can be negative (s8, else u8)
+  std::vector<float> inverse_scale;  // int8: 1 / each input channel's scale
+  std::vector<float> weight;         // fp32: folded [out][in][3][3]
+  std::vector<int8_t> quantized;     // int8: the same, quantized per output channel
+  std::vector<float> output_scale;   // int8: the int32 sum times this is the float output
+  std::vector<float> bias;           // fp32: float; int8: in units of the int32 sum
+  mutable std::mutex mutex;
+  mutable std::map<int, std::unique_ptr<Primitive>> by_batch;
+};
+
+struct OneDnnTrunk::Primitive {
+  dnnl::convolution_forward conv;
+  dnnl::memory weights, bias;
+  dnnl::memory::desc src, dst;
+  uint64_t id = 0;  // unique in the process: the key of each thread's bound arguments
+};
+
+namespace {
+
+// A primitive's arguments as one thread binds them: memory objects made once
+// and pointed at each call's buffers (making them costs a malloc each).
+struct BoundArguments {
+  dnnl::memory src, dst;
+  std::unordered_map<int, dnnl::memory> args;
+};
+
+std::atomic<uint64_t> next_primitive_id{1};
+
+// Writes count x channels NHWC values scaled per channel, rounded to
+// nearest, clamped to [low, 127].
+template <typename T>
+void Quantize(const float* in, std::size_t count, int channels, const float* inverse, float low, T* out) {
+  for (std::size_t s = 0; s < count; ++s)
+    for (int c = 0; c < channels; ++c)
+      out[s * channels + c] =
+          T(std::nearbyint(std::min(std::max(in[s * channels + c] * inverse[c], low), kMaxQuantized)));
+}
+
+}  // namespace
+
+OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type,
+                         const std::vector<ChannelRanges>& ranges)
+    : type_(type) {
+  assert(type == Type::kFp32 || ranges.size() == convs.size());
+  for (std::size_t i = 0; i < convs.size(); ++i) {
+    const TrunkConvWeights& c = convs[i];
+    auto layer = std::make_unique<Layer>();
+    layer->out = c.out;
+    layer->in = c.in;
+    constexpr int kTaps = 9;
+    std::vector<float> folded(c.weight.size());
+    for (int o = 0; o < c.out; ++o)
+      for (int j = 0; j < c.in * kTaps; ++j) folded[o * c.in * kTaps + j] = c.weight[o * c.in * kTaps + j] * c.scale[o];
+    if (type == Type::kFp32) {
+      layer->weight = std::move(folded);
+      layer->bias = c.bias;
+      layers_.push_back(std::move(layer));
+      continue;
+    }
+    // Input channel scales: the calibrated range onto 0..127, or -127..127
+    // when the input can be negative. A channel that never moved gets 1.
+    const ChannelRanges& range = ranges[i];
+    float low = 0;
+    for (float m : range.min) low = std::min(low, m);
+    layer->signed_input = low < 0;
+    std::vector<float> input_scale(c.in);
+    for (int k = 0; k < c.in; ++k) {
+      const float extent = std::max(range.max[k], -range.min[k]);
+      input_scale[k] = extent > 0 ? extent / kMaxQuantized : 1.0f;
+      layer->inverse_scale.push_back(1.0f / input_scale[k]);
+    }
+    // The weights that multiply the quantized inputs, quantized per output
+    // channel to 127 (63 with a signed input).
+    const float max_weight = layer->signed_input ? 63.0f : 127.0f;
+    layer->quantized.resize(folded.size());
+    for (int o = 0; o < c.out; ++o) {
+      float largest = 0;
+      for (int k = 0; k < c.in; ++k)
+        for (int t = 0; t < kTaps; ++t) {
+          float& w = folded[(o * c.in + k) * kTaps + t];
+          w *= input_scale[k];
+          largest = std::max(largest, std::fabs(w));
+        }
+      const float weight_scale = largest > 0 ? largest / max_weight : 1.0f;
+      for (int j = 0; j < c.in * kTaps; ++j)
+        layer->quantized[o * c.in * kTaps + j] = int8_t(std::lround(folded[o * c.in * kTaps + j] / weight_scale));
+      layer->output_scale.push_back(weight_scale);
+      layer->bias.push_back(c.bias[o] / weight_scale);
+    }
+    layers_.push_back(std::move(layer));
+  }
+}
+
+OneDnnTrunk::~OneDnnTrunk() = default;
+
+const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n) const {
+  const Layer& layer = *layers_[index];
+  std::lock_guard<std::mutex> lock(layer.mutex);
+  std::unique_ptr<Primitive>& slot = layer.by_batch[n];
+  if (slot) return *slot;
+  const bool int8 = type_ == Type::kInt8;
+  const dt src_type = !int8 ? dt::f32 : layer.signed_input ? dt::s8 : dt::u8;
+  auto p = std::make_unique<Primitive>();
+  p->id = next_primitive_id++;
+  p->src = dnnl::memory::desc({n, layer.in, 8, 8}, src_type, tag::nhwc);
+  p->dst = dnnl::memory::desc({n, layer.out, 8, 8}, dt::f32, tag::nhwc);
+  const dnnl::memory::desc weights({layer.out, layer.in, 3, 3}, int8 ? dt::s8 : dt::f32, tag::any);
+  const dnnl::memory::desc bias({layer.out}, dt::f32, tag::x);
+  dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, p->src,
+                                       weights, bias, p->dst, {1, 1}, {1, 1}, {1, 1});
+  // The residual is summed into the output before the ReLU.
+  dnnl::post_ops ops;
+  ops.append_sum(1.0f);
+  ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  if (int8) attr.set_output_scales(1 << 1, layer.output_scale);  // per output channel
+  dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
+  p->conv = dnnl::convolution_forward(pd);
+  // The weights in the layout the kernel chose, once per batch size.
+  const dnnl::memory::desc plain({layer.out, layer.in, 3, 3}, int8 ? dt::s8 : dt::f32, tag::oihw);
+  dnnl::memory user(plain, Engine(),
+                    int8 ? static_cast<void*>(const_cast<int8_t*>(layer.quantized.data()))
+                         : static_cast<void*>(const_cast<float*>(layer.weight.data())));
+  p->weights = dnnl::memory(pd.weights_desc(), Engine());
+  dnnl::reorder(user, p->weights).execute(Stream(), user, p->weights);
+  p->bias = dnnl::memory(bias, Engine());
+  std::copy(layer.bias.begin(), layer.bias.end(), static_cast<float*>(p->bias.get_data_handle()));
+  Stream().wait();
+  slot = std::move(p);
+  return *slot;
+}
+
+std::size_t OneDnnTrunk::ScratchBytes(int n) const {
+  int widest = 0;
+  for (const auto& layer : layers_) widest = std::max(widest, layer->in);
+  return std::size_t(n) * 64 * widest;
+}
+
+void OneDnnTrunk::Run(int index, int n, const float* in, const float* residual, float* out, void* scratch) const {
+  const Layer& layer = *layers_[index];
+  const Primitive& p = PrimitiveFor(index, n);
+  const std::size_t values = std::size_t(n) * 64 * layer.out;
+  // The sum post-op adds what out holds: the residual, or zero.
+  if (residual == nullptr)
+    std::fill(out, out + values, 0.0f);
+  else if (residual != out)
+    std::copy(residual, residual + values, out);
+  const void* source = in;
+  if (type_ == Type::kInt8) {
+    // Quantize each channel with its scale, rounding to nearest, clamped to
+    // 7 bits (a value beyond the calibrated range saturates).
+    const int channels = layer.in;
+    const float* inverse = layer.inverse_scale.data();
+    const float low = layer.signed_input ? -kMaxQuantized : 0.0f;
+    const std::size_t count = std::size_t(n) * 64;
+    if (layer.signed_input)
+      Quantize(in, count, channels, inverse, low, static_cast<int8_t*>(scratch));
+    else
+      Quantize(in, count, channels, inverse, low, static_cast<uint8_t*>(scratch));
+    source = scratch;
+  }
+  thread_local std::unordered_map<uint64_t, BoundArguments> bound;
+  auto it = bound.find(p.id);
+  if (it == bound.end()) {
+    if (bound.size() >= 4096) bound.clear();  // primitives of nets long gone
+    BoundArguments b;
+    b.src = dnnl::memory(p.src, Engine(), DNNL_MEMORY_NONE);
+    b.dst = dnnl::memory(p.dst, Engine(), DNNL_MEMORY_NONE);
+    b.args = {{DNNL_ARG_SRC, b.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_BIAS, p.bias}, {DNNL_ARG_DST, b.dst}};
+    it = bound.emplace(p.id, std::move(b)).first;
+  }
+  it->second.src.set_data_handle(const_cast<void*>(source));
+  it->second.dst.set_data_handle(out);
+  p.conv.execute(Stream(), it->second.args);
+  Stream().wait();
+}
+
+}  // namespace loa
