@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -239,10 +240,12 @@ struct WebServer::Impl {
   // The searches in progress, by the client (a browser tab) that asked.
   std::mutex searches_mutex;
   std::map<std::string, Player*> searches;
+  std::atomic<int> port{0};  // the port bound, for the Host check
 
   explicit Impl(ServeOptions o);
   void Routes();
   std::string PlayerSpecOf(const std::string& name) const;
+  bool HostAllowed(const std::string& host) const;
   json GenMove(const json& body);
   void StopSearch(const std::string& client);
   void ForgetSearch(const std::string& client, const Player* player);
@@ -265,7 +268,39 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   for (const char* file : {"index.html", "app.js", "style.css"}) CheckRegularFile(options.web_dir + "/" + file);
   CheckRegularFile(options.chart_js);
   http.set_payload_max_length(kMaxBodyBytes);
+  // Idle or slow connections: a worker waits at most 5 s for each read,
+  // a kept-alive connection at most 2 s for its next request, and 64
+  // workers answer, so that a few dozen idle sockets cannot shut others out.
+  http.set_read_timeout(5, 0);
+  http.set_write_timeout(5, 0);
+  http.set_keep_alive_timeout(2);
+  http.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  // DNS rebinding and cross-site requests: on a loopback address the Host
+  // must name the loopback, and a request that changes state from a page
+  // must come from this server's own origin.
+  http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+    const std::string host = request.get_header_value("Host");
+    const std::string origin = request.get_header_value("Origin");
+    std::string refusal;
+    if (!HostAllowed(host))
+      refusal = "Host '" + Excerpt(host, 60) + "' is not this server's address";
+    else if (request.method == "POST" && !origin.empty() && origin != "http://" + host)
+      refusal = "a request from the page of another origin ('" + Excerpt(origin, 60) + "') is refused";
+    if (refusal.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    response.status = 403;
+    response.set_content(JsonText({{"error", refusal}}), "application/json");
+    return httplib::Server::HandlerResponse::Handled;
+  });
   Routes();
+}
+
+bool WebServer::Impl::HostAllowed(const std::string& host) const {
+  const bool loopback = options.host == "127.0.0.1" || options.host == "localhost" || options.host == "::1";
+  if (!loopback) return true;  // served to a network on purpose: the Origin check remains
+  const std::string suffix = ":" + std::to_string(port.load());
+  for (const char* name : {"127.0.0.1", "localhost", "[::1]"})
+    if (host == name + suffix) return true;
+  return false;
 }
 
 std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
@@ -568,6 +603,7 @@ int WebServer::Bind() {
       impl_->options.port == 0
           ? impl_->http.bind_to_any_port(impl_->options.host)
           : (impl_->http.bind_to_port(impl_->options.host, impl_->options.port) ? impl_->options.port : -1);
+  impl_->port = port;
   if (port <= 0)
     throw Error("serve: cannot listen on " + impl_->options.host + ":" + std::to_string(impl_->options.port) +
                 " (in use, or not an address of this machine)");

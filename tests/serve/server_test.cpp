@@ -260,6 +260,26 @@ TEST_F(ServerTest, AStopEndsAnAlphaBetaSearch) {
   EXPECT_LT(move.second["analysis"]["seconds"].get<double>(), 10.0) << "the search ran on after the stop";
 }
 
+// A page of another site cannot use the server: not by DNS rebinding (a
+// Host that is not the loopback) nor by a cross-origin POST.
+TEST_F(ServerTest, OtherHostsAndOriginsAreRefused) {
+  httplib::Client client("127.0.0.1", port_);
+  const auto rebound = client.Get("/api/info", {{"Host", "evil.example"}});
+  ASSERT_TRUE(rebound);
+  EXPECT_EQ(rebound->status, 403);
+  EXPECT_NE(rebound->body.find("is not this server's address"), std::string::npos) << rebound->body;
+  const auto cross = client.Post("/api/position", {{"Origin", "http://evil.example"}}, "{}", "text/plain");
+  ASSERT_TRUE(cross);
+  EXPECT_EQ(cross->status, 403);
+  const std::string own = "http://127.0.0.1:" + std::to_string(port_);
+  const auto same = client.Post("/api/position", {{"Origin", own}}, "{}", "application/json");
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->status, 200) << same->body;
+  const auto named = client.Get("/api/info", {{"Host", "localhost:" + std::to_string(port_)}});
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->status, 200);
+}
+
 TEST_F(ServerTest, RequestBodiesAreBounded) {
   const auto [status, reply] = Post("/api/position", std::string(200 * 1024, ' '));
   EXPECT_EQ(status, 413);
