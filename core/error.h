@@ -35,10 +35,22 @@ class IoError : public Error {
 
 // Returns text for quoting in a message: whole up to `max` characters, else
 // its first `max` characters and "...", so that a huge input never makes a
-// huge message.
+// huge message; control characters (a NUL would end the message) as \xNN.
 inline std::string Excerpt(std::string_view text, std::size_t max = 100) {
-  if (text.size() <= max) return std::string(text);
-  return std::string(text.substr(0, max)) + "...";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != 0x7f) {
+      out += char(c);
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  if (text.size() > max) out += "...";
+  return out;
 }
 
 }  // namespace loa

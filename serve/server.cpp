@@ -588,8 +588,17 @@ void WebServer::Impl::Routes() {
            }));
   http.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
     if (!response.body.empty()) return;
-    const std::string message = response.status == 413 ? "the request body is larger than 64 KiB"
-                                                       : "no such page or endpoint: " + Excerpt(request.path, 80);
+    std::string message;
+    if (response.status == 413)
+      message = "the request body is larger than 64 KiB";
+    else if (response.status == 414)
+      message = "the URL is longer than the server reads (8 KiB)";
+    else if (response.status == 404)
+      message = "no such page or endpoint: " + Excerpt(request.path, 80);
+    else if (request.method != "GET" && request.method != "POST")
+      message = "method '" + Excerpt(request.method, 20) + "' is not served (GET and POST are)";
+    else
+      message = "the request could not be read (a malformed request line, or a header over 8 KiB)";
     response.set_content(JsonText({{"error", message}}), "application/json");
   });
 }

@@ -153,6 +153,15 @@ TEST(Record, MessagesQuoteAnExcerptOfAHugeToken) {
   EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
 }
 
+TEST(Record, ExcerptsShowControlCharactersAndCutLongText) {
+  EXPECT_EQ(Excerpt(std::string("a\0b\n", 4)), "a\\x00b\\x0a");
+  EXPECT_EQ(Excerpt("abcdef", 3), "abc...");
+  EXPECT_EQ(Excerpt("abc", 3), "abc");
+  // A NUL in a position no longer ends the message before its reason.
+  const std::string message = ErrorOf<ParseError>([] { Position::FromString(std::string("8/8 b\0junk", 10)); });
+  EXPECT_NE(message.find("\\x00junk"), std::string::npos) << message;
+}
+
 TEST(FileUtil, OnlyRegularFilesWithinTheBoundAreRead) {
   EXPECT_NE(ErrorOf<IoError>([] { ReadFile(::testing::TempDir()); }).find("is a folder, not a file"),
             std::string::npos);

@@ -219,6 +219,18 @@ TEST_F(ServerTest, HostileRequestsAreAnsweredNotFatal) {
       Post("/api/record/read", json{{"text", "1. d1-b3 h5-g4 " + std::string(50000, 'q')}}.dump());
   EXPECT_EQ(token, 400);
   EXPECT_LT(token_reply.value("error", "").size(), 400u) << "the error repeats the token";
+  // Each error says what is wrong: a method, a NUL inside a position.
+  httplib::Client raw("127.0.0.1", port_);
+  httplib::Request trace;
+  trace.method = "TRACE";
+  trace.path = "/";
+  const auto traced = raw.send(trace);
+  ASSERT_TRUE(traced);
+  EXPECT_EQ(traced->status, 400);
+  EXPECT_NE(traced->body.find("method 'TRACE' is not served"), std::string::npos) << traced->body;
+  const auto [nul, nul_reply] = Post("/api/position", json{{"fen", std::string("8/8 b\0junk", 10)}}.dump());
+  EXPECT_EQ(nul, 400);
+  EXPECT_NE(nul_reply.value("error", "").find("\\x00junk"), std::string::npos) << nul_reply.dump();
   EXPECT_EQ(Get("/api/info").first, 200);  // still serving
 }
 
