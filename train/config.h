@@ -101,7 +101,7 @@ struct TrainConfig {
   // decay also runs over the share of it spent, so that the rate reaches its
   // floor at the budget's end if the sample horizon has not come first.
   bool lr_to_budget = false;
-  double grad_clip = 10.0;             // clip the gradient norm (0: off)
+  double grad_clip = 10.0;  // clip the gradient norm (0: off)
   double policy_weight = 1.0;
   double value_weight = 1.0;
   double moves_left_weight = 0.1;  // KataGo weights its moves-left loss low
