@@ -8,9 +8,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <cstring>
-
 #include <cstdio>
+#include <cstring>
 
 #include "core/error.h"
 #include "core/position.h"
@@ -31,6 +30,21 @@ using Vector = Eigen::VectorXf;
 // the heads' linear layers run as one matrix product per chunk. A chunk's
 // activations are 64 x 64 x C floats (512 KB at 32 channels).
 constexpr int kChunkPositions = 64;
+
+// oneDNN runs its convolutions on the calling thread's OpenMP team: while
+// one lives, that team is this thread alone, so that an evaluation keeps to
+// its thread and no team is left spinning beside the searches. The team
+// size is restored when it ends, by an exception too.
+class OneThreadTeam {
+ public:
+  OneThreadTeam() : team_(omp_get_max_threads()) { omp_set_num_threads(1); }
+  ~OneThreadTeam() { omp_set_num_threads(team_); }
+  OneThreadTeam(const OneThreadTeam&) = delete;
+  OneThreadTeam& operator=(const OneThreadTeam&) = delete;
+
+ private:
+  int team_;
+};
 
 Vector ToVector(const HostTensor& t) { return Eigen::Map<const Vector>(t.data.data(), t.data.size()); }
 
@@ -190,10 +204,7 @@ std::vector<ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& po
   }
   WorkspacePtr ws = NewWorkspace();
   ws->ranges = &ranges;
-  // On this thread alone: a team of OpenMP threads made here would stay and
-  // spin beside the searches.
-  const int team = omp_get_max_threads();
-  omp_set_num_threads(1);
+  const OneThreadTeam one_thread;
   std::vector<float> input(std::size_t(kChunkPositions) * kInputSize), policy(kChunkPositions * kPolicySize);
   std::vector<float> value(kChunkPositions * 3), moves_left(kChunkPositions);
   for (std::size_t first = 0; first < positions.size(); first += kChunkPositions) {
@@ -201,7 +212,6 @@ std::vector<ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& po
     EncodePositions(positions.data() + first, n, input.data());
     Forward(input.data(), n, policy.data(), value.data(), moves_left.data(), *ws);
   }
-  omp_set_num_threads(team);
   return ranges;
 }
 
@@ -361,14 +371,10 @@ void EigenEvaluator::Evaluate(const Position* positions, int count, EvalOutput* 
                    slot.moves_left[i], &out[first + i]);
   };
   if (threads <= 1) {
-    // oneDNN runs its convolutions on the calling thread's OpenMP team: one
-    // thread here, as the evaluator promises.
-    const int team = omp_get_max_threads();
-    omp_set_num_threads(1);
+    const OneThreadTeam one_thread;
     std::unique_ptr<Slot> slot = Acquire();
     for (int chunk = 0; chunk < chunks; ++chunk) run_chunk(*slot, chunk);
     Release(std::move(slot));
-    omp_set_num_threads(team);
     return;
   }
   std::vector<std::unique_ptr<Slot>> slots(threads);

@@ -1,6 +1,8 @@
 #pragma once
-// The exported net on Eigen: batch norm folded into the convolutions, no
-// LibTorch at play time. The CPU engine's fast path for small batches.
+// The exported net on the CPU, no LibTorch at play time: batch norm folded
+// into the convolutions, the trunk on oneDNN in fp32 or int8
+// (net/onednn_trunk.h), the heads on Eigen. The engine's and self-play's
+// evaluator.
 
 #include <memory>
 #include <mutex>
