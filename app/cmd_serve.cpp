@@ -44,6 +44,10 @@ int RunServe(int argc, char** argv) {
   cli.add_option("--player", options.players, "a player the page may choose, by this spec (repeatable)")
       ->allow_extra_args(false);
   cli.add_option("--run", options.runs, "a run directory to show (repeatable)")->allow_extra_args(false);
+  cli.add_option("--searches", options.max_searches,
+                 "moves searched at once (more wait, up to twice as many; 0: one per processor, at most 8)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
   cli.add_option("--web", options.web_dir, "the page's folder")->capture_default_str();
   cli.add_option("--chart-js", options.chart_js, "Chart.js (UMD build)")->capture_default_str();
   LOAZ_PARSE(cli, argc, argv);

@@ -72,6 +72,9 @@ CheckpointInfo ReadInfo(const std::string& path, torch::serialize::InputArchive&
   for (auto it = counters.begin(); it != counters.end(); ++it)
     info.state.counters[it.key()] = it.value().get<int64_t>();
   info.has_optimizer = ReadValue(path, archive, "has_optimizer").toBool();
+  // Checkpoints written before weight averaging have no such key.
+  c10::IValue has_average;
+  info.has_average = archive.try_read("has_average", has_average) && has_average.isBool() && has_average.toBool();
   return info;
 }
 
@@ -118,9 +121,14 @@ void CheckFinite(const std::string& path, LoaNet& model) {
 }  // namespace
 
 void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
-                    const TrainingState& state) {
+                    const TrainingState& state, LoaNet* average) {
   torch::serialize::OutputArchive archive;
   CheckFinite(path, model);
+  if (average) {
+    if ((*average)->config() != model->config())
+      throw Error(path + ": the weight average's architecture differs from the model's");
+    CheckFinite(path, *average);
+  }
   archive.write("format", c10::IValue(std::string(kCheckpointFormat)));
   archive.write("version", c10::IValue(kCheckpointVersion));
   archive.write("encoder_version", c10::IValue(int64_t(kEncoderVersion)));
@@ -129,9 +137,15 @@ void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimi
   archive.write("rules", c10::IValue(state.rules));
   archive.write("counters", c10::IValue(nlohmann::json(state.counters).dump()));
   archive.write("has_optimizer", c10::IValue(optimizer != nullptr));
+  archive.write("has_average", c10::IValue(average != nullptr));
   torch::serialize::OutputArchive model_archive;
   model->save(model_archive);
   WriteBlob(archive, "model", model_archive);
+  if (average) {
+    torch::serialize::OutputArchive average_archive;
+    (*average)->save(average_archive);
+    WriteBlob(archive, "average", average_archive);
+  }
   if (optimizer) {
     torch::serialize::OutputArchive optimizer_archive;
     optimizer->save(optimizer_archive);
@@ -148,7 +162,8 @@ CheckpointInfo ReadCheckpointInfo(const std::string& path) {
   return Guarded(path, [&] { return ReadInfo(path, archive); });
 }
 
-TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer) {
+TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
+                             LoaNet* average) {
   std::string bytes = ReadFile(path);
   const torch::Device device = model->parameters().front().device();
   torch::serialize::InputArchive archive = OpenArchive(path, bytes, device);
@@ -160,21 +175,39 @@ TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::opti
   torch::serialize::InputArchive model_archive = ReadBlob(path, archive, "model", device);
   // The optimizer state's checksum is checked even when only the model is
   // wanted: a damaged file is refused whatever reads it.
-  std::optional<torch::serialize::InputArchive> optimizer_archive;
+  std::optional<torch::serialize::InputArchive> optimizer_archive, average_archive;
   if (info.has_optimizer) optimizer_archive = ReadBlob(path, archive, "optimizer", device);
+  if (info.has_average) average_archive = ReadBlob(path, archive, "average", device);
+  if (average && (*average)->config() != model->config())
+    throw Error(path + ": the weight average's model differs from the model's architecture");
   Guarded(path, [&] {
     model->load(model_archive);
     model->to(device);
     if (optimizer) optimizer->load(*optimizer_archive);
+    if (average) {
+      (*average)->to(device);
+      if (average_archive)
+        (*average)->load(*average_archive);
+      else
+        CopyWeights(model, *average);
+    }
     return 0;
   });
   CheckFinite(path, model);
+  if (average) CheckFinite(path, *average);
   return info.state;
 }
 
 LoaNet LoadModel(const std::string& path, TrainingState* state) {
-  LoaNet model(ReadCheckpointInfo(path).config);
-  TrainingState loaded = LoadCheckpoint(path, model, nullptr);
+  const CheckpointInfo info = ReadCheckpointInfo(path);
+  LoaNet model(info.config);
+  TrainingState loaded;
+  if (info.has_average) {
+    LoaNet trained(info.config);
+    loaded = LoadCheckpoint(path, trained, nullptr, &model);
+  } else {
+    loaded = LoadCheckpoint(path, model, nullptr);
+  }
   model->eval();
   if (state) *state = loaded;
   return model;

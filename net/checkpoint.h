@@ -28,17 +28,19 @@ struct CheckpointInfo {
   int encoder_version = 0;
   TrainingState state;
   bool has_optimizer = false;
+  bool has_average = false;  // holds a weight average (train.average_steps)
 };
 
-// Writes model (its tensors as they are, on any device), optimizer (when
-// not null) and state to path atomically, with a checksum of the model's and
-// the optimizer's bytes; loading maps the tensors to the device of the
-// model loaded into. Never replaces a file already at path.
-// Not thread-safe with training on the same model. Throws IoError (path
-// exists, or the write fails) and Error (the model holds a NaN or an
-// infinity, named).
+// Writes model (its tensors as they are, on any device), optimizer and
+// average (each when not null: average is a model of the same architecture
+// holding an average of model's recent weights) and state to path
+// atomically, with a checksum of each part's bytes; loading maps the
+// tensors to the device of the model loaded into. Never replaces a file
+// already at path. Not thread-safe with training on the same model. Throws
+// IoError (path exists, or the write fails) and Error (a model holds a NaN
+// or an infinity, named).
 void SaveCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
-                    const TrainingState& state);
+                    const TrainingState& state, LoaNet* average = nullptr);
 
 // Returns the header of the checkpoint at path. Throws IoError for a
 // missing file and Error for a truncated one, one that is not a LOAZero
@@ -47,14 +49,19 @@ CheckpointInfo ReadCheckpointInfo(const std::string& path);
 
 // Loads the checkpoint at path into model (on the model's device) and, when
 // optimizer is not null, its state into optimizer (which must be of the
-// type saved and built over model->parameters()). Returns the training
-// state. Throws as ReadCheckpointInfo does, and Error when the
-// architecture differs from the model's, the optimizer state is missing, a
-// checksum does not match (a damaged file) or a weight is not finite.
-TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer);
+// type saved and built over model->parameters()); when average is not
+// null, the checkpoint's weight average into it, or model's weights when it
+// has none. Returns the training state. Throws as ReadCheckpointInfo does,
+// and Error when the architecture differs from the model's, the optimizer
+// state is missing, a checksum does not match (a damaged file) or a weight
+// is not finite.
+TrainingState LoadCheckpoint(const std::string& path, LoaNet& model, torch::optim::Optimizer* optimizer,
+                             LoaNet* average = nullptr);
 
-// Returns a new CPU model built from the checkpoint's architecture, with
-// its weights, in eval mode; fills *state when not null.
+// Returns a new CPU model built from the checkpoint's architecture, in eval
+// mode, with the weights that play: the weight average where the checkpoint
+// has one (KataGo's self-play and exports use an average of recent
+// weights), else the trained weights. Fills *state when not null.
 LoaNet LoadModel(const std::string& path, TrainingState* state = nullptr);
 
 // Returns the export of a checkpoint (what `loaz export` writes).

@@ -116,6 +116,34 @@ ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step) {
   return net;
 }
 
+namespace {
+
+// Calls f(average's tensor, model's tensor) for every parameter and buffer,
+// paired by name.
+template <typename F>
+void ForEachPair(LoaNet& a, LoaNet& b, F&& f) {
+  torch::NoGradGuard no_grad;
+  auto pa = a->named_parameters(), pb = b->named_parameters();
+  for (const auto& item : pa) f(item.value(), pb[item.key()]);
+  auto ba = a->named_buffers(), bb = b->named_buffers();
+  for (const auto& item : ba) f(item.value(), bb[item.key()]);
+}
+
+}  // namespace
+
+void CopyWeights(LoaNet& from, LoaNet& to) {
+  ForEachPair(to, from, [](torch::Tensor dst, const torch::Tensor& src) { dst.copy_(src); });
+}
+
+void UpdateAverage(LoaNet& average, LoaNet& model, double keep) {
+  ForEachPair(average, model, [keep](torch::Tensor avg, const torch::Tensor& value) {
+    if (avg.is_floating_point())
+      avg.mul_(keep).add_(value, 1.0 - keep);
+    else
+      avg.copy_(value);
+  });
+}
+
 void LoadExportInto(const ExportedNet& net, LoaNet& model) {
   if (net.config != model->config())
     throw Error(net.source + ": architecture " + net.config.ToJson() + " differs from the model's " +

@@ -124,6 +124,16 @@ torch::Tensor EncodeBatch(const Position* positions, int count);
 // statistic, copied to CPU float32. Not thread-safe with training.
 ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
 
+// Copies every parameter and buffer of `from` into `to` (same
+// architecture, any devices). Not thread-safe with training on either.
+void CopyWeights(LoaNet& from, LoaNet& to);
+
+// Moves the weight average towards model: each parameter and floating
+// batch-norm statistic becomes keep * average + (1 - keep) * model (an
+// exponential moving average, Polyak averaging); the batch counters are
+// copied. Same architecture and device. Not thread-safe with training.
+void UpdateAverage(LoaNet& average, LoaNet& model, double keep);
+
 // Copies the tensors of net (whose config must equal the model's) into the
 // model, on the model's device; throws Error naming net.source otherwise.
 void LoadExportInto(const ExportedNet& net, LoaNet& model);

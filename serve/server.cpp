@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <regex>
+#include <thread>
 
 #include "core/error.h"
 #include "core/file_util.h"
@@ -37,13 +39,35 @@ constexpr size_t kMaxMoves = 2000;
 constexpr size_t kGamesListed = 30;
 // The bounds of a request's limits.
 constexpr double kMinSeconds = 0.01, kMaxSeconds = 60;
-constexpr int64_t kMaxPlayouts = 1000000;
+// A search's tree takes some 1.4 KB a playout: 100,000 playouts are about
+// 140 MB, times the searches running at once.
+constexpr int64_t kMaxPlayouts = 100000;
+// Whatever its limit, a search still running after this long is stopped.
+constexpr auto kMaxSearchTime = std::chrono::seconds(70);
+// How often the watchdog looks at the searches running.
+constexpr auto kWatchdogPeriod = std::chrono::milliseconds(50);
 // The longest player name a request may give.
 constexpr size_t kMaxPlayerName = 200;
 
-// A request the server refuses: 400 with {"error": message}.
+// A request the server refuses: status (400 unless said) with
+// {"error": message}.
 struct BadRequest {
   std::string message;
+  int status = 400;
+};
+
+// A player the page may choose: its public name and its spec.
+struct NamedPlayer {
+  std::string name, spec;
+};
+
+// A search asked for by a request: waiting for a slot, then running.
+// Guarded by the server's searches_mutex.
+struct Search {
+  Player* player = nullptr;
+  bool running = false;
+  bool stop = false;  // asked to stop: the watchdog repeats Player::Stop until it returns
+  std::chrono::steady_clock::time_point started;
 };
 
 // A run directory given on the command line, named by its folder.
@@ -149,9 +173,9 @@ json StatusOf(const Game& game) {
           {"reason", ReasonName(game.reason())}};
 }
 
-json AnalysisOf(const Player& player, double wall_seconds) {
+json AnalysisOf(const Player& player, const std::string& name, double wall_seconds) {
   const MoveAnalysis a = player.LastAnalysis();
-  json j = {{"player", player.name()}, {"seconds", wall_seconds}};
+  json j = {{"player", name}, {"seconds", wall_seconds}};
   if (!a.available) return j;
   j["nodes"] = a.nodes;
   j["nodes_per_second"] = a.seconds > 0 ? double(a.nodes) / a.seconds : 0.0;
@@ -223,6 +247,36 @@ std::vector<std::string> NewestFiles(const std::string& dir, const std::regex& p
 
 }  // namespace
 
+std::string PublicName(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) return spec;
+  std::string name = spec.substr(0, colon + 1);
+  const std::string rest = spec.substr(colon + 1);
+  for (size_t begin = 0; begin <= rest.size();) {
+    size_t end = rest.find(',', begin);
+    if (end == std::string::npos) end = rest.size();
+    std::string pair = rest.substr(begin, end - begin);
+    const size_t equals = pair.find('=');
+    if (equals != std::string::npos) {
+      const fs::path value(pair.substr(equals + 1));
+      const std::string text = value.string();
+      const bool is_path =
+          text.find('/') != std::string::npos || value.extension() == ".safetensors" || value.extension() == ".pt";
+      if (is_path) {
+        // A run's export is net.safetensors in the run's folder: the
+        // folder names it.
+        std::string short_name = value.stem().string();
+        if (value.filename() == "net.safetensors" && !value.parent_path().filename().empty())
+          short_name = value.parent_path().filename().string();
+        pair = pair.substr(0, equals + 1) + short_name;
+      }
+    }
+    name += (begin == 0 ? "" : ",") + pair;
+    begin = end + 1;
+  }
+  return name;
+}
+
 std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   std::vector<std::string> players;
   for (const std::string& run : runs)
@@ -235,20 +289,38 @@ std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
 
 struct WebServer::Impl {
   ServeOptions options;
+  std::vector<NamedPlayer> players;
   std::vector<RunView> runs;
   httplib::Server http;
-  // The searches in progress, by the client (a browser tab) that asked.
-  std::mutex searches_mutex;
-  std::map<std::string, Player*> searches;
   std::atomic<int> port{0};  // the port bound, for the Host check
 
+  // The searches, waiting or running, by the client (a browser tab) that
+  // asked, or by "#N" for a request that names no client. At most
+  // max_running run at once and max_waiting wait; the HTTP threads beyond
+  // those answer everything else at once.
+  std::mutex searches_mutex;
+  std::condition_variable searches_changed;  // a slot freed, a stop, a shutdown
+  std::map<std::string, std::shared_ptr<Search>> searches;
+  int running = 0, waiting = 0, max_running = 1, max_waiting = 2;
+  uint64_t next_search = 0;
+  bool shutting_down = false, watchdog_ends = false;
+  // Repeats the stops asked for until each search returns (a stop that
+  // comes before the search begins is not lost), and stops searches past
+  // kMaxSearchTime and all of them at shutdown.
+  std::thread watchdog;
+
   explicit Impl(ServeOptions o);
+  ~Impl();
   void Routes();
+  void Watch();
   std::string PlayerSpecOf(const std::string& name) const;
   bool HostAllowed(const std::string& host) const;
   json GenMove(const json& body);
-  void StopSearch(const std::string& client);
-  void ForgetSearch(const std::string& client, const Player* player);
+  // Asks the client's search to stop; returns whether it had one.
+  bool StopSearch(const std::string& client);
+  void StopLocked(Search& search);
+  void ForgetLocked(const std::string& id, const std::shared_ptr<Search>& search);
+  void Shutdown();
   const RunView& RunAt(const std::string& index) const;
   json RunGames(const RunView& run) const;
   json RunGame(const RunView& run, const std::string& name) const;
@@ -264,7 +336,17 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
     runs.push_back({name, dir});
   }
   if (options.players.empty()) options.players = DefaultPlayers(options.runs);
-  for (const std::string& spec : options.players) MakePlayer(spec);  // a bad spec fails now
+  for (const std::string& spec : options.players) {
+    MakePlayer(spec);  // a bad spec fails now
+    // Two specs of one public name (two runs' folders alike) are told apart.
+    std::string name = PublicName(spec);
+    for (int n = 2; std::any_of(players.begin(), players.end(), [&](const auto& p) { return p.name == name; }); ++n)
+      name = PublicName(spec) + " #" + std::to_string(n);
+    players.push_back({name, spec});
+  }
+  const int processors = int(std::max(1u, std::thread::hardware_concurrency()));
+  max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
+  max_waiting = 2 * max_running;
   for (const char* file : {"index.html", "app.js", "style.css"}) CheckRegularFile(options.web_dir + "/" + file);
   CheckRegularFile(options.chart_js);
   http.set_payload_max_length(kMaxBodyBytes);
@@ -292,6 +374,37 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
     return httplib::Server::HandlerResponse::Handled;
   });
   Routes();
+  watchdog = std::thread([this] { Watch(); });
+}
+
+WebServer::Impl::~Impl() {
+  Shutdown();
+  {
+    std::lock_guard<std::mutex> lock(searches_mutex);
+    watchdog_ends = true;
+  }
+  searches_changed.notify_all();
+  watchdog.join();
+}
+
+void WebServer::Impl::Watch() {
+  std::unique_lock<std::mutex> lock(searches_mutex);
+  while (!watchdog_ends) {
+    searches_changed.wait_for(lock, kWatchdogPeriod);
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& [id, search] : searches)
+      if (search->running && (search->stop || shutting_down || now - search->started > kMaxSearchTime))
+        search->player->Stop();
+  }
+}
+
+void WebServer::Impl::Shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(searches_mutex);
+    shutting_down = true;
+    for (auto& [id, search] : searches) StopLocked(*search);
+  }
+  searches_changed.notify_all();
 }
 
 bool WebServer::Impl::HostAllowed(const std::string& host) const {
@@ -304,8 +417,8 @@ bool WebServer::Impl::HostAllowed(const std::string& host) const {
 }
 
 std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
-  for (const std::string& spec : options.players)
-    if (spec == name) return spec;
+  for (const NamedPlayer& player : players)
+    if (player.name == name) return player.spec;
   // "RUN step N": a checkpoint of a run given on the command line. Parsed by
   // hand, after a bound on the length: no regex runs on request data.
   if (name.size() > kMaxPlayerName)
@@ -324,25 +437,34 @@ std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
     }
   }
   std::string known;
-  for (const std::string& spec : options.players) known += (known.empty() ? "" : ", ") + spec;
+  for (const NamedPlayer& player : players) known += (known.empty() ? "" : ", ") + player.name;
   throw BadRequest{"unknown player '" + Excerpt(name, 60) +
                    "': players are chosen by name among those this server was started with (" + known +
                    ") or a run's checkpoint ('RUN step N'); a spec or a path in a request is refused"};
 }
 
-void WebServer::Impl::StopSearch(const std::string& client) {
-  std::lock_guard<std::mutex> lock(searches_mutex);
-  const auto it = searches.find(client);
-  if (it != searches.end()) it->second->Stop();
+bool WebServer::Impl::StopSearch(const std::string& client) {
+  bool found = false;
+  {
+    std::lock_guard<std::mutex> lock(searches_mutex);
+    const auto it = searches.find(client);
+    found = it != searches.end();
+    if (found) StopLocked(*it->second);
+  }
+  searches_changed.notify_all();
+  return found;
 }
 
-void WebServer::Impl::ForgetSearch(const std::string& client, const Player* player) {
-  std::lock_guard<std::mutex> lock(searches_mutex);
+void WebServer::Impl::StopLocked(Search& search) {
+  search.stop = true;
+  if (search.running) search.player->Stop();
+}
+
+void WebServer::Impl::ForgetLocked(const std::string& id, const std::shared_ptr<Search>& search) {
   // Only this request's own entry: a newer request of the client may have
-  // replaced it, and a lookup must never insert (an empty entry that
-  // StopSearch would call).
-  const auto it = searches.find(client);
-  if (it != searches.end() && it->second == player) searches.erase(it);
+  // replaced it, and a lookup must never insert.
+  const auto it = searches.find(id);
+  if (it != searches.end() && it->second == search) searches.erase(it);
 }
 
 json WebServer::Impl::GenMove(const json& body) {
@@ -364,31 +486,64 @@ json WebServer::Impl::GenMove(const json& body) {
   }
   const std::string client = StringField(body, "client");
   if (client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
-  const std::string spec =
-      WithLimit(PlayerSpecOf(StringField(body, "player", options.players.front())), seconds, playouts);
+  const std::string name = StringField(body, "player", players.front().name);
+  const std::string spec = WithLimit(PlayerSpecOf(name), seconds, playouts);
   std::unique_ptr<Player> player;
   try {
     player = MakePlayer(spec);
   } catch (const Error& e) {
-    throw BadRequest{e.what()};
+    // The message may name the server's files: it goes to the server's log.
+    std::fprintf(stderr, "loaz serve: player '%s': %s\n", name.c_str(), e.what());
+    throw BadRequest{"player '" + Excerpt(name, 80) + "' cannot be loaded (the server's log says why)"};
   }
-  if (!client.empty()) {
-    // A tab asks for one move at a time: a new request ends the old search.
-    StopSearch(client);
-    std::lock_guard<std::mutex> lock(searches_mutex);
-    searches[client] = player.get();
+  const auto search = std::make_shared<Search>();
+  search->player = player.get();
+  std::string id = client;
+  {
+    std::unique_lock<std::mutex> lock(searches_mutex);
+    if (shutting_down) throw BadRequest{"the server is stopping", 503};
+    if (running >= max_running && waiting >= max_waiting)
+      throw BadRequest{"busy: " + std::to_string(running) + " searches running and " + std::to_string(waiting) +
+                           " waiting; ask again later",
+                       503};
+    if (id.empty()) {
+      id = "#" + std::to_string(next_search++);
+    } else if (const auto it = searches.find(id); it != searches.end()) {
+      // A tab asks for one move at a time: a new request ends the old search.
+      StopLocked(*it->second);
+      searches_changed.notify_all();
+    }
+    searches[id] = search;
+    ++waiting;
+    searches_changed.wait(lock, [&] { return running < max_running || search->stop || shutting_down; });
+    --waiting;
+    if (search->stop || shutting_down) {
+      ForgetLocked(id, search);
+      throw BadRequest{shutting_down ? "the server is stopping" : "stopped before the search began",
+                       shutting_down ? 503 : 409};
+    }
+    ++running;
+    search->running = true;
+    search->started = std::chrono::steady_clock::now();
   }
-  const auto begin = std::chrono::steady_clock::now();
-  Move move;
-  try {
-    move = player->ChooseMove(game, Clock());
-  } catch (...) {
-    ForgetSearch(client, player.get());
-    throw;
-  }
-  ForgetSearch(client, player.get());
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  json reply = {{"move", FormatMove(move)}, {"analysis", AnalysisOf(*player, wall)}};
+  // Frees the slot and the entry however ChooseMove ends.
+  struct Release {
+    Impl& server;
+    const std::string& id;
+    const std::shared_ptr<Search>& search;
+    ~Release() {
+      {
+        std::lock_guard<std::mutex> lock(server.searches_mutex);
+        --server.running;
+        search->running = false;
+        server.ForgetLocked(id, search);
+      }
+      server.searches_changed.notify_all();
+    }
+  } release{*this, id, search};
+  const Move move = player->ChooseMove(game, Clock());
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - search->started).count();
+  json reply = {{"move", FormatMove(move)}, {"analysis", AnalysisOf(*player, PublicName(spec), wall)}};
   game.Play(move);
   reply["status"] = StatusOf(game);
   return reply;
@@ -460,7 +615,7 @@ void WebServer::Impl::Routes() {
         response.status = 200;
       } catch (const BadRequest& e) {
         reply = {{"error", e.message}};
-        response.status = 400;
+        response.status = e.status;
       } catch (const Error& e) {
         reply = {{"error", e.what()}};
         response.status = 400;
@@ -516,16 +671,27 @@ void WebServer::Impl::Routes() {
   http.Get("/style.css", file(web + "/style.css", "text/css; charset=utf-8"));
   http.Get("/vendor/chart.js", file(options.chart_js, "text/javascript; charset=utf-8"));
 
-  http.Get("/api/info", api([this](const httplib::Request&) {
-             json run_list = json::array();
-             for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
-             return json{{"players", options.players}, {"default_player", options.players.front()}, {"runs", run_list}};
-           }));
+  http.Get(
+      "/api/info", api([this](const httplib::Request&) {
+        json run_list = json::array();
+        for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
+        json names = json::array();
+        for (const NamedPlayer& player : players) names.push_back(player.name);
+        json load;
+        {
+          std::lock_guard<std::mutex> lock(searches_mutex);
+          load = {
+              {"running", running}, {"waiting", waiting}, {"max_running", max_running}, {"max_waiting", max_waiting}};
+        }
+        return json{
+            {"players", names}, {"default_player", players.front().name}, {"runs", run_list}, {"searches", load}};
+      }));
   post("/api/position", [](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); });
   post("/api/genmove", [this](const httplib::Request& request) { return GenMove(ParseBody(request)); });
   post("/api/stop", [this](const httplib::Request& request) {
-    StopSearch(StringField(ParseBody(request), "client"));
-    return json{{"stopped", true}};
+    const std::string client = StringField(ParseBody(request), "client");
+    if (client.empty()) throw BadRequest{"'client' names the tab whose search stops"};
+    return json{{"stopped", StopSearch(client)}};
   });
   post("/api/record/read", [](const httplib::Request& request) {
     const std::string text = StringField(ParseBody(request), "text");
@@ -622,10 +788,7 @@ int WebServer::Bind() {
 void WebServer::Listen() { impl_->http.listen_after_bind(); }
 
 void WebServer::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(impl_->searches_mutex);
-    for (auto& [client, player] : impl_->searches) player->Stop();
-  }
+  impl_->Shutdown();
   impl_->http.stop();
 }
 

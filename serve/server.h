@@ -20,7 +20,18 @@ struct ServeOptions {
   std::vector<std::string> runs;     // run directories
   std::string web_dir;               // the page's files (index.html, app.js, style.css)
   std::string chart_js;              // Chart.js, served as /vendor/chart.js
+  // Searches (moves asked for) that run at once; those beyond wait in a
+  // queue of twice as many, and any beyond that are answered 503 at once.
+  // 0: one per processor, at most 8.
+  int max_searches = 0;
 };
+
+// Returns the name the page and the API show for a player spec: the spec
+// with every file path in it replaced by a short name (a run's export by
+// its run's folder, another file by its stem), so that no answer shows the
+// server's file system: "mcts:net=runs/quick/net.safetensors,playouts=400"
+// is "mcts:net=quick,playouts=400".
+std::string PublicName(const std::string& spec);
 
 // The players a server offers when none are given: each run's export
 // (RUN/net.safetensors) at 400 playouts, the shipped net (nets/) at 1 s a

@@ -28,7 +28,7 @@ void SetAside(const RunDir& run, const std::vector<std::string>& damaged, Logger
 }  // namespace
 
 std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, torch::optim::Optimizer* optimizer,
-                                           Logger& log) {
+                                           Logger& log, LoaNet* average) {
   const std::vector<int64_t> steps = run.ListCheckpoints();
   std::vector<std::string> damaged;
   for (size_t i = steps.size(); i-- > 0;) {
@@ -44,7 +44,7 @@ std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, tor
       throw Error(path + ": architecture " + info->config.ShortName() + ", but the run's config says " +
                   model->config().ShortName() + "; a run directory holds one architecture");
     try {
-      TrainingState state = LoadCheckpoint(path, model, optimizer);
+      TrainingState state = LoadCheckpoint(path, model, optimizer, average);
       log.Info("resumed from " + path + " (step " + std::to_string(state.step) + ")");
       SetAside(run, damaged, log);
       return state;

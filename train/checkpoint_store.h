@@ -14,15 +14,14 @@
 
 namespace loa::train {
 
-// Loads the newest checkpoint of run that loads into model (and optimizer,
-// when not null); each one that fails (truncated, checksum, non-finite) is
-// named in a warning, the one before it tried, and once one loads, the
-// damaged newer ones are moved to checkpoints/damaged/. Returns its training
-// state, or nothing when the run has no checkpoint at all. Throws Error
-// when a checkpoint has another architecture than model, or when the run
-// has checkpoints and none loads (a fresh start would lose them).
+// Loads the newest checkpoint of run that loads into model (and optimizer
+// and the weight average, each when not null: see LoadCheckpoint); each one that fails (truncated, checksum,
+// non-finite) is named in a warning, the one before it tried, and once one loads, the damaged newer ones are moved to
+// checkpoints/damaged/. Returns its training state, or nothing when the run has no checkpoint at all. Throws Error when
+// a checkpoint has another architecture than model, or when the run has checkpoints and none loads (a fresh start would
+// lose them).
 std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, torch::optim::Optimizer* optimizer,
-                                           Logger& log);
+                                           Logger& log, LoaNet* average = nullptr);
 
 // Returns the path of the newest checkpoint whose header reads, newer than
 // `after_step` (-1: any), or "" when none; warns about each unreadable one

@@ -77,6 +77,8 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Double("value_weight", value_weight, 0, 100, "weight of the value loss");
   v.Double("moves_left_weight", moves_left_weight, 0, 100, "weight of the moves-left loss");
   v.Double("value_q_weight", value_q_weight, 0, 1, "value target: (1-w) * outcome + w * root value");
+  v.Int("average_steps", average_steps, 0, 100000000,
+        "self-play and exports use a moving average of the weights over about this many steps (0: off)");
   v.Int("checkpoint_every", checkpoint_every, 1, 100000000, "steps between checkpoints");
   v.Int("keep_checkpoints", keep_checkpoints, 0, 1000000, "newest checkpoints kept (0: all)");
   v.Int("log_every", log_every, 1, 100000000, "steps between metrics lines");

@@ -110,6 +110,10 @@ struct TrainConfig {
   // game's result (lc0's q-ratio; "Lessons from AlphaZero", Prasad 2018,
   // averages the two). Validation losses use the outcome alone.
   double value_q_weight = 0.0;
+  // Self-play, evaluation and exports use an exponential moving average of
+  // the trained weights over about this many steps (0: the trained weights
+  // themselves), as KataGo's self-play uses an average of recent weights.
+  int average_steps = 0;
   int checkpoint_every = 500;  // steps between checkpoints
   int keep_checkpoints = 0;    // newest checkpoints kept (0: all)
   int log_every = 20;          // steps between metrics lines

@@ -62,7 +62,15 @@ struct Trainer::Impl {
     model = LoaNet(c.net);
     model->to(device);
     optimizer = MakeOptimizer(c.train, model);
+    if (c.train.average_steps > 0) {
+      average = LoaNet(c.net);
+      average->to(device);
+      average->eval();
+      CopyWeights(model, average);
+    }
   }
+
+  LoaNet* Average() { return average ? &average : nullptr; }
 
   double Hours() const {
     return (double(elapsed_ms_base) + std::chrono::duration<double, std::milli>(Clock::now() - started).count()) /
@@ -97,6 +105,7 @@ struct Trainer::Impl {
   MetricsLog& metrics;
   torch::Device device;
   LoaNet model;
+  LoaNet average{nullptr};  // the moving average of model (train.average_steps), or null
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   ReplayBuffer buffer;
   ShardFeed feed;
@@ -159,6 +168,12 @@ void Trainer::Impl::TrainStep() {
     if (!std::isfinite(norm)) fail("the gradient is not finite");
   }
   optimizer->step();
+  if (average) {
+    // TensorFlow's ExponentialMovingAverage with num_updates: the early
+    // average forgets the random start quickly, then keeps 1 - 1/N.
+    const double n = double(config.train.average_steps), t = double(step);
+    UpdateAverage(average, model, std::min(1.0 - 1.0 / n, (1.0 + t) / (10.0 + t)));
+  }
   ++step;
   samples_trained += config.train.batch_size;
   interval_samples += config.train.batch_size;
@@ -183,7 +198,7 @@ void Trainer::Impl::Validate() {
 
 std::string Trainer::Impl::SaveCheckpoint() {
   const std::string path = run.CheckpointPath(step);
-  loa::SaveCheckpoint(path, model, optimizer.get(), State());
+  loa::SaveCheckpoint(path, model, optimizer.get(), State(), Average());
   metrics.Write({{"event", "checkpoint"}, {"step", step}, {"hours", Hours()}, {"path", path}});
   PruneCheckpoints(run, config.train.keep_checkpoints);
   return path;
@@ -229,7 +244,7 @@ Trainer::~Trainer() = default;
 
 int64_t Trainer::RestoreOrStart() {
   Impl& s = *impl_;
-  if (auto state = RestoreNewest(s.run, s.model, s.optimizer.get(), s.log)) {
+  if (auto state = RestoreNewest(s.run, s.model, s.optimizer.get(), s.log, s.Average())) {
     s.step = state->step;
     s.samples_trained = state->counters[kSamplesTrainedCounter];
     s.elapsed_ms_base = state->counters[kElapsedMsCounter];

@@ -81,11 +81,19 @@ until grep -qsa "^sleep.4321" /proc/[0-9]*/cmdline; do
 done
 kill -INT "$match"
 wait "$match" 2>/dev/null || true
-sleep 0.5
-left=$(grep -lsa "^sleep.4321" /proc/[0-9]*/cmdline || true)
-for file in $left; do
-  state=$(sed -E 's/.*\) (.).*/\1/' "${file%cmdline}stat" 2>/dev/null || echo Z)
-  [ "$state" = Z ] || fail "Ctrl-C left the engine running: ${file%/cmdline}"
+# A bounded poll: the engine's group must be gone (or a zombie) soon after.
+engine_alive() {
+  local file state
+  for file in $(grep -lsa "^sleep.4321" /proc/[0-9]*/cmdline || true); do
+    state=$(sed -E 's/.*\) (.).*/\1/' "${file%cmdline}stat" 2>/dev/null || echo Z)
+    [ "$state" = Z ] || return 0
+  done
+  return 1
+}
+deadline=$((SECONDS + 30))
+while engine_alive; do
+  [ $SECONDS -lt $deadline ] || fail "Ctrl-C left the engine running"
+  sleep 0.1
 done
 
 # 8. The shipped net, out of the box.

@@ -203,6 +203,70 @@ TEST(CheckpointTest, RoundTripWithOptimizer) {
   for (const auto& item : ba) EXPECT_TRUE(torch::equal(item.value(), bb[item.key()])) << item.key();
 }
 
+// Returns whether every parameter and buffer of a and b is equal.
+bool SameWeights(LoaNet& a, LoaNet& b) {
+  auto pa = a->named_parameters(), pb = b->named_parameters();
+  for (const auto& item : pa)
+    if (!torch::equal(item.value(), pb[item.key()])) return false;
+  auto ba = a->named_buffers(), bb = b->named_buffers();
+  for (const auto& item : ba)
+    if (!torch::equal(item.value(), bb[item.key()])) return false;
+  return true;
+}
+
+TEST(WeightAverageTest, MovesEachTensorByItsShare) {
+  torch::manual_seed(3);
+  NetConfig config = SmallConfig(1, 8, 0, true);
+  LoaNet average(config), model(config);
+  torch::manual_seed(4);
+  LoaNet other(config);
+  CopyWeights(other, model);
+  EXPECT_TRUE(SameWeights(other, model));
+  const torch::Tensor before = average->named_parameters()["stem.conv.weight"].clone();
+  const torch::Tensor target = model->named_parameters()["stem.conv.weight"].clone();
+  UpdateAverage(average, model, 0.75);
+  EXPECT_TRUE(torch::allclose(average->named_parameters()["stem.conv.weight"], 0.75 * before + 0.25 * target));
+  // Averaging towards itself changes nothing; keep = 0 copies.
+  UpdateAverage(average, model, 0.0);
+  EXPECT_TRUE(SameWeights(average, model));
+}
+
+TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {
+  torch::manual_seed(5);
+  NetConfig config = SmallConfig(2, 8, 2, true);
+  std::vector<Position> positions = SomePositions(8, 31);
+  torch::Tensor input = EncodeBatch(positions.data(), 8);
+  LoaNet model(config), average(config);
+  CopyWeights(model, average);
+  torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
+  TrainStep(model, sgd, input);
+  UpdateAverage(average, model, 0.5);
+  ASSERT_FALSE(SameWeights(model, average));
+  std::string path = TempPath("average.pt");
+  SaveCheckpoint(path, model, &sgd, TrainingState{3, {}, "rules"}, &average);
+  EXPECT_TRUE(ReadCheckpointInfo(path).has_average);
+
+  LoaNet trained(config), averaged(config);
+  torch::optim::SGD loaded_sgd(trained->parameters(), torch::optim::SGDOptions(0.1));
+  EXPECT_EQ(LoadCheckpoint(path, trained, &loaded_sgd, &averaged).step, 3);
+  EXPECT_TRUE(SameWeights(trained, model));
+  EXPECT_TRUE(SameWeights(averaged, average));
+  LoaNet plays = LoadModel(path);
+  EXPECT_TRUE(SameWeights(plays, average));
+  EXPECT_EQ(ExportCheckpoint(path).Get("stem.conv.weight").data,
+            ToExport(average, "rules", 3).Get("stem.conv.weight").data);
+
+  // A checkpoint without an average gives the trained weights for both.
+  std::string plain = TempPath("no_average.pt");
+  SaveCheckpoint(plain, model, nullptr, TrainingState{});
+  EXPECT_FALSE(ReadCheckpointInfo(plain).has_average);
+  LoaNet again(config), again_average(config);
+  LoadCheckpoint(plain, again, nullptr, &again_average);
+  EXPECT_TRUE(SameWeights(again_average, model));
+  LoaNet plain_plays = LoadModel(plain);
+  EXPECT_TRUE(SameWeights(plain_plays, model));
+}
+
 std::string ErrorOf(const std::function<void()>& f) {
   try {
     f();

@@ -6,7 +6,6 @@
 #include <signal.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -182,12 +181,9 @@ bool GroupAlive(pid_t group) {
 
 TEST(MatchTest, ASilentEngineLosesOnTimeAndIsKilledWithItsChildren) {
   const std::string group_file = TempDir("silent_group");
-  const auto begin = std::chrono::steady_clock::now();
   MatchConfig config = SmallMatch(SilentEngine(group_file, 0.3), "random", 2);
   config.out_dir = TempDir("silent_records");
   const MatchResult result = RunMatch(config);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  EXPECT_LT(seconds, 10) << "a silent engine cost more than its timeouts";
   EXPECT_EQ(result.losses, 2);
   for (const MatchGame& game : result.game_list) EXPECT_EQ(game.reason, Reason::kTimeout);
   // The records say so, and replay to the same result.

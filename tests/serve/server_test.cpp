@@ -9,10 +9,14 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <thread>
@@ -21,6 +25,9 @@
 #include "core/file_util.h"
 #include "core/notation.h"
 #include "core/position.h"
+#include "core/random.h"
+#include "net/export.h"
+#include "tests/net/random_net.h"
 
 namespace loa::serve {
 namespace {
@@ -47,17 +54,47 @@ std::string MakeRun() {
                   R"([{"name":"ab:depth=1","elo":0,"ci95":0,"games":4,"score":0.5}])");
   WriteFileAtomic((root / "checkpoints/ckpt_00000020.pt").string(), "not read by these tests");
   WriteFileAtomic((root / "games/main-w0_000000_g0.txt").string(), "[Black \"x\"]\n\n1. d1-b3 h5-g4\n*\n");
+  WriteExport((root / "net.safetensors").string(), testing::RandomExport(testing::SmallConfig(1, 8, 0, true), 5));
   return root.string();
 }
 
+// Starts a server of options on an ephemeral loopback port, serving on a
+// thread of its own until the object goes.
+class RunningServer {
+ public:
+  explicit RunningServer(ServeOptions options) {
+    options.port = 0;
+    options.web_dir = LOAZ_WEB_DIR;
+    options.chart_js = LOAZ_CHART_JS;
+    server_ = std::make_unique<WebServer>(options);
+    port_ = server_->Bind();
+    thread_ = std::thread([this] { server_->Listen(); });
+  }
+  ~RunningServer() { StopAndJoin(); }
+  int port() const { return port_; }
+  WebServer& server() { return *server_; }
+  // Stops the server and waits until Listen returns.
+  void StopAndJoin() {
+    server_->Stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::unique_ptr<WebServer> server_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
 class ServerTest : public ::testing::Test {
- protected:
+ public:
   static void SetUpTestSuite() {
     run_ = new std::string(MakeRun());
     ServeOptions options;
     options.port = 0;
     options.players.assign(std::begin(kPlayers), std::end(kPlayers));
+    options.players.push_back("mcts:net=" + *run_ + "/net.safetensors,playouts=8");
     options.runs = {*run_};
+    options.max_searches = 8;
     options.web_dir = LOAZ_WEB_DIR;
     options.chart_js = LOAZ_CHART_JS;
     server_ = new WebServer(options);
@@ -74,19 +111,25 @@ class ServerTest : public ::testing::Test {
   }
 
   // Posts body to path; returns the status and the JSON reply.
-  static std::pair<int, json> Post(const std::string& path, const std::string& body) {
-    httplib::Client client("127.0.0.1", port_);
+  static std::pair<int, json> Post(const std::string& path, const std::string& body, int port = 0) {
+    httplib::Client client("127.0.0.1", port ? port : port_);
     client.set_read_timeout(60, 0);
     const auto result = client.Post(path.c_str(), body, "application/json");
     if (!result) return {0, json()};
     return {result->status, json::parse(result->body, nullptr, false)};
   }
-  static std::pair<int, json> Get(const std::string& path) {
-    httplib::Client client("127.0.0.1", port_);
+  static std::pair<int, json> Get(const std::string& path, int port = 0) {
+    httplib::Client client("127.0.0.1", port ? port : port_);
     const auto result = client.Get(path.c_str());
     if (!result) return {0, json()};
     return {result->status, json::parse(result->body, nullptr, false)};
   }
+
+  // The same, to the server on port.
+  static std::pair<int, json> PostTo(int port, const std::string& path, const std::string& body) {
+    return Post(path, body, port);
+  }
+  static std::pair<int, json> GetFrom(int port, const std::string& path) { return Get(path, port); }
 
   static std::string* run_;
   static WebServer* server_;
@@ -314,6 +357,216 @@ TEST_F(ServerTest, RequestBodiesAreBounded) {
   EXPECT_LT(sent, size_t(10u << 20)) << "the server read the whole chunked body";
   const auto [small, answer] = Post("/api/position", "{}");
   EXPECT_EQ(small, 200) << answer.dump();
+}
+
+TEST(PublicNameTest, PathsBecomeShortNames) {
+  EXPECT_EQ(PublicName("mcts:net=/home/u/runs/quick/net.safetensors,playouts=400"), "mcts:net=quick,playouts=400");
+  EXPECT_EQ(PublicName("mcts:net=nets/default.safetensors,time=1"), "mcts:net=default,time=1");
+  EXPECT_EQ(PublicName("mcts:playouts=9,net=/r/checkpoints/ckpt_00000200.pt"), "mcts:playouts=9,net=ckpt_00000200");
+  EXPECT_EQ(PublicName("gtp:cmd=/usr/bin/engine"), "gtp:cmd=engine");
+  for (const char* spec : {"ab:time=1", "random", "mcts:evaluator=uniform,playouts=32"})
+    EXPECT_EQ(PublicName(spec), spec);
+}
+
+// Row 13: a player given by a path is named by its run, in the list, the
+// analysis and the errors, and chosen by that name.
+TEST_F(ServerTest, PlayersAreNamedWithoutPaths) {
+  const auto [status, info] = Get("/api/info");
+  ASSERT_EQ(status, 200);
+  EXPECT_NE(std::find(info["players"].begin(), info["players"].end(), "mcts:net=tiny,playouts=8"),
+            info["players"].end())
+      << info.dump();
+  EXPECT_EQ(info.dump().find(fs::temp_directory_path().string()), std::string::npos) << info.dump();
+  const auto [move_status, move] = Post("/api/genmove", json{{"player", "mcts:net=tiny,playouts=8"}}.dump());
+  ASSERT_EQ(move_status, 200) << move.dump();
+  EXPECT_EQ(move["analysis"]["player"], "mcts:net=tiny,playouts=8");
+  const auto [unknown, error] = Post("/api/genmove", json{{"player", "nobody"}}.dump());
+  EXPECT_EQ(unknown, 400);
+  EXPECT_EQ(error.dump().find(fs::temp_directory_path().string()), std::string::npos) << error.dump();
+}
+
+// Rows 4 and 7: with 8 searches running, the page, the info and a stop
+// answer while every search still runs; each search stops when asked; a
+// request without a client is still a bounded search; a stop must name its
+// tab.
+TEST_F(ServerTest, EightSearchesRunningLeaveThePageAndTheStopAnswering) {
+  constexpr int kSearches = 8;
+  std::vector<std::pair<int, json>> moves(kSearches);
+  std::vector<std::thread> searches;
+  for (int i = 0; i < kSearches; ++i)
+    searches.emplace_back([&, i] {
+      moves[i] = Post("/api/genmove",
+                      json{{"player", "ab:depth=2"}, {"seconds", 30}, {"client", "load-" + std::to_string(i)}}.dump());
+    });
+  auto running = [] { return Get("/api/info").second["searches"].value("running", -1); };
+  // A bounded poll until all eight run (the threads need a moment to connect).
+  for (int tries = 0; tries < 600 && running() < kSearches; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(running(), kSearches);
+  httplib::Client client("127.0.0.1", port_);
+  const auto page = client.Get("/");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_EQ(running(), kSearches) << "a search ended before the page was served";
+  for (int i = 0; i < kSearches; ++i) {
+    const auto [status, reply] = Post("/api/stop", json{{"client", "load-" + std::to_string(i)}}.dump());
+    EXPECT_EQ(status, 200);
+    EXPECT_EQ(reply["stopped"], true);
+  }
+  for (std::thread& t : searches) t.join();
+  for (const auto& [status, reply] : moves) {
+    EXPECT_EQ(status, 200) << reply.dump();
+    EXPECT_LT(reply["analysis"].value("seconds", 99.0), 25.0) << "a search ran on after its stop";
+  }
+  EXPECT_EQ(running(), 0);
+  EXPECT_EQ(Post("/api/stop", "{}").first, 400);
+  EXPECT_EQ(Post("/api/stop", json{{"client", "load-0"}}.dump()).second["stopped"], false);
+  const auto [huge, reply] = Post("/api/genmove", json{{"playouts", 1000000}}.dump());
+  EXPECT_EQ(huge, 400);
+  EXPECT_NE(reply.value("error", "").find("'playouts' must lie in [1, 100000]"), std::string::npos);
+}
+
+// Row 7: beyond the searches running and the queue the server answers 503
+// at once; a search stopped while it waits never runs (409); SIGTERM's Stop
+// ends a search that names no client and the server with it.
+TEST(ServerLoadTest, TheQueueIsBoundedAndStopEndsEverySearch) {
+  ServeOptions options;
+  options.players = {"ab:depth=2"};
+  options.max_searches = 1;  // one runs, two may wait
+  RunningServer server(options);
+  const int port = server.port();
+  auto post = [port](const json& body) { return ServerTest::PostTo(port, "/api/genmove", body.dump()); };
+  auto load = [port] { return ServerTest::GetFrom(port, "/api/info").second["searches"]; };
+  std::pair<int, json> first, queued, stopped_while_waiting;
+  std::thread a([&] { first = post({{"seconds", 30}}); });  // no client
+  for (int tries = 0; tries < 600 && load().value("running", 0) < 1; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::thread b([&] { stopped_while_waiting = post({{"seconds", 30}, {"client", "b"}}); });
+  std::thread c([&] { queued = post({{"seconds", 30}, {"client", "c"}}); });
+  for (int tries = 0; tries < 600 && load().value("waiting", 0) < 2; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(load()["waiting"], 2);
+  const auto [busy, busy_reply] = post({{"seconds", 1}});
+  EXPECT_EQ(busy, 503);
+  EXPECT_NE(busy_reply.value("error", "").find("busy"), std::string::npos) << busy_reply.dump();
+  EXPECT_EQ(ServerTest::PostTo(port, "/api/stop", json{{"client", "b"}}.dump()).first, 200);
+  b.join();
+  EXPECT_EQ(stopped_while_waiting.first, 409) << stopped_while_waiting.second.dump();
+  // The server stops (as on SIGTERM): the running search and the waiting
+  // one end, and Listen returns.
+  server.StopAndJoin();
+  a.join();
+  c.join();
+  EXPECT_EQ(first.first, 200) << first.second.dump();
+  EXPECT_LT(first.second["analysis"].value("seconds", 99.0), 25.0);
+  EXPECT_EQ(queued.first, 503) << queued.second.dump();
+}
+
+// Row 5: connections that send nothing do not shut others out.
+TEST_F(ServerTest, IdleConnectionsDoNotShutOthersOut) {
+  std::vector<int> sockets;
+  for (int i = 0; i < 50; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(uint16_t(port_));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    sockets.push_back(fd);
+  }
+  EXPECT_EQ(Get("/api/info").first, 200);
+  for (int fd : sockets) ::close(fd);
+}
+
+// Mutated requests, framed by a client and raw on a socket: every answer
+// is JSON with a status the API uses, and the server answers to the end.
+// A fixed number of seeded mutations (LOAZ_FUZZ_REQUESTS=N runs more by
+// hand); a stall fails on the client's read timeout.
+std::string Mutate(std::string text, Rng& rng) {
+  const int edits = 1 + rng.Below(4);
+  for (int e = 0; e < edits; ++e) {
+    const size_t at = text.empty() ? 0 : size_t(rng.Below(int(text.size())));
+    switch (rng.Below(7)) {
+      case 0:  // a random byte
+        if (!text.empty()) text[at] = char(rng.Below(256));
+        break;
+      case 1:  // a byte inserted
+        text.insert(at, 1, char(rng.Below(256)));
+        break;
+      case 2:  // a span deleted
+        text.erase(at, size_t(rng.Below(8)));
+        break;
+      case 3:  // a span repeated
+        text.insert(at, text.substr(at, size_t(rng.Below(16))), 0, std::string::npos);
+        break;
+      case 4: {  // a token of the API's vocabulary
+        static const char* kTokens[] = {
+            "\"moves\"",     "\"fen\"",    "\"rules\"",   "\"player\"", "\"seconds\"",
+            "\"playouts\"",  "\"client\"", "null",        "[]",         "{}",
+            "1e308",         "-1",         "\"\\u0000\"", "\"b1-b3\"",  "99999999999999999999",
+            "\"ab:depth=2\""};
+        text.insert(at, kTokens[rng.Below(int(std::size(kTokens)))]);
+        break;
+      }
+      case 5:  // truncated
+        text.resize(at);
+        break;
+      default:  // a long run of one byte
+        text.insert(at, size_t(rng.Below(3000)), char(rng.Below(256)));
+    }
+  }
+  return text;
+}
+
+bool IsApiStatus(int status) {
+  for (int s : {200, 400, 403, 404, 405, 409, 413, 414, 431, 503})
+    if (status == s) return true;
+  return false;
+}
+
+TEST_F(ServerTest, FuzzTest) {
+  const char* env = std::getenv("LOAZ_FUZZ_REQUESTS");
+  const int requests = env ? std::atoi(env) : 1500;
+  const std::pair<std::string, std::string> bases[] = {
+      {"/api/position", R"({"moves": ["b1-b3", "h2-f2"], "rules": {"simultaneous": "mover"}})"},
+      {"/api/genmove", R"({"moves": ["b1-b3"], "player": "random", "client": "fuzz", "playouts": 5})"},
+      {"/api/record/read", R"({"text": "[Black \"a\"]\n\n1. b1-b3 h2-f2 *\n"})"},
+      {"/api/record/write", R"({"moves": ["b1-b3"], "black": "me", "white": "you"})"},
+      {"/api/stop", R"({"client": "fuzz"})"},
+  };
+  const std::string raw_base =
+      "POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+      "\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n{\"moves\": [\"b1-b3\"]}";
+  Rng rng(20261123);
+  httplib::Client client("127.0.0.1", port_);
+  client.set_read_timeout(30, 0);
+  for (int i = 0; i < requests; ++i) {
+    const auto& [base_path, base_body] = bases[rng.Below(int(std::size(bases)))];
+    if (rng.Below(8) == 0) {
+      // Raw bytes on a socket: the request line and headers mutated too.
+      const std::string request = Mutate(raw_base, rng);
+      const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in address{};
+      address.sin_family = AF_INET;
+      address.sin_port = htons(uint16_t(port_));
+      address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0) << "request " << i;
+      (void)!::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+      ::shutdown(fd, SHUT_WR);
+      ::close(fd);
+      continue;
+    }
+    const bool mutate_path = rng.Below(10) == 0;
+    const std::string path = mutate_path ? Mutate(base_path, rng) : base_path;
+    const std::string body = Mutate(base_body, rng);
+    const auto result = client.Post(path.c_str(), body, "application/json");
+    if (!result && mutate_path) continue;  // a path the client itself cannot send
+    ASSERT_TRUE(result) << "request " << i << ": no answer to " << Excerpt(path, 60) << " " << Excerpt(body, 200);
+    EXPECT_TRUE(IsApiStatus(result->status)) << "request " << i << ": status " << result->status;
+    EXPECT_FALSE(json::parse(result->body, nullptr, false).is_discarded())
+        << "request " << i << ": not JSON: " << Excerpt(result->body, 200);
+  }
+  EXPECT_EQ(Get("/api/info").first, 200);  // still serving
 }
 
 TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {

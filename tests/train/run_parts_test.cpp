@@ -28,6 +28,7 @@
 #include "train/run_dir.h"
 #include "train/selfplay.h"
 #include "train/shard.h"
+#include "train/trainer.h"
 
 namespace loa::train {
 namespace {
@@ -109,6 +110,52 @@ TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
   EXPECT_GT(first.entropy, 0);
   // A value target mixed with the root value is another loss of the same batch.
   EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
+}
+
+// Returns whether every parameter of a and b is equal.
+bool SameParameters(LoaNet& a, LoaNet& b) {
+  auto pa = a->named_parameters(), pb = b->named_parameters();
+  for (const auto& item : pa)
+    if (!torch::equal(item.value(), pb[item.key()])) return false;
+  return true;
+}
+
+TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
+  WriteShard(run_->ShardPath("test-w0", 0), UniformShard(4, 16));
+  config_.replay.min_samples = 8;
+  config_.replay.max_train_ratio = 1e6;
+  config_.replay.validation_share = 0;
+  config_.train.batch_size = 16;
+  config_.train.checkpoint_every = 6;
+  config_.train.average_steps = 4;
+  config_.train.max_steps = 6;
+  Logger log(run_->LogPath(), LogLevel::kWarning);
+  MetricsLog metrics(run_->MetricsPath());
+  {
+    Trainer trainer(config_, *run_, log, metrics);
+    ASSERT_EQ(trainer.RestoreOrStart(), 0);
+    ASSERT_EQ(trainer.Run(nullptr), 6);
+  }
+  const std::string path = run_->CheckpointPath(6);
+  ASSERT_TRUE(ReadCheckpointInfo(path).has_average);
+  LoaNet trained(config_.net), average(config_.net);
+  LoadCheckpoint(path, trained, nullptr, &average);
+  EXPECT_FALSE(SameParameters(trained, average));
+  LoaNet plays = LoadModel(path);
+  EXPECT_TRUE(SameParameters(plays, average));
+
+  // A resume goes on from both: the average at step 12 is neither the
+  // trained weights nor a fresh copy of them.
+  config_.train.max_steps = 12;
+  {
+    Trainer trainer(config_, *run_, log, metrics);
+    ASSERT_EQ(trainer.RestoreOrStart(), 6);
+    ASSERT_EQ(trainer.Run(nullptr), 12);
+  }
+  LoaNet trained12(config_.net), average12(config_.net);
+  LoadCheckpoint(run_->CheckpointPath(12), trained12, nullptr, &average12);
+  EXPECT_FALSE(SameParameters(trained12, average12));
+  EXPECT_FALSE(SameParameters(average12, average));
 }
 
 TEST_F(RunPartsTest, SelfPlayWithTheUniformEvaluatorWritesShardsRecordsAndMetrics) {
