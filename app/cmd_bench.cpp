@@ -12,7 +12,6 @@
 #include <ctime>
 #include <fstream>
 #include <memory>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "app/command.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "core/random_play.h"
 #include "mcts/search.h"
 #include "mcts/selfplay.h"
 #include "mcts/uniform_evaluator.h"
@@ -53,21 +53,6 @@ void AddNetOptions(CLI::App* cli, NetChoice& net) {
   cli->add_option("--channels", net.config.channels, "channels of the fresh net")
       ->capture_default_str()
       ->excludes(file);
-}
-
-// Distinct positions from random games (fixed seed), none of them over.
-std::vector<Position> BenchPositions(int count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out;
-  Position pos = Position::Start();
-  while (int(out.size()) < count) {
-    if (pos.IsUnited(kBlack) || pos.IsUnited(kWhite)) pos = Position::Start();
-    out.push_back(pos);
-    MoveList moves;
-    pos.GenerateMoves(moves);
-    pos = pos.Apply(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)]);
-  }
-  return out;
 }
 
 // Returns the CPU seconds used by this process so far (all threads).
@@ -185,7 +170,7 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
-  std::vector<Position> positions = BenchPositions(options.max_batch, 12345);
+  std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
   std::printf("encoding: %.0f ns per position (batches of %d into one buffer)\n\n",
               EncodeNanoseconds(positions, seconds, cpu_time), options.max_batch);
   std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "% peak", "vs fp32");
@@ -284,7 +269,7 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
                                                                         : "Eigen int8";
     rate = SelfPlayEvaluationsPerSecond(*evaluator, games, seconds, cpu_time, &mean_batch);
     const int batch = std::max(1, int(mean_batch + 0.5));
-    const double bare = EvaluationsPerSecond(*evaluator, BenchPositions(batch, 777), batch, seconds, cpu_time);
+    const double bare = EvaluationsPerSecond(*evaluator, RandomPositions(batch, 777), batch, seconds, cpu_time);
     std::printf(
         "  %-10s self-play: %9.0f playouts/s (mean batch %.1f); bare net at batch %d: %.0f eval/s; "
         "search keeps %.1f%%\n",

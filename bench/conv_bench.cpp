@@ -7,8 +7,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
-#include <random>
 #include <vector>
+#include "core/random.h"
 
 #include "net/onednn_trunk.h"
 
@@ -20,18 +20,18 @@ constexpr int kChannels = 32;
 void BM_TrunkConv(benchmark::State& state) {
   const int batch = int(state.range(0));
   const bool int8 = state.range(1) != 0;
-  std::mt19937 rng(1);
-  std::normal_distribution<float> normal;
+  Rng rng(1);
+  auto normal = [&rng] { return float(rng.Normal()); };
   TrunkConvWeights w;
   w.out = w.in = kChannels;
   w.weight.resize(kChannels * kChannels * 9);
-  for (float& x : w.weight) x = normal(rng) / std::sqrt(9.0f * kChannels);
+  for (float& x : w.weight) x = normal() / std::sqrt(9.0f * kChannels);
   w.scale.assign(kChannels, 1.0f);
   w.bias.assign(kChannels, 0.0f);
   ChannelRanges range{std::vector<float>(kChannels, 0.0f), std::vector<float>(kChannels, 3.0f)};
   OneDnnTrunk trunk({w}, int8 ? OneDnnTrunk::Type::kInt8 : OneDnnTrunk::Type::kFp32, {range});
   std::vector<float> in(std::size_t(batch) * 64 * kChannels), out(in.size());
-  for (float& x : in) x = std::abs(normal(rng));
+  for (float& x : in) x = std::abs(normal());
   std::vector<unsigned char> scratch(trunk.ScratchBytes(batch));
   for (auto _ : state) {
     trunk.Run(0, batch, in.data(), nullptr, out.data(), scratch.data());

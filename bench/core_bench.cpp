@@ -7,11 +7,11 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include "core/perft.h"
 #include "core/position.h"
+#include "core/random_play.h"
 
 namespace loa {
 namespace {
@@ -28,14 +28,14 @@ constexpr int kMaxPlies = 80;
 const std::vector<Position>& PlayoutPositions() {
   static const std::vector<Position> positions = [] {
     std::vector<Position> out;
-    std::mt19937_64 rng(kPlayoutSeed);
+    Rng rng(kPlayoutSeed);
     for (int game = 0; game < kNumPlayouts; ++game) {
       Position pos = Position::Start();
       for (int ply = 0; ply < kMaxPlies && !pos.IsUnited(kBlack) && !pos.IsUnited(kWhite); ++ply) {
         out.push_back(pos);
         MoveList moves;
         pos.GenerateMoves(moves);
-        pos = pos.Apply(moves[int(rng() % uint64_t(moves.size()))]);
+        pos = pos.Apply(RandomMove(moves, rng));
       }
     }
     return out;

@@ -6,8 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
@@ -78,7 +82,7 @@ std::string ReadFile(const std::string& path, int64_t max_bytes) {
 }
 
 void WriteFileAtomic(const std::string& path, const std::string& contents, Existing existing) {
-  const std::string temp = path + kTempMark + std::to_string(::getpid());
+  const std::string temp = TempFileName(path);
   std::FILE* f = std::fopen(temp.c_str(), "wb");
   if (!f) FailErrno(path, "cannot write");
   const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();
@@ -102,22 +106,62 @@ void WriteFileAtomic(const std::string& path, const std::string& contents, Exist
   }
 }
 
-int64_t TempFileOwner(const std::string& name) {
-  const size_t mark = name.rfind(kTempMark);
-  if (mark == std::string::npos || mark == 0) return -1;
-  const std::string digits = name.substr(mark + std::strlen(kTempMark));
-  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoll(digits);
+std::string ThisHost() {
+  std::string host;
+  if (const char* given = std::getenv("LOAZ_HOST"); given && *given) {
+    host = given;
+  } else {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) == 0) host = name;
+  }
+  if (host.empty()) host = "host";
+  host.resize(std::min<size_t>(host.size(), 64));
+  for (char& c : host)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '-';
+  return host;
 }
 
-int RemoveStaleTempFiles(const std::string& dir) {
+std::string TempFileName(const std::string& path) {
+  // The sequence number tells apart two writes of one path in one process.
+  static std::atomic<uint64_t> sequence{0};
+  return path + kTempMark + ThisHost() + "." + std::to_string(::getpid()) + "." + std::to_string(sequence.fetch_add(1));
+}
+
+std::optional<TempFileWriter> TempFileOwner(const std::string& name) {
+  const size_t mark = name.rfind(kTempMark);
+  if (mark == std::string::npos || mark == 0) return std::nullopt;
+  const std::string tail = name.substr(mark + std::strlen(kTempMark));
+  auto is_number = [](const std::string& digits) {
+    return !digits.empty() && digits.size() <= 9 && digits.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (is_number(tail)) return TempFileWriter{"", std::stoll(tail)};  // NAME.tmp.PID
+  // HOST.PID.SEQ: the host holds no dot (ThisHost).
+  const size_t first = tail.find('.'), second = first == std::string::npos ? first : tail.find('.', first + 1);
+  if (first == 0 || second == std::string::npos || tail.find('.', second + 1) != std::string::npos) return std::nullopt;
+  const std::string pid = tail.substr(first + 1, second - first - 1), sequence = tail.substr(second + 1);
+  if (!is_number(pid) || sequence.empty() || sequence.size() > 20 ||
+      sequence.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return TempFileWriter{tail.substr(0, first), std::stoll(pid)};
+}
+
+int RemoveStaleTempFiles(const std::string& dir, double max_age_hours) {
+  const std::string host = ThisHost();
+  const auto now = std::filesystem::file_time_type::clock::now();
   int removed = 0;
   std::error_code error;
   for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
-    const int64_t owner = TempFileOwner(it->path().filename().string());
-    if (owner < 0) continue;
-    // A live process (this one included) may still be writing it.
-    if (::kill(pid_t(owner), 0) == 0 || errno == EPERM) continue;
+    const std::optional<TempFileWriter> writer = TempFileOwner(it->path().filename().string());
+    if (!writer) continue;
+    std::error_code time_error;
+    const auto written = it->last_write_time(time_error);
+    const bool old =
+        !time_error && std::chrono::duration<double, std::ratio<3600>>(now - written).count() > max_age_hours;
+    // Another host's, or this host's with a live process (this one
+    // included), may still be being written.
+    const bool ours = writer->host == host || writer->host.empty();
+    const bool alive = ::kill(pid_t(writer->pid), 0) == 0 || errno == EPERM;
+    if (!old && (!ours || alive)) continue;
     std::error_code ignored;
     if (std::filesystem::remove(it->path(), ignored)) ++removed;
   }

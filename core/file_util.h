@@ -2,6 +2,7 @@
 // Whole-file reads with a size bound, and atomic writes.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace loa {
@@ -24,17 +25,37 @@ void CheckRegularFile(const std::string& path);
 enum class Existing { kReplace, kKeep };
 
 // Writes contents to path through a temporary file in the same folder
-// (PATH.tmp.PID) and a rename, so that a reader sees the old file or the new
-// one, never a part. With Existing::kKeep an existing file is never
-// replaced: the write throws instead. Throws IoError naming the path.
+// (PATH.tmp.HOST.PID.SEQ, see TempFileName) and a rename, so that a
+// reader sees the old file or the new one, never a part. With
+// Existing::kKeep an existing file is never replaced: the write throws
+// instead. Throws IoError naming the path.
 void WriteFileAtomic(const std::string& path, const std::string& contents, Existing existing = Existing::kReplace);
 
-// Returns the process id in a temporary file's name NAME.tmp.PID, or -1 when
-// the name is not one.
-int64_t TempFileOwner(const std::string& name);
+// Returns this machine's name as temporary files carry it: the environment's
+// LOAZ_HOST when set, else the host name, each byte outside [A-Za-z0-9-]
+// written as '-'.
+std::string ThisHost();
 
-// Removes the temporary files of WriteFileAtomic in dir whose process is no
-// longer alive (left by a crash); returns how many it removed.
-int RemoveStaleTempFiles(const std::string& dir);
+// Who writes a temporary file: its host and process.
+struct TempFileWriter {
+  std::string host;  // "" for the older form NAME.tmp.PID, which names none
+  int64_t pid = -1;
+};
+
+// Returns a fresh temporary name for path: PATH.tmp.HOST.PID.SEQ. Folders
+// that several machines share (`loaz selfplay --run DIR` on two hosts) hold
+// the temporaries of all of them, told apart by HOST.
+std::string TempFileName(const std::string& path);
+
+// Returns the writer named in a temporary file's name, or nothing when the
+// name is not one of TempFileName's (nor of the older NAME.tmp.PID).
+std::optional<TempFileWriter> TempFileOwner(const std::string& name);
+
+// Removes the temporary files of WriteFileAtomic in dir that no writer can
+// still be writing: this host's whose process is gone (left by a crash),
+// and anyone's older than max_age_hours (a host that crashed and never came
+// back). Another host's recent temporaries stay: their process may be
+// alive there. Returns how many it removed.
+int RemoveStaleTempFiles(const std::string& dir, double max_age_hours = 24);
 
 }  // namespace loa

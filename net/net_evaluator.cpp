@@ -10,8 +10,9 @@
 
 namespace loa {
 
-void NetEvaluatorOptions::Visit(ParamVisitor& v) {
-  v.Choice("device", device, {"cpu", "cuda", "auto"}, "where the net runs (auto: cuda when LibTorch sees a GPU)");
+void NetEvaluatorOptions::Visit(ParamVisitor& v, bool with_device) {
+  if (with_device)
+    v.Choice("device", device, {"cpu", "cuda", "auto"}, "where the net runs (auto: cuda when LibTorch sees a GPU)");
   v.Choice("backend", backend, {"auto", "eigen", "torch"}, "auto: Eigen on the cpu, LibTorch on cuda");
   v.Int("inference_threads", threads, 1, 1024, "intra-op threads of the forward pass");
   v.Int("max_batch", max_batch, 1, 65536, "the largest LibTorch forward pass");

@@ -38,10 +38,12 @@ struct NetEvaluatorOptions {
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";
 
-  // Declares the fields (core/params.h) under the keys player specs use:
-  // device, backend, inference_threads, max_batch, cache_entries,
-  // batch_wait_us, symmetries, precision, cuda_precision.
-  void Visit(ParamVisitor& v);
+  // Declares the fields (core/params.h) under the keys player specs and
+  // the config's `selfplay` section use: device (unless with_device is
+  // false: self-play runs on run.device), backend, inference_threads,
+  // max_batch, cache_entries, batch_wait_us, symmetries, precision,
+  // cuda_precision. The one declaration of each.
+  void Visit(ParamVisitor& v, bool with_device = true);
 };
 
 // Loads a net file, an export (.safetensors) or a checkpoint (.pt), and returns

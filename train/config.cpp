@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -14,6 +15,8 @@
 
 namespace loa::train {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr int kMaxThreads = 256;
 constexpr int64_t kMaxCount = int64_t{1} << 40;
@@ -33,9 +36,7 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
   v.Int("games_per_worker", games_per_worker, 1, 65536, "games one worker advances together (its batch)");
   v.Int("games_per_shard", games_per_shard, 1, 100000, "finished games written per replay shard");
   v.Int64("max_games", max_games, 0, kMaxCount, "stop self-play after this many games in the run (0: never)");
-  v.Int("inference_threads", inference_threads, 1, kMaxThreads, "intra-op threads of the forward pass");
-  v.Int("max_batch", max_batch, 1, 65536, "the largest forward pass");
-  v.Int64("cache_entries", cache_entries, 0, int64_t{1} << 32, "NN cache entries (0: off)");
+  evaluator.Visit(v, /*with_device=*/false);
   v.Double("resign_threshold", resign_threshold, -1, 0, "resign below this root value (-1: never)");
   v.Int("resign_consecutive", resign_consecutive, 1, 1000, "... for this many consecutive moves of one side");
   v.Double("resign_playout_share", resign_playout_share, 0, 1, "share of would-resign games played out (a check)");
@@ -190,7 +191,13 @@ std::string Config::RunDirectory() const {
   return run.directory + "/" + run.name;
 }
 
-Config ParseConfig(const std::string& text, const std::string& source, const std::vector<std::string>& overrides) {
+namespace {
+
+// The longest chain of configs naming a base (a longer one is a cycle).
+constexpr int kMaxBaseDepth = 8;
+
+// Returns the YAML map of a config's text, checked for duplicate keys.
+YAML::Node ParseYamlMap(const std::string& text, const std::string& source) {
   YAML::Node root;
   try {
     const std::vector<YAML::Node> documents = YAML::LoadAll(text);
@@ -205,7 +212,55 @@ Config ParseConfig(const std::string& text, const std::string& source, const std
     throw ParseError(source + ": empty config (a config sets at least run.name; see configs/tiny.yaml)");
   if (root.IsMap()) CheckNoDuplicateKeys(root, source, "");
   if (!root.IsMap()) throw ParseError(source + ": expected a map of sections (run, rules, net, ...)");
+  return root;
+}
+
+// Replaces `base: FILE` (a path relative to the config's own folder) by the
+// base config's sections, with the config's own keys over them; records in
+// sources which keys came from which base.
+YAML::Node ResolveBase(YAML::Node root, const std::string& source, SourceMap& sources, int depth) {
+  const YAML::Node& const_root = root;
+  const YAML::Node base_key = const_root["base"];
+  if (!base_key.IsDefined()) return root;
+  if (!base_key.IsScalar() || base_key.Scalar().empty())
+    throw ParseError(source + ": base: expected the file name of a config, such as default.yaml");
+  if (depth >= kMaxBaseDepth)
+    throw ParseError(source + ": base: configs name bases " + std::to_string(kMaxBaseDepth) + " deep (a cycle?)");
+  const std::string base_path = (fs::path(source).parent_path() / base_key.Scalar()).lexically_normal().string();
+  YAML::Node merged;
+  try {
+    merged = ResolveBase(ParseYamlMap(ReadFile(base_path, kMaxTextBytes), base_path), base_path, sources, depth + 1);
+  } catch (const IoError& e) {
+    throw ParseError(source + ": base: " + e.what());
+  }
+  for (const auto& section : merged) {
+    if (!section.second.IsMap()) continue;
+    for (const auto& item : section.second) {
+      const std::string dotted = section.first.Scalar() + "." + item.first.Scalar();
+      if (sources.SourceOf(dotted) == sources.SourceOf(""))  // not from a deeper base
+        sources.FromFile(dotted, base_path);
+    }
+  }
+  for (const auto& section : root) {
+    const std::string name = section.first.Scalar();
+    if (name == "base") continue;
+    if (!section.second.IsMap() || !merged[name] || !merged[name].IsMap()) {
+      merged[name] = section.second;
+      continue;
+    }
+    for (const auto& item : section.second) {
+      merged[name][item.first.Scalar()] = item.second;
+      sources.FromFile(name + "." + item.first.Scalar(), source);
+    }
+  }
+  return merged;
+}
+
+}  // namespace
+
+Config ParseConfig(const std::string& text, const std::string& source, const std::vector<std::string>& overrides) {
   SourceMap sources(source);
+  YAML::Node root = ResolveBase(ParseYamlMap(text, source), source, sources, 0);
   for (const std::string& text : overrides) ApplyOverride(root, text, sources);
 
   Config config;

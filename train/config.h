@@ -1,6 +1,7 @@
 #pragma once
-// The config of a training run: one plain struct per YAML section, with the
-// defaults of configs/default.yaml's machine (2 CPU cores). Every field is
+// The config of a training run: one plain struct per YAML section. The
+// defaults are configs/default.yaml's, key for key (a test compares them),
+// so that `loaz config` shows what a user gets. Every field is
 // declared once, with its range and help, in its struct's Visit function
 // (core/params.h): config.cpp for these sections, core/game.cpp (rules),
 // net/net_config.cpp (net), mcts/params.cpp (mcts).
@@ -14,6 +15,7 @@
 #include "core/params.h"
 #include "mcts/params.h"
 #include "net/net_config.h"
+#include "net/net_evaluator.h"
 
 namespace loa::train {
 
@@ -31,16 +33,21 @@ struct RunConfig {
 
 // Section `selfplay`: the self-play workers.
 struct SelfplayConfig {
-  int workers = 1;                  // threads, each advancing many games at once
-  int games_per_worker = 32;        // games one worker advances together (its batch)
-  int games_per_shard = 8;          // finished games written per replay shard
-  int64_t max_games = 0;            // stop self-play after this many games in the run (0: never)
-  int inference_threads = 1;        // intra-op threads of the forward pass
-  int max_batch = 256;              // the largest forward pass
-  int64_t cache_entries = 1 << 18;  // NN cache entries (0: off)
+  int workers = 1;            // threads, each advancing many games at once
+  int games_per_worker = 64;  // games one worker advances together (its batch)
+  int games_per_shard = 16;   // finished games written per replay shard
+  int64_t max_games = 0;      // stop self-play after this many games in the run (0: never)
+  // How the net runs (net/net_evaluator.h): inference_threads, max_batch,
+  // cache_entries, precision, ... under this section's keys; its device is
+  // run.device's.
+  NetEvaluatorOptions evaluator = [] {
+    NetEvaluatorOptions o;
+    o.threads = 2;  // the engine's default is 1
+    return o;
+  }();
   // Resignation (AlphaZero): resign when the root value stays below the
   // threshold for `resign_consecutive` moves of the same side; -1 turns it off.
-  double resign_threshold = -0.95;
+  double resign_threshold = -0.9;
   int resign_consecutive = 3;
   // AlphaZero plays 10% of the games that would resign to the end, to check
   // that the threshold is not losing won games.
@@ -48,12 +55,12 @@ struct SelfplayConfig {
   double checkpoint_poll_seconds = 10;  // how often a worker looks for a newer checkpoint
   // Before the first trained checkpoint, search with uniform priors and an
   // even value instead of the random net: it knows as little, for free.
-  bool uniform_first = true;
+  bool uniform_first = false;
   int record_every = 1;  // keep the record of every k-th game (0: none)
   // KataGo's policy-surprise weighting (game_samples.h): this share of a
   // game's expected samples is placed in proportion to how far the search's
   // target is from the net's raw policy; 0 writes each full search once.
-  double policy_surprise_weight = 0;
+  double policy_surprise_weight = 0.5;
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);
@@ -65,15 +72,15 @@ struct ReplayConfig {
   // sample until `window_start` self-play samples exist, then
   //   window_start * (1 + growth * ((N / window_start)^exponent - 1) / exponent)
   // of the N seen, at most `window`. window_start = 0 keeps `window` fixed.
-  int64_t window = 200000;  // the most samples kept
-  int64_t window_start = 0;
+  int64_t window = 250000;  // the most samples kept
+  int64_t window_start = 25000;
   double window_growth = 0.4;     // KataGo's expand-per-row
   double window_exponent = 0.75;  // KataGo's taper
-  int64_t min_samples = 5000;     // training starts when the window holds this many
+  int64_t min_samples = 4000;     // training starts when the window holds this many
   // The most training samples per new self-play sample (KataGo's
   // max-train-ratio, OpenSpiel's replay reuse): the trainer waits for
   // self-play when it is ahead.
-  double max_train_ratio = 4.0;
+  double max_train_ratio = 6.0;
   double validation_share = 0.05;  // share of shards held out for validation
   bool symmetries = true;          // augment each sample with a random one of the 8
   double scan_seconds = 5;         // how often the trainer looks for new shards
@@ -86,17 +93,17 @@ struct ReplayConfig {
 struct TrainConfig {
   int batch_size = 256;
   int64_t max_steps = 0;          // stop after this many steps (0: never)
-  int threads = 1;                // intra-op threads of training
+  int threads = 2;                // intra-op threads of training
   std::string optimizer = "sgd";  // sgd | adamw
   double learning_rate = 0.02;
   double momentum = 0.9;               // SGD momentum (AlphaZero)
   double weight_decay = 1e-4;          // L2 coefficient (AlphaZero c = 1e-4); AdamW: decoupled
-  int warmup_steps = 200;              // linear warm-up from 0 (Goyal et al.)
+  int warmup_steps = 100;              // linear warm-up from 0 (Goyal et al.)
   std::string lr_schedule = "cosine";  // constant | cosine | step
   // The decay runs over self-play samples, not steps or hours, so that it
   // means the same amount of data on every machine.
-  int64_t lr_decay_samples = 2000000;  // cosine horizon, or step period
-  double lr_decay_factor = 0.05;       // cosine floor / step factor
+  int64_t lr_decay_samples = 1500000;  // cosine horizon, or step period
+  double lr_decay_factor = 0.1;        // cosine floor / step factor
   // Cosine: when the run has a budget (run.max_hours, train.max_steps), the
   // decay also runs over the share of it spent, so that the rate reaches its
   // floor at the budget's end if the sample horizon has not come first.
@@ -114,7 +121,7 @@ struct TrainConfig {
   // the trained weights over about this many steps (0: the trained weights
   // themselves), as KataGo's self-play uses an average of recent weights.
   int average_steps = 0;
-  int checkpoint_every = 500;  // steps between checkpoints
+  int checkpoint_every = 200;  // steps between checkpoints
   int keep_checkpoints = 0;    // newest checkpoints kept (0: all)
   int log_every = 20;          // steps between metrics lines
   int validation_batches = 4;  // validation batches at each checkpoint
@@ -126,13 +133,13 @@ struct TrainConfig {
 // Section `eval`: matches during the run.
 struct EvalConfig {
   int every_checkpoints = 2;  // evaluate every k-th checkpoint (0: never)
-  int games = 20;             // games per opponent, colours alternating
-  std::vector<std::string> opponents = {"ab:depth=1", "ab:depth=2", "ab:depth=3"};
-  bool previous_best = true;  // also play the previous evaluated checkpoint
-  int playouts = 200;         // the net's playouts per move
+  int games = 24;             // games per opponent, colours alternating
+  std::vector<std::string> opponents = {"ab:time=0.1", "ab:depth=2"};
+  bool previous_best = false;  // also play the previous evaluated checkpoint
+  int playouts = 200;          // the net's playouts per move
   // Seconds per move of the net (its playouts then do not count): with
   // opponents such as ab:time=0.1 the ladder is at equal time per move.
-  double time = 0;
+  double time = 0.1;
   int random_plies = 2;  // random opening plies, so that games differ
   int threads = 1;       // games played at once
   int max_plies = 300;   // move cap of evaluation games
@@ -151,8 +158,28 @@ struct Config {
     r.max_plies = 300;
     return r;
   }();
-  NetConfig net;
-  SearchParams mcts;
+  // The net and the search of self-play on 2 CPU cores (configs/default.yaml):
+  // a small net, and KataGo's playout cap randomisation. The structs' own
+  // defaults are the engine's.
+  NetConfig net = [] {
+    NetConfig n;
+    n.blocks = 4;
+    n.channels = 32;
+    n.global_pooling_every = 2;
+    n.policy_channels = n.value_channels = 16;
+    n.value_hidden = 64;
+    n.moves_left_channels = 4;
+    n.moves_left_hidden = 32;
+    return n;
+  }();
+  SearchParams mcts = [] {
+    SearchParams p;
+    p.playouts = 160;
+    p.cheap_playouts = 32;
+    p.full_search_fraction = 0.25;
+    p.temperature_cutoff_plies = 16;
+    return p;
+  }();
   SelfplayConfig selfplay;
   ReplayConfig replay;
   TrainConfig train;

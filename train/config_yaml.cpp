@@ -14,9 +14,12 @@ void SourceMap::Override(const std::string& dotted_key, const std::string& text)
   overrides_.insert({dotted_key, text});
 }
 
+void SourceMap::FromFile(const std::string& dotted_key, const std::string& file) { files_[dotted_key] = file; }
+
 std::string SourceMap::SourceOf(const std::string& dotted_key) const {
   for (const auto& [key, text] : overrides_)
     if (key == dotted_key || key.rfind(dotted_key + ".", 0) == 0) return "--set " + text;
+  if (const auto it = files_.find(dotted_key); it != files_.end()) return it->second;
   return file_;
 }
 

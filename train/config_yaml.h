@@ -2,6 +2,7 @@
 // FieldVisitors over YAML: one reads a section node with type and range
 // checks, one writes a section into an emitter. Used by config.cpp only.
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,12 +21,16 @@ class SourceMap {
   explicit SourceMap(std::string file) : file_(std::move(file)) {}
   // Records that section.key was set by `text` (the whole --set argument).
   void Override(const std::string& dotted_key, const std::string& text);
-  // Returns "--set a.b=c" for an overridden key, else the file name.
+  // Records that section.key came from `file` (a base config).
+  void FromFile(const std::string& dotted_key, const std::string& file);
+  // Returns "--set a.b=c" for an overridden key, else the file it came
+  // from: a base config's, or the config's own.
   std::string SourceOf(const std::string& dotted_key) const;
 
  private:
   std::string file_;
   std::set<std::pair<std::string, std::string>> overrides_;
+  std::map<std::string, std::string> files_;
 };
 
 // Reads the fields of one section from a YAML map, leaving absent keys at

@@ -157,28 +157,17 @@ bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string
   } catch (const MatchStopped&) {
     return false;
   }
-  nlohmann::json record = {{"a", a_name},
-                           {"b", b_name},
-                           {"wins", result.wins},
-                           {"draws", result.draws},
-                           {"losses", result.losses},
-                           {"games", result.games},
-                           {"step", step},
-                           {"hours", hours},
-                           {"a_spec", a_spec},
-                           {"b_spec", b_spec}};
+  // The counts and rating as the match writes them (MatchResult::ToJson),
+  // under the run's names for the two sides.
+  const nlohmann::ordered_json outcome = result.ToJson();
+  nlohmann::json record = {{"a", a_name},    {"b", b_name},      {"step", step},
+                           {"hours", hours}, {"a_spec", a_spec}, {"b_spec", b_spec}};
+  nlohmann::json event = {
+      {"event", "eval"}, {"step", step}, {"hours", hours}, {"player", a_name}, {"opponent", b_name}};
+  for (const char* key : {"games", "wins", "draws", "losses"}) record[key] = outcome[key];
+  for (const char* key : {"wins", "draws", "losses", "score", "elo", "elo_ci95"}) event[key] = outcome[key];
   MetricsLog(MatchesPath(run_)).Write(record);
-  metrics_.Write({{"event", "eval"},
-                  {"step", step},
-                  {"hours", hours},
-                  {"player", a_name},
-                  {"opponent", b_name},
-                  {"wins", result.wins},
-                  {"draws", result.draws},
-                  {"losses", result.losses},
-                  {"score", result.elo.score},
-                  {"elo", result.elo.elo},
-                  {"elo_ci95", result.elo.ci95}});
+  metrics_.Write(event);
   log_.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
             std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +
             std::to_string(int(result.elo.elo)) + " +- " + std::to_string(int(result.elo.ci95)) + ")");

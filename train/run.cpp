@@ -199,7 +199,8 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
   const RunDir& dir = opened.dir;
   Logger log(dir.LogPath());
   MetricsLog metrics(dir.MetricsPath());
-  // Temporary files of writes that a kill cut short (their process is gone).
+  // Temporary files of writes that a kill cut short (this host's, whose
+  // process is gone; another host sharing the folder may still be writing).
   int stale = 0;
   for (const std::string& folder : {dir.root(), dir.CheckpointDir(), dir.SelfplayDir(), dir.GamesDir(), dir.EvalDir()})
     stale += RemoveStaleTempFiles(folder);

@@ -86,7 +86,7 @@ std::vector<ShardFile> RunDir::ListShards() const {
   std::vector<ShardFile> shards;
   for (const auto& entry : Entries(SelfplayDir())) {
     const std::string name = entry.path().filename().string();
-    if (!EndsWith(name, kShardSuffix)) continue;  // skips NAME.shard.tmp.PID
+    if (!EndsWith(name, kShardSuffix)) continue;  // skips NAME.shard.tmp.HOST.PID.SEQ
     std::error_code error;
     const auto time = entry.last_write_time(error);
     if (error) continue;  // removed meanwhile

@@ -51,11 +51,8 @@ struct SelfPlay::Shared {
 
 SelfPlay::SelfPlay(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics, std::string name)
     : config_(config), run_(run), log_(log), metrics_(metrics), name_(std::move(name)) {
-  NetEvaluatorOptions options;
+  NetEvaluatorOptions options = config.selfplay.evaluator;
   options.device = config.run.device;
-  options.threads = config.selfplay.inference_threads;
-  options.max_batch = config.selfplay.max_batch;
-  options.cache_entries = size_t(config.selfplay.cache_entries);
   shared_ = std::make_unique<Shared>(run, options, config.selfplay.uniform_first, log);
 }
 

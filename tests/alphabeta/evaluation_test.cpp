@@ -2,10 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "alphabeta/evaluation.h"
 #include "core/game.h"
+#include "core/random_play.h"
 
 namespace loa::ab {
 namespace {
@@ -23,22 +22,6 @@ Bitboard Transform(Bitboard b, int t) {
     out |= SquareBB(MakeSquare(f, r));
   }
   return out;
-}
-
-std::vector<Position> RandomPositions(int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Position> positions;
-  while (int(positions.size()) < count) {
-    Game game;
-    const int stop = int(rng() % 80);
-    while (!game.over() && game.ply() < stop) {
-      MoveList moves;
-      game.LegalMoves(moves);
-      game.Play(moves[rng() % moves.size()]);
-    }
-    if (!game.over()) positions.push_back(game.position());
-  }
-  return positions;
 }
 
 TEST(EvaluationTest, IsInvariantUnderTheBoardSymmetries) {

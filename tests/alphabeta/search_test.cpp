@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "alphabeta/search.h"
 #include "core/notation.h"
+#include "core/random_play.h"
 
 namespace loa::ab {
 namespace {
@@ -64,24 +64,6 @@ int Minimax(const Position& pos, int depth, int ply) {
     best = std::max(best, score);
   }
   return best;
-}
-
-// Returns games reached by random play from the start, each stopped at a
-// random ply before its end: positions with a history.
-std::vector<Game> RandomGames(int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Game> games;
-  while (int(games.size()) < count) {
-    Game game;
-    const int stop = 4 + int(rng() % 60);
-    while (!game.over() && game.ply() < stop) {
-      MoveList moves;
-      game.LegalMoves(moves);
-      game.Play(moves[rng() % moves.size()]);
-    }
-    if (!game.over()) games.push_back(game);
-  }
-  return games;
 }
 
 SearchOptions PlainOptions() {
@@ -174,7 +156,7 @@ TEST(AlphaBetaTest, LeafCheckSeesAUnionOnePlyBeyondTheHorizon) {
 }
 
 TEST(AlphaBetaTest, AgreesWithMinimaxAtDepthThree) {
-  for (const Game& game : RandomGames(12, 11)) {
+  for (const Game& game : RandomGames(12, 11, Rules(), 4, 63, true)) {
     SCOPED_TRACE(game.position().ToString());
     AlphaBeta search(PlainOptions());
     SearchLimits limits;
@@ -186,13 +168,13 @@ TEST(AlphaBetaTest, AgreesWithMinimaxAtDepthThree) {
 }
 
 TEST(AlphaBetaTest, ReturnsLegalMovesUnderEveryLimit) {
-  std::mt19937_64 rng(5);
-  for (const Game& game : RandomGames(30, 23)) {
+  Rng rng(5);
+  for (const Game& game : RandomGames(30, 23, Rules(), 4, 63, true)) {
     SearchLimits limits;
-    if (rng() % 2)
-      limits.depth = 1 + int(rng() % 4);
+    if (rng.Below(2))
+      limits.depth = 1 + rng.Below(4);
     else
-      limits.nodes = 1 + int64_t(rng() % 5000);
+      limits.nodes = 1 + rng.Below(5000);
     AlphaBeta search;
     const SearchResult result = search.Search(game, limits);
     EXPECT_TRUE(game.position().IsLegal(result.best)) << game.position().ToString();
@@ -211,7 +193,7 @@ TEST(AlphaBetaTest, PassesWhenNoOtherMoveExists) {
 }
 
 TEST(AlphaBetaTest, IsDeterministicAtFixedDepthAndNodes) {
-  for (const Game& game : RandomGames(4, 31)) {
+  for (const Game& game : RandomGames(4, 31, Rules(), 4, 63, true)) {
     for (int which = 0; which < 2; ++which) {
       SearchLimits limits;
       if (which == 0)

@@ -107,5 +107,38 @@ set -e
 [ "$(wc -l <<<"$message")" = 1 ] || fail "a missing default net: more than one line: $message"
 grep -q "none.safetensors.*LOAZ_NET" <<<"$message" || fail "a missing default net is not named: $message"
 
+# 9. SIGTERM ends a busy server: a 20-second search that names no client
+# is stopped, its request answered, and the process exits (it once closed
+# its port and lived on until SIGKILL). Bounded polls, no timings.
+"$loaz" serve --port 0 --player ab:time=1 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+server=$!
+deadline=$((SECONDS + 30))
+until grep -q "http://127.0.0.1:" "$tmp/serve.out"; do
+  [ $SECONDS -lt $deadline ] || fail "loaz serve did not start: $(cat "$tmp/serve.err")"
+  sleep 0.1
+done
+port=$(sed -nE 's/.*127\.0\.0\.1:([0-9]+).*/\1/p' "$tmp/serve.out" | head -1)
+http() {  # http METHOD PATH [BODY] on fd 3, a fresh connection
+  exec 3<>"/dev/tcp/127.0.0.1/$port"
+  printf '%s %s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s' \
+    "$1" "$2" "$port" "${#3}" "$3" >&3
+}
+http POST /api/genmove '{"player": "ab:time=1", "seconds": 20}'
+exec 4<&3  # the search's connection
+deadline=$((SECONDS + 30))
+until { http GET /api/info ''; cat <&3; } | grep -q '"running":1'; do
+  [ $SECONDS -lt $deadline ] || fail "the search never ran"
+  sleep 0.1
+done
+kill -TERM "$server"
+deadline=$((SECONDS + 30))
+while kill -0 "$server" 2>/dev/null; do
+  [ $SECONDS -lt $deadline ] || fail "SIGTERM left a busy server running"
+  sleep 0.1
+done
+wait "$server" 2>/dev/null || true
+reply=$(cat <&4 || true)
+grep -q '"move"' <<<"$reply" || fail "the search stopped by SIGTERM got no move: $reply"
+
 echo "binaries_test: all passed"
 

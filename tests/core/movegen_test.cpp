@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 #include <set>
 
 #include "core/error.h"
@@ -115,7 +114,7 @@ TEST(MoveGen, PassIsTheOnlyMoveWhenBlocked) {
 
 TEST(MoveGen, MatchesTheReferenceGeneratorOnRandomPositions) {
   int checked = 0;
-  for (const Position& pos : testing::RandomPositions(60, 7)) {
+  for (const Position& pos : RandomPositions(3000, 7, true)) {
     ASSERT_EQ(MoveNames(pos), ReferenceMoves(pos)) << pos.ToString();
     MoveList moves;
     pos.GenerateMoves(moves);
@@ -128,17 +127,17 @@ TEST(MoveGen, MatchesTheReferenceGeneratorOnRandomPositions) {
 // Random placements of up to 12 pieces a side: dense boards with full lines,
 // which playouts from the start rarely reach.
 std::vector<Position> RandomPlacements(int count, uint32_t seed) {
-  std::mt19937 rng(seed);
+  Rng rng(seed);
   std::vector<Position> out;
   for (int i = 0; i < count; ++i) {
     std::vector<Square> squares(64);
     for (Square s = 0; s < 64; ++s) squares[s] = s;
-    std::shuffle(squares.begin(), squares.end(), rng);
-    const int black = 1 + int(rng() % 12), white = 1 + int(rng() % 12);
+    for (int i = 63; i > 0; --i) std::swap(squares[i], squares[rng.Below(i + 1)]);  // Fisher-Yates
+    const int black = 1 + rng.Below(12), white = 1 + rng.Below(12);
     Bitboard b = 0, w = 0;
     for (int k = 0; k < black; ++k) b |= SquareBB(squares[k]);
     for (int k = black; k < black + white; ++k) w |= SquareBB(squares[k]);
-    out.emplace_back(b, w, Color(rng() % 2));
+    out.emplace_back(b, w, Color(rng.Below(2)));
   }
   return out;
 }
@@ -160,7 +159,7 @@ TEST(MoveGen, AFullLineOfEightMovesNothingAlongIt) {
 }
 
 TEST(MoveGen, PolicyIndexIsUniqueAndLeadsBack) {
-  for (const Position& pos : testing::RandomPositions(10, 11)) {
+  for (const Position& pos : RandomPositions(500, 11, true)) {
     MoveList moves;
     pos.GenerateMoves(moves);
     if (moves[0].is_pass()) continue;
@@ -174,7 +173,7 @@ TEST(MoveGen, PolicyIndexIsUniqueAndLeadsBack) {
 }
 
 TEST(MoveGen, ApplyKeepsTheHashIncrementally) {
-  for (const Position& pos : testing::RandomPositions(10, 13)) {
+  for (const Position& pos : RandomPositions(500, 13, true)) {
     MoveList moves;
     pos.GenerateMoves(moves);
     for (Move m : moves) {

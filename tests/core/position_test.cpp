@@ -37,7 +37,7 @@ TEST(PositionString, StartPositionsMatchRules) {
 }
 
 TEST(PositionString, RoundTripsOnRandomPositions) {
-  for (const Position& pos : testing::RandomPositions(20, 3)) {
+  for (const Position& pos : RandomPositions(1000, 3, true)) {
     const Position back = P(pos.ToString());
     ASSERT_EQ(back, pos) << pos.ToString();
     ASSERT_EQ(back.hash(), pos.hash());

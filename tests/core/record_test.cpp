@@ -3,16 +3,20 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
+#include <functional>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/notation.h"
+#include "core/random_play.h"
 #include "core/record.h"
 
 namespace loa {
@@ -69,12 +73,12 @@ TEST(Record, ExpertGamesReplayToTheirOutcomes) {
 }
 
 Game RandomGame(uint32_t seed, const Rules& rules, const Position& start) {
-  std::mt19937 rng(seed);
+  Rng rng(seed);
   Game game(rules, start);
   while (!game.over() && game.ply() < 120) {
     MoveList moves;
     game.LegalMoves(moves);
-    game.Play(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)]);
+    game.Play(RandomMove(moves, rng));
   }
   return game;
 }
@@ -179,14 +183,71 @@ TEST(FileUtil, KeepNeverReplacesAndStaleTempFilesGo) {
   WriteFileAtomic(dir + "/a", "first", Existing::kKeep);
   EXPECT_THROW(WriteFileAtomic(dir + "/a", "second", Existing::kKeep), IoError);
   EXPECT_EQ(ReadFile(dir + "/a"), "first");
-  // A dead writer's temporary file goes, a live one's (this process) stays.
-  WriteFileAtomic(dir + "/b.tmp.999999999", "cut short");  // no such process id
-  WriteFileAtomic(dir + "/c.tmp." + std::to_string(::getpid()), "being written");
+  // This host's temporary file of a dead writer goes, a live one's (this
+  // process) stays; another host's stays whatever its process id says,
+  // unless it is older than the bound.
+  const std::string host = ThisHost(), pid = std::to_string(::getpid());
+  WriteFileAtomic(dir + "/b.tmp." + host + ".999999999.7", "cut short");  // no such process id
+  WriteFileAtomic(dir + "/c.tmp." + host + "." + pid + ".1", "being written");
+  WriteFileAtomic(dir + "/d.tmp.other-host.999999999.2", "another machine's");
+  WriteFileAtomic(dir + "/e.tmp.999999999", "an older form's, of a dead writer");
+  EXPECT_EQ(RemoveStaleTempFiles(dir), 2);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/b.tmp." + host + ".999999999.7"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/e.tmp.999999999"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/c.tmp." + host + "." + pid + ".1"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/d.tmp.other-host.999999999.2"));
+  std::filesystem::last_write_time(dir + "/d.tmp.other-host.999999999.2",
+                                   std::filesystem::file_time_type::clock::now() - std::chrono::hours(48));
   EXPECT_EQ(RemoveStaleTempFiles(dir), 1);
-  EXPECT_FALSE(std::filesystem::exists(dir + "/b.tmp.999999999"));
-  EXPECT_TRUE(std::filesystem::exists(dir + "/c.tmp." + std::to_string(::getpid())));
-  EXPECT_EQ(TempFileOwner("x.shard.tmp.42"), 42);
-  EXPECT_EQ(TempFileOwner("x.shard"), -1);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/d.tmp.other-host.999999999.2"));
+  // The names: the writer of each form; anything else is not a temporary.
+  const auto owner = TempFileOwner("x.shard.tmp.node-7.42.3");
+  ASSERT_TRUE(owner);
+  EXPECT_EQ(owner->host, "node-7");
+  EXPECT_EQ(owner->pid, 42);
+  EXPECT_EQ(TempFileOwner("x.shard.tmp.42")->pid, 42);
+  EXPECT_FALSE(TempFileOwner("x.shard"));
+  EXPECT_FALSE(TempFileOwner("x.tmp.a.b.c"));
+  const auto fresh = TempFileOwner(std::filesystem::path(TempFileName(dir + "/f")).filename().string());
+  ASSERT_TRUE(fresh);
+  EXPECT_EQ(fresh->host, host);
+  EXPECT_EQ(fresh->pid, ::getpid());
+  EXPECT_NE(TempFileName(dir + "/f"), TempFileName(dir + "/f"));
+}
+
+// Two processes that present different host names share a folder (as
+// `loaz selfplay --run DIR` on two machines does): a start on host B never
+// removes host A's temporaries, even of a process id that B has not.
+TEST(FileUtil, AnotherHostsTemporariesSurviveAResume) {
+  const std::string dir = ::testing::TempDir() + "/loaz_temp_hosts";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  auto in_child = [&](const char* host, const std::function<int()>& body) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::setenv("LOAZ_HOST", host, 1);
+      std::_Exit(body());
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  // Host A's writer leaves a temporary and dies (a crash mid-write).
+  std::string left;
+  ASSERT_EQ(in_child("host-a",
+                     [&] {
+                       const std::string temp = TempFileName(dir + "/shard");
+                       std::FILE* f = std::fopen(temp.c_str(), "wb");
+                       return f && std::fclose(f) == 0 ? 0 : 1;
+                     }),
+            0);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) left = entry.path().filename().string();
+  ASSERT_EQ(TempFileOwner(left)->host, "host-a");
+  // Host B's start removes nothing of A's; A's own next start does.
+  EXPECT_EQ(in_child("host-b", [&] { return RemoveStaleTempFiles(dir); }), 0);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/" + left));
+  EXPECT_EQ(in_child("host-a", [&] { return RemoveStaleTempFiles(dir); }), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/" + left));
 }
 
 TEST(FileUtil, AtomicWriteThenRead) {

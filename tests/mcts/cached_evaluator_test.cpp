@@ -8,28 +8,13 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/random_play.h"
 #include "tests/mcts/test_util.h"
 
 namespace loa {
 namespace {
 
 using testing::HashEvaluator;
-
-std::vector<Position> RandomPositions(int count, uint64_t seed) {
-  std::vector<Position> out;
-  Rng rng(seed);
-  while (int(out.size()) < count) {
-    Position pos = Position::Start();
-    for (int ply = 0; ply < 40 && int(out.size()) < count; ++ply) {
-      if (pos.IsUnited(kBlack) || pos.IsUnited(kWhite)) break;
-      out.push_back(pos);
-      MoveList moves;
-      pos.GenerateMoves(moves);
-      pos = pos.Apply(moves[int(rng.Next() % moves.size())]);
-    }
-  }
-  return out;
-}
 
 void ExpectSameOutput(const EvalOutput& a, const EvalOutput& b) {
   ASSERT_EQ(a.num_moves, b.num_moves);
@@ -41,7 +26,7 @@ void ExpectSameOutput(const EvalOutput& a, const EvalOutput& b) {
 TEST(CachedEvaluatorTest, AnswersExactlyAsTheInnerEvaluator) {
   HashEvaluator reference, inner;
   CachedEvaluator cache(&inner, 1 << 16);
-  std::vector<Position> positions = RandomPositions(200, 1);
+  std::vector<Position> positions = RandomPositions(200, 1, false, 40);
   // Repeats inside one batch, and across batches.
   positions.insert(positions.end(), positions.begin(), positions.begin() + 50);
   int distinct = 0;
@@ -66,7 +51,7 @@ TEST(CachedEvaluatorTest, SizeStaysWithinTheBound) {
     CachedEvaluator cache(&inner, max_entries);
     EXPECT_LE(cache.capacity(), max_entries);
     EXPECT_GT(cache.capacity(), 0u);
-    const std::vector<Position> positions = RandomPositions(3000, 2);
+    const std::vector<Position> positions = RandomPositions(3000, 2, false, 40);
     std::vector<EvalOutput> out(positions.size());
     for (size_t i = 0; i < positions.size(); i += 100) cache.Evaluate(&positions[i], 100, &out[i]);
     EXPECT_LE(cache.size(), cache.capacity());
@@ -83,7 +68,7 @@ TEST(CachedEvaluatorTest, SizeStaysWithinTheBound) {
 TEST(CachedEvaluatorTest, ZeroEntriesPassesThrough) {
   HashEvaluator inner;
   CachedEvaluator cache(&inner, 0);
-  const std::vector<Position> positions = RandomPositions(10, 3);
+  const std::vector<Position> positions = RandomPositions(10, 3, false, 40);
   std::vector<EvalOutput> out(positions.size());
   cache.Evaluate(positions.data(), 10, out.data());
   cache.Evaluate(positions.data(), 10, out.data());
@@ -93,7 +78,7 @@ TEST(CachedEvaluatorTest, ZeroEntriesPassesThrough) {
 
 TEST(CachedEvaluatorTest, ClearForgets) {
   CachedEvaluator cache(std::make_unique<HashEvaluator>(), 64);
-  const std::vector<Position> positions = RandomPositions(10, 4);
+  const std::vector<Position> positions = RandomPositions(10, 4, false, 40);
   std::vector<EvalOutput> out(positions.size());
   cache.Evaluate(positions.data(), 10, out.data());
   EXPECT_GT(cache.size(), 0u);
@@ -104,7 +89,7 @@ TEST(CachedEvaluatorTest, ClearForgets) {
 TEST(CachedEvaluatorTest, ThreadsShareOneCache) {
   HashEvaluator inner, reference;
   CachedEvaluator cache(&inner, 256);
-  const std::vector<Position> positions = RandomPositions(400, 5);
+  const std::vector<Position> positions = RandomPositions(400, 5, false, 40);
   std::vector<EvalOutput> expected(positions.size());
   reference.Evaluate(positions.data(), int(positions.size()), expected.data());
   std::vector<std::thread> threads;

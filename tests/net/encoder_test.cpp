@@ -14,8 +14,6 @@
 namespace loa {
 namespace {
 
-using testing::RandomPositions;
-
 std::vector<float> Encode(const Position& pos) {
   std::vector<float> planes(kInputSize);
   EncodePosition(pos, planes.data());
@@ -54,7 +52,7 @@ TEST(EncoderTest, SideToMoveSwapsOwnAndEnemy) {
 }
 
 TEST(EncoderTest, LineCountsMatchPopcounts) {
-  for (const Position& pos : RandomPositions(10, 1)) {
+  for (const Position& pos : RandomPositions(500, 1, true)) {
     std::vector<float> planes = Encode(pos);
     for (int o = 0; o < kNumOrientations; ++o)
       for (Square s = 0; s < kNumSquares; ++s)
@@ -64,7 +62,7 @@ TEST(EncoderTest, LineCountsMatchPopcounts) {
 }
 
 TEST(EncoderTest, BatchIsPositionsOneAfterAnother) {
-  std::vector<Position> positions = RandomPositions(2, 2);
+  std::vector<Position> positions = RandomPositions(100, 2, true);
   std::vector<float> batch(positions.size() * kInputSize);
   EncodePositions(positions.data(), int(positions.size()), batch.data());
   for (std::size_t i = 0; i < positions.size(); ++i) {
@@ -74,7 +72,7 @@ TEST(EncoderTest, BatchIsPositionsOneAfterAnother) {
 }
 
 TEST(PolicyIndexTest, RoundTripsEveryLegalMove) {
-  for (const Position& pos : RandomPositions(20, 3)) {
+  for (const Position& pos : RandomPositions(1000, 3, true)) {
     MoveList moves;
     pos.GenerateMoves(moves);
     std::vector<bool> used(kPolicySize, false);
@@ -125,15 +123,15 @@ TEST(SymmetryTest, GroupStructure) {
 }
 
 TEST(SymmetryTest, BitboardTransformMatchesSquares) {
-  std::mt19937_64 rng(4);
+  Rng rng(4);
   for (int i = 0; i < 200; ++i) {
-    Bitboard b = rng();
+    Bitboard b = rng.Next();
     for (int t = 0; t < kNumSymmetries; ++t) ASSERT_EQ(TransformBitboard(t, b), ReferenceTransform(t, b)) << t;
   }
 }
 
 TEST(SymmetryTest, MovesCommuteWithSymmetries) {
-  for (const Position& pos : RandomPositions(10, 5)) {
+  for (const Position& pos : RandomPositions(500, 5, true)) {
     MoveList moves;
     pos.GenerateMoves(moves);
     for (int t = 0; t < kNumSymmetries; ++t) {
@@ -154,7 +152,7 @@ TEST(SymmetryTest, MovesCommuteWithSymmetries) {
 }
 
 TEST(SymmetryTest, EncoderCommutesWithSymmetries) {
-  for (const Position& pos : RandomPositions(10, 6)) {
+  for (const Position& pos : RandomPositions(500, 6, true)) {
     std::vector<float> planes = Encode(pos);
     for (int t = 0; t < kNumSymmetries; ++t) {
       std::vector<float> moved(kInputSize);

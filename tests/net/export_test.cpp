@@ -22,7 +22,6 @@ namespace {
 
 using testing::RandomExport;
 using testing::SmallConfig;
-using testing::SomePositions;
 
 std::string TempPath(const std::string& name) { return ::testing::TempDir() + "loaz_net_" + name; }
 
@@ -154,7 +153,7 @@ void ExpectSame(const EvalOutput& a, const EvalOutput& b, float tolerance) {
 TEST(EigenEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
   ExportedNet net = RandomExport(SmallConfig(3, 16, 2, true), 3);
   EigenEvaluator evaluator(net, 2);
-  std::vector<Position> positions = SomePositions(70, 3);  // several chunks, a partial one
+  std::vector<Position> positions = RandomPositions(70, 3);  // several chunks, a partial one
   std::vector<EvalOutput> batch(positions.size());
   evaluator.Evaluate(positions.data(), int(positions.size()), batch.data());
   std::vector<EvalOutput> single = OneByOne(evaluator, positions);
@@ -171,7 +170,7 @@ TEST(EigenEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
 TEST(EigenEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
   ExportedNet net = RandomExport(SmallConfig(2, 16, 0, false), 4);
   EigenEvaluator evaluator(net, 1);
-  std::vector<Position> positions = SomePositions(40, 4);
+  std::vector<Position> positions = RandomPositions(40, 4);
   std::vector<EvalOutput> expected = OneByOne(evaluator, positions);
   std::vector<std::vector<EvalOutput>> results(4);
   std::vector<std::thread> threads;
@@ -186,7 +185,7 @@ TEST(SymmetricEvaluatorTest, AllEightMakeAnyNetInvariant) {
   SymmetricEvaluator one(std::make_unique<EigenEvaluator>(net, 1), 1);
   SymmetricEvaluator all(std::make_unique<EigenEvaluator>(net, 1), 8);
   EigenEvaluator plain(net, 1);
-  std::vector<Position> positions = SomePositions(6, 6);
+  std::vector<Position> positions = RandomPositions(6, 6);
   for (const Position& pos : positions) {
     EvalOutput a, b;
     one.Evaluate(&pos, 1, &a);

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <random>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -54,7 +54,7 @@ TEST(CalibrationTest, ThePositionsAreTheExpertGames) {
 // sampled from its policy), in the order played.
 std::vector<Position> TestPositions(Evaluator& net, int games, uint32_t seed) {
   std::vector<Position> out = CalibrationPositions();
-  std::mt19937 rng(seed);
+  Rng rng(seed);
   for (int g = 0; g < games; ++g) {
     Game game;
     while (!game.over() && game.ply() < 150) {
@@ -67,8 +67,11 @@ std::vector<Position> TestPositions(Evaluator& net, int games, uint32_t seed) {
         game.Play(moves[0]);
         continue;
       }
-      std::discrete_distribution<int> pick(eval.priors, eval.priors + eval.num_moves);
-      game.Play(moves[pick(rng)]);
+      // A move drawn in proportion to the net's prior.
+      double u = rng.Uniform() * std::accumulate(eval.priors, eval.priors + eval.num_moves, 0.0);
+      int k = 0;
+      while (k + 1 < eval.num_moves && (u -= eval.priors[k]) > 0) ++k;
+      game.Play(moves[k]);
     }
   }
   return out;
@@ -89,7 +92,7 @@ ExportedNet* Int8Test::shipped_ = nullptr;
 TEST_F(Int8Test, OutputsFollowFp32OnRealPositions) {
   EigenEvaluator fp32(*shipped_, 1, Precision::kFp32), int8(*shipped_, 1, Precision::kInt8);
   ASSERT_EQ(int8.precision(), Precision::kInt8);
-  const std::vector<Position> positions = TestPositions(fp32, 40, 1);
+  const std::vector<Position> positions = TestPositions(fp32, 48, 1);
   ASSERT_GT(positions.size(), 2000u);
   const int n = int(positions.size());
   std::vector<EvalOutput> a(n), b(n), again(n);

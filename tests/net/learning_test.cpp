@@ -28,7 +28,7 @@ struct WinInOne {
 // most a third of the legal moves win at once.
 std::vector<WinInOne> WinsInOne(int count, uint32_t seed) {
   std::vector<WinInOne> out;
-  for (const Position& pos : testing::SomePositions(20000, seed)) {
+  for (const Position& pos : RandomPositions(20000, seed)) {
     MoveList moves;
     pos.GenerateMoves(moves);
     WinInOne w{pos, {}, moves.size()};

@@ -9,8 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <vector>
+
+#include "core/random.h"
 
 namespace loa {
 namespace {
@@ -39,22 +40,22 @@ std::vector<float> Reference(const TrunkConvWeights& w, int n, const std::vector
   return out;
 }
 
-TrunkConvWeights RandomWeights(int out, int in, std::mt19937& rng) {
-  std::normal_distribution<float> normal;
+TrunkConvWeights RandomWeights(int out, int in, Rng& rng) {
+  auto normal = [&rng] { return float(rng.Normal()); };
   TrunkConvWeights w;
   w.out = out;
   w.in = in;
-  for (int i = 0; i < out * in * 9; ++i) w.weight.push_back(normal(rng) / std::sqrt(9.0f * in));
+  for (int i = 0; i < out * in * 9; ++i) w.weight.push_back(normal() / std::sqrt(9.0f * in));
   for (int o = 0; o < out; ++o) {
-    w.scale.push_back(0.5f + std::abs(normal(rng)));
-    w.bias.push_back(0.1f * normal(rng));
+    w.scale.push_back(0.5f + std::abs(normal()));
+    w.bias.push_back(0.1f * normal());
   }
   return w;
 }
 
 TEST(OneDnnTrunkTest, ConvolutionsFollowTheDefinitionInBothPrecisions) {
-  std::mt19937 rng(3);
-  std::normal_distribution<float> normal;
+  Rng rng(3);
+  auto normal = [&rng] { return float(rng.Normal()); };
   for (int n : {1, 5}) {
     for (bool negative_inputs : {false, true}) {
       const int in_channels = 7, out_channels = 16;
@@ -64,11 +65,11 @@ TEST(OneDnnTrunkTest, ConvolutionsFollowTheDefinitionInBothPrecisions) {
       for (std::size_t i = 0; i < in.size(); ++i) {
         const int c = int(i % in_channels);
         // Channels of different sizes, as a trunk has.
-        in[i] = (std::abs(normal(rng)) - (negative_inputs ? 0.5f : 0.0f)) * float(1 + c % 3);
+        in[i] = (std::abs(normal()) - (negative_inputs ? 0.5f : 0.0f)) * float(1 + c % 3);
         range.min[c] = std::min(range.min[c], in[i]);
         range.max[c] = std::max(range.max[c], in[i]);
       }
-      for (float& x : residual) x = normal(rng);
+      for (float& x : residual) x = normal();
       for (bool with_residual : {false, true}) {
         SCOPED_TRACE(testing::Message() << "n " << n << " negative " << negative_inputs << " residual "
                                         << with_residual);

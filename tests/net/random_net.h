@@ -3,11 +3,12 @@
 // batch-norm statistics included (so that folding them is exercised).
 
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "core/position.h"
+#include "core/random.h"
+#include "core/random_play.h"
 #include "net/export.h"
 
 namespace loa::testing {
@@ -16,7 +17,7 @@ namespace loa::testing {
 // weights, small biases, BN scale and shift near 1 and 0, running means
 // near 0 and variances in [0.5, 1.5].
 inline ExportedNet RandomExport(const NetConfig& config, uint32_t seed) {
-  std::mt19937 rng(seed);
+  Rng rng(seed);
   ExportedNet net;
   net.config = config;
   net.rules = "simultaneous=draw start=standard max_plies=0";
@@ -30,8 +31,8 @@ inline ExportedNet RandomExport(const NetConfig& config, uint32_t seed) {
       return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     const bool bn = name.find(".bn") != std::string::npos;
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::uniform_real_distribution<float> uniform(0.5f, 1.5f);
+    auto normal = [](Rng& r) { return float(r.Normal()); };
+    auto uniform = [](Rng& r) { return float(0.5 + r.Uniform()); };
     double fan_in = 1;
     for (std::size_t i = 1; i < shape.size(); ++i) fan_in *= double(shape[i]);
     for (float& x : t.data) {
@@ -49,24 +50,6 @@ inline ExportedNet RandomExport(const NetConfig& config, uint32_t seed) {
     net.tensors[name] = std::move(t);
   }
   return net;
-}
-
-// Returns positions met on random games from the standard start (fixed seed).
-inline std::vector<Position> SomePositions(int count, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out;
-  Position pos = Position::Start();
-  while (int(out.size()) < count) {
-    if (pos.IsUnited(kBlack) || pos.IsUnited(kWhite)) {
-      pos = Position::Start();
-      continue;
-    }
-    out.push_back(pos);
-    MoveList moves;
-    pos.GenerateMoves(moves);
-    pos = pos.Apply(moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)]);
-  }
-  return out;
 }
 
 // A small config for fast tests; pooling and moves-left as asked.

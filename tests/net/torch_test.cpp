@@ -25,7 +25,6 @@ namespace {
 
 using testing::RandomExport;
 using testing::SmallConfig;
-using testing::SomePositions;
 
 // Returns a fresh path in the test's temporary folder (nothing there yet:
 // checkpoints are never written over a file).
@@ -54,7 +53,7 @@ TEST(ModelTest, TensorNamesAndShapesMatchTheLayout) {
 
 TEST(ModelTest, ForwardShapes) {
   LoaNet model(SmallConfig(2, 8, 1, true));
-  std::vector<Position> positions = SomePositions(5, 1);
+  std::vector<Position> positions = RandomPositions(5, 1);
   NetOutput out = model->forward(EncodeBatch(positions.data(), 5));
   EXPECT_EQ(out.policy.sizes(), (std::vector<int64_t>{5, kPolicySize}));
   EXPECT_EQ(out.value.sizes(), (std::vector<int64_t>{5, 3}));
@@ -93,7 +92,7 @@ TEST(EigenTest, MatchesLibTorchOnRandomNets) {
     EigenNet eigen(net);
     auto workspace = eigen.NewWorkspace();
     for (int count : {1, 7, 40}) {
-      std::vector<Position> positions = SomePositions(count, seed++);
+      std::vector<Position> positions = RandomPositions(count, seed++);
       torch::Tensor input = EncodeBatch(positions.data(), count);
       NetOutput expected = model->forward(input);
       std::vector<float> policy(count * kPolicySize), value(count * 3), moves_left(count);
@@ -122,7 +121,7 @@ TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithEigen) {
   options.batch_wait_us = 2000;
   TorchEvaluator torch_evaluator(net, options);
   EigenEvaluator eigen_evaluator(net, 1);
-  std::vector<Position> positions = SomePositions(24, 20);
+  std::vector<Position> positions = RandomPositions(24, 20);
   std::vector<EvalOutput> expected(positions.size());
   eigen_evaluator.Evaluate(positions.data(), int(positions.size()), expected.data());
 
@@ -148,7 +147,7 @@ TEST(TorchEvaluatorTest, SplitsCallsLargerThanMaxBatch) {
   options.max_batch = 4;
   TorchEvaluator torch_evaluator(net, options);
   EigenEvaluator eigen_evaluator(net, 1);
-  std::vector<Position> positions = SomePositions(10, 21);
+  std::vector<Position> positions = RandomPositions(10, 21);
   std::vector<EvalOutput> a(10), b(10);
   torch_evaluator.Evaluate(positions.data(), 10, a.data());
   eigen_evaluator.Evaluate(positions.data(), 10, b.data());
@@ -172,7 +171,7 @@ void TrainStep(LoaNet& model, torch::optim::Optimizer& optimizer, const torch::T
 TEST(CheckpointTest, RoundTripWithOptimizer) {
   torch::manual_seed(1);
   NetConfig config = SmallConfig(2, 8, 2, true);
-  std::vector<Position> positions = SomePositions(8, 30);
+  std::vector<Position> positions = RandomPositions(8, 30);
   torch::Tensor input = EncodeBatch(positions.data(), 8);
   LoaNet model(config);
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-3));
@@ -234,7 +233,7 @@ TEST(WeightAverageTest, MovesEachTensorByItsShare) {
 TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {
   torch::manual_seed(5);
   NetConfig config = SmallConfig(2, 8, 2, true);
-  std::vector<Position> positions = SomePositions(8, 31);
+  std::vector<Position> positions = RandomPositions(8, 31);
   torch::Tensor input = EncodeBatch(positions.data(), 8);
   LoaNet model(config), average(config);
   CopyWeights(model, average);
@@ -391,7 +390,7 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
   EXPECT_EQ(net.rules, "simultaneous=mover");
   for (const auto& [name, tensor] : random.tensors) EXPECT_EQ(net.Get(name).data, tensor.data) << name;
 
-  std::vector<Position> positions = SomePositions(12, 40);
+  std::vector<Position> positions = RandomPositions(12, 40);
   for (const char* backend : {"auto", "eigen", "torch"}) {
     for (const std::string& file : {checkpoint, exported}) {
       NetEvaluatorOptions options;

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     ExportedNet net = testing::RandomExport(testing::SmallConfig(3, 16, 2, true), 99);
     WriteExport(dir + "/test_net.safetensors", net);
     const int count = 5;
-    std::vector<Position> positions = testing::SomePositions(count, 99);
+    std::vector<Position> positions = RandomPositions(count, 99);
     std::vector<float> input(count * kInputSize), policy(count * kPolicySize), value(count * 3), moves_left(count);
     EncodePositions(positions.data(), count, input.data());
     EigenNet eigen(net);

@@ -1,10 +1,13 @@
 #include "train/config.h"
 
+#include <filesystem>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/file_util.h"
 
 namespace loa::train {
 namespace {
@@ -28,8 +31,8 @@ TEST(ConfigTest, EmptyFileIsAnError) {
 TEST(ConfigTest, UnsetKeysTakeTheirDefaults) {
   const Config c = ParseConfig("run: {name: default}", "defaults.yaml");
   EXPECT_EQ(c.train.batch_size, TrainConfig().batch_size);
-  EXPECT_EQ(c.net.blocks, NetConfig().blocks);
-  EXPECT_EQ(c.mcts.playouts, SearchParams().playouts);
+  EXPECT_EQ(c.net.blocks, Config().net.blocks);
+  EXPECT_EQ(c.mcts.playouts, Config().mcts.playouts);
   EXPECT_EQ(c.RunDirectory(), "runs/default");
 }
 
@@ -122,6 +125,67 @@ TEST(ConfigTest, ShippedConfigsLoad) {
     // The training configs carry the settings that won their A/B tests.
     if (std::string(name) != "tiny.yaml") {
       EXPECT_EQ(c.selfplay.policy_surprise_weight, 0.5);
+    }
+  }
+}
+
+// The built-in defaults are configs/default.yaml's, key for key, so that
+// `loaz config` shows what a user gets.
+TEST(ConfigTest, TheDefaultsAreDefaultYamls) {
+  const std::vector<ConfigSection> code = DescribeConfig(Config());
+  const std::vector<ConfigSection> file =
+      DescribeConfig(LoadConfig(std::string(LOAZ_SOURCE_DIR) + "/configs/default.yaml"));
+  ASSERT_EQ(code.size(), file.size());
+  for (size_t i = 0; i < code.size(); ++i)
+    for (size_t j = 0; j < code[i].params.size(); ++j)
+      EXPECT_EQ(code[i].params[j].default_value, file[i].params[j].default_value)
+          << code[i].name << "." << code[i].params[j].key;
+}
+
+// A config names a base and states only what differs: quick.yaml is
+// default.yaml but for its run and its evaluation.
+TEST(ConfigTest, ABaseConfigUnderliesTheKeysAConfigLeavesOut) {
+  const std::string dir = std::string(LOAZ_SOURCE_DIR) + "/configs/";
+  const Config quick = LoadConfig(dir + "quick.yaml");
+  Config expected = LoadConfig(dir + "default.yaml");
+  expected.run.name = "quick";
+  expected.run.device = "cpu";
+  expected.run.max_hours = 0.17;
+  expected.eval.games = 20;
+  expected.eval.opponents = {"ab:depth=1", "ab:depth=2"};
+  expected.eval.time = 0;
+  EXPECT_EQ(ConfigToYaml(quick), ConfigToYaml(expected));
+
+  // Errors name the file the key came from; a base's base is read; a
+  // missing base and a cycle are errors naming the config.
+  const std::string tmp =
+      (std::filesystem::path(::testing::TempDir()) / "loaz_config_base").lexically_normal().string();
+  std::filesystem::remove_all(tmp);
+  std::filesystem::create_directories(tmp);
+  WriteFileAtomic(tmp + "/a.yaml", "run: {name: a, seed: 5}\ntrain: {batch_size: 0}\n");
+  WriteFileAtomic(tmp + "/b.yaml", "base: a.yaml\nrun: {name: b}\n");
+  WriteFileAtomic(tmp + "/c.yaml", "base: b.yaml\ntrain: {batch_size: 32}\n");
+  const Config c = LoadConfig(tmp + "/c.yaml");
+  EXPECT_EQ(c.run.name, "b");
+  EXPECT_EQ(c.run.seed, 5);
+  EXPECT_EQ(c.train.batch_size, 32);
+  try {
+    LoadConfig(tmp + "/b.yaml");
+    ADD_FAILURE() << "batch_size 0 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(tmp + "/a.yaml: train.batch_size"), std::string::npos) << e.what();
+  }
+  WriteFileAtomic(tmp + "/d.yaml", "base: missing.yaml\n");
+  WriteFileAtomic(tmp + "/e.yaml", "base: f.yaml\nrun: {name: e}\n");
+  WriteFileAtomic(tmp + "/f.yaml", "base: e.yaml\n");
+  for (const auto& [name, expected_error] :
+       {std::pair<std::string, std::string>{"d.yaml", "d.yaml: base: " + tmp + "/missing.yaml"},
+        {"e.yaml", "deep (a cycle?)"}}) {
+    try {
+      LoadConfig(tmp + "/" + name);
+      ADD_FAILURE() << name << " loaded";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected_error), std::string::npos) << e.what();
     }
   }
 }

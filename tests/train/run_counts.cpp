@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   for (const nlohmann::json& event : loa::train::ReadJsonLines(run.MetricsPath()))
     if (event.value("event", "") == "selfplay") metrics_games += event.value("shard_games", int64_t{0});
   for (const auto& entry : fs::recursive_directory_iterator(run.root()))
-    temp_files += loa::TempFileOwner(entry.path().filename().string()) >= 0;
+    temp_files += loa::TempFileOwner(entry.path().filename().string()).has_value();
   std::printf("shard_games %lld\nrecord_games %lld\nmetrics_games %lld\nbad_shards %lld\ntemp_files %lld\n",
               (long long)shard_games, (long long)record_games, (long long)metrics_games, (long long)bad_shards,
               (long long)temp_files);

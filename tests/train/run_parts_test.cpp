@@ -166,6 +166,9 @@ TEST_F(RunPartsTest, SelfPlayWithTheUniformEvaluatorWritesShardsRecordsAndMetric
   config_.selfplay.uniform_first = true;
   config_.selfplay.record_every = 1;
   config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
+  // Every position a full search written once: samples count positions.
+  config_.mcts.full_search_fraction = 1;
+  config_.selfplay.policy_surprise_weight = 0;
   config_.rules.max_plies = 60;
   Logger log;
   MetricsLog metrics(run_->MetricsPath());
