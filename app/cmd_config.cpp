@@ -12,6 +12,7 @@
 #include "mcts/params.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
+#include "play/players.h"
 #include "train/config.h"
 
 namespace loa::app {
@@ -31,23 +32,21 @@ void PrintConfig() {
   }
 }
 
-void PrintMctsPlayer() {
-  std::printf("\nPlayer mcts:KEY=VALUE,... (also net=FILE, evaluator=net|uniform, time=SECONDS)\n");
-  SearchParams params = EngineSearchParams();
-  NetEvaluatorOptions options;
-  ParamLister lister;
-  params.Visit(lister);
-  options.Visit(lister);
-  for (const ParamInfo& p : lister.params()) PrintParam(p.key, p, "");
+// Every player kind, each with exactly the keys its spec accepts.
+void PrintPlayers() {
+  for (const PlayerKind& kind : DescribePlayerKinds()) {
+    std::printf("\nPlayer %s:KEY=VALUE,... : %s\n", kind.kind.c_str(), kind.usage.c_str());
+    for (const ParamInfo& p : kind.keys) PrintParam(p.key, p, "");
+  }
 }
 
 }  // namespace
 
 int RunConfig(int argc, char** argv) {
-  CLI::App cli{"List every training-config key and mcts player option: type, range, default, help.", argv[0]};
+  CLI::App cli{"List every training-config key and every player kind's options: type, range, default, help.", argv[0]};
   LOAZ_PARSE(cli, argc, argv);
   PrintConfig();
-  PrintMctsPlayer();
+  PrintPlayers();
   return 0;
 }
 

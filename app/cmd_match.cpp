@@ -48,7 +48,7 @@ void AddMatchOptions(CLI::App& cli, MatchConfig& config, std::string& rules, std
   cli.add_option("--max-plies", config.rules.max_plies, "move cap: a game reaching it is a draw (0: none)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  cli.add_option("--rules", rules, "other rule options, e.g. \"simultaneous=mover\"");
+  cli.add_option("--rules", rules, "the other rule options, e.g. \"simultaneous=mover start=scrambled\"");
   cli.add_option("--out", config.out_dir, "folder for one record per game");
   if (sprt) cli.add_option("--sprt", *sprt, "elo0,elo1,alpha,beta: stop when the test decides");
 }
@@ -56,7 +56,10 @@ void AddMatchOptions(CLI::App& cli, MatchConfig& config, std::string& rules, std
 void ApplyRules(MatchConfig& config, const std::string& rules) {
   if (rules.empty()) return;
   Rules parsed = Rules::FromString(rules);
-  if (rules.find("max_plies") == std::string::npos) parsed.max_plies = config.rules.max_plies;
+  // One key per meaning: the move cap is --max-plies.
+  if (rules.find("max_plies") != std::string::npos)
+    throw ParseError("--rules '" + Excerpt(rules, 60) + "': the move cap is set with --max-plies, not here");
+  parsed.max_plies = config.rules.max_plies;
   config.rules = parsed;
 }
 

@@ -18,6 +18,9 @@ void SearchParams::VisitSearch(ParamVisitor& v) {
   v.Float("fpu_reduction_root", fpu_reduction_root, -2, 2, "the same at the root (0 in a search with noise)");
   v.Bool("solver", solver, "back up proven wins, losses and draws (MCTS-Solver)");
   v.Bool("reuse_tree", reuse_tree, "keep the subtree of the move played for the next search");
+}
+
+void SearchParams::VisitSelfplay(ParamVisitor& v) {
   v.Float("dirichlet_alpha", dirichlet_alpha, 1e-4, 100, "root Dirichlet noise concentration (self-play)");
   v.Float("dirichlet_epsilon", dirichlet_epsilon, 0, 1, "root noise weight (0: no noise)");
   v.Float("temperature_start", temperature_start, 0, 100, "move-sampling temperature at the first ply");
@@ -47,6 +50,7 @@ void SearchParams::VisitEngine(ParamVisitor& v) {
 
 void SearchParams::Visit(ParamVisitor& v) {
   VisitSearch(v);
+  VisitSelfplay(v);
   VisitEngine(v);
 }
 

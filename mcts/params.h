@@ -104,13 +104,18 @@ struct SearchParams {
   // clock (docs/STYLE.md).
   uint64_t seed = 1;
 
-  // Declares the fields of the search proper (the training config's `mcts`
-  // section, and player specs).
+  // The fields in three groups, by who reads them; the seed is in none (it
+  // comes from run.seed or a spec's seed).
+  // The search proper: budget, PUCT, FPU, solver, tree reuse (the training
+  // config's `mcts` section and the `mcts:`/`rollout:` player specs).
   void VisitSearch(ParamVisitor& v);
-  // Declares the fields only the engine uses (player specs): threads,
-  // batching, tree bound, time management.
+  // Only self-play's: root noise, temperature, playout caps, forced
+  // playouts, the Gumbel root (the training config's `mcts` section).
+  void VisitSelfplay(ParamVisitor& v);
+  // Only the engine's: threads, batching, tree bound, time management (the
+  // player specs).
   void VisitEngine(ParamVisitor& v);
-  // Both; the seed is not declared (it comes from run.seed or a spec's seed).
+  // All three groups: what Validate checks.
   void Visit(ParamVisitor& v);
 
   // Throws loa::Error naming the first field out of range.

@@ -21,6 +21,27 @@ constexpr double kDefaultMoveSeconds = 1.0;
 // The transposition table of `ab`, in MiB, unless the spec says.
 constexpr int kDefaultHashMegabytes = 16;
 
+// The keys of `random` and `greedy`.
+struct SeedKeys {
+  int64_t seed = kDefaultSeed;
+  void Visit(ParamVisitor& v) {
+    v.Int64("seed", seed, 0, std::numeric_limits<int64_t>::max(), "seeds the random choices (ties, for greedy)");
+  }
+};
+
+// The keys of `ab`: any combination of limits (0: none; time=1 when none is
+// given) and the table's size.
+struct AlphaBetaKeys {
+  int64_t depth = 0, nodes = 0, hash = kDefaultHashMegabytes;
+  double time = 0;
+  void Visit(ParamVisitor& v) {
+    v.Int64("depth", depth, 1, ab::kMaxSearchDepth, "stop after this depth (default: none)");
+    v.Int64("nodes", nodes, 1, int64_t{1} << 50, "stop after this many nodes (default: none)");
+    v.Double("time", time, 0.001, 1e6, "seconds per move (1 when no limit is given); a timed clock overrides it");
+    v.Int64("hash", hash, 1, 1 << 16, "transposition table, MiB");
+  }
+};
+
 class RandomPlayer : public Player {
  public:
   RandomPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
@@ -123,27 +144,35 @@ std::string AlphaBetaPlayer::LastMoveInfo() const {
 }  // namespace
 
 std::unique_ptr<Player> MakeRandomPlayer(const PlayerSpec& spec) {
-  spec.CheckKeys({"seed"});
-  const uint64_t seed = spec.GetInt("seed", kDefaultSeed, 0, std::numeric_limits<int64_t>::max());
-  return std::make_unique<RandomPlayer>(spec.text(), seed);
+  SeedKeys keys;
+  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
+  spec.CheckKeys();
+  return std::make_unique<RandomPlayer>(spec.text(), uint64_t(keys.seed));
 }
 
 std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec) {
-  spec.CheckKeys({"seed"});
-  const uint64_t seed = spec.GetInt("seed", kDefaultSeed, 0, std::numeric_limits<int64_t>::max());
-  return std::make_unique<GreedyPlayer>(spec.text(), seed);
+  SeedKeys keys;
+  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
+  spec.CheckKeys();
+  return std::make_unique<GreedyPlayer>(spec.text(), uint64_t(keys.seed));
 }
 
 std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec) {
-  spec.CheckKeys({"depth", "nodes", "time", "hash"});
+  AlphaBetaKeys keys;
+  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
+  spec.CheckKeys();
   ab::SearchLimits limits;
-  limits.depth = int(spec.GetInt("depth", 0, 1, ab::kMaxSearchDepth));
-  limits.nodes = spec.GetInt("nodes", 0, 1, int64_t{1} << 50);
-  limits.seconds = spec.GetDouble("time", 0, 0.001, 1e6);
+  limits.depth = int(keys.depth);
+  limits.nodes = keys.nodes;
+  limits.seconds = keys.time;
   if (limits.depth == 0 && limits.nodes == 0 && limits.seconds == 0) limits.seconds = kDefaultMoveSeconds;
   ab::SearchOptions options;
-  options.hash_megabytes = int(spec.GetInt("hash", kDefaultHashMegabytes, 1, 1 << 16));
+  options.hash_megabytes = int(keys.hash);
   return std::make_unique<AlphaBetaPlayer>(spec.text(), limits, options);
 }
+
+std::vector<ParamInfo> RandomPlayerKeys() { return ListKeys<SeedKeys>(); }
+
+std::vector<ParamInfo> AlphaBetaPlayerKeys() { return ListKeys<AlphaBetaKeys>(); }
 
 }  // namespace loa

@@ -321,15 +321,30 @@ Move GtpPlayer::ChooseMove(const Game& game, const Clock& clock) {
 
 }  // namespace
 
-std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec) {
+namespace {
+
+// The keys of `gtp:`.
+struct GtpKeys {
   std::string command;
   double timeout = kDefaultEngineTimeout;
-  spec.Read([&](ParamVisitor& v) {
+  void Visit(ParamVisitor& v) {
     v.Double("timeout", timeout, 0.01, 1e6,
              "seconds the engine may take to answer a command; a timed genmove gets its clock plus 5 s");
-    v.String("cmd", command, false, "the engine's command line, run with /bin/sh -c (comes last: it runs to the end)");
-  });
+    v.String("cmd", command, false,
+             "the engine's command line, run with /bin/sh -c (comes last: it runs to the end; required)");
+  }
+};
+
+}  // namespace
+
+std::vector<ParamInfo> GtpPlayerKeys() { return ListKeys<GtpKeys>(); }
+
+std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec) {
+  GtpKeys keys;
+  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
   spec.CheckKeys();
+  const std::string& command = keys.command;
+  const double timeout = keys.timeout;
   if (command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': gtp needs cmd=COMMAND");
   return std::make_unique<GtpPlayer>(spec.text(), command, timeout);
 }

@@ -100,7 +100,25 @@ struct MctsSpec {
   }
 };
 
+// The keys of `mcts:`, each from its one declaration: the player's own,
+// the search proper and the engine's (SearchParams), and the evaluator's.
+void VisitMctsKeys(ParamVisitor& v, MctsSpec& keys, SearchParams& params, NetEvaluatorOptions& options) {
+  keys.Visit(v);
+  params.VisitSearch(v);
+  params.VisitEngine(v);
+  options.Visit(v);
+}
+
 }  // namespace
+
+std::vector<ParamInfo> MctsPlayerKeys() {
+  MctsSpec keys;
+  SearchParams params = EngineSearchParams();
+  NetEvaluatorOptions options;
+  ParamLister lister;
+  VisitMctsKeys(lister, keys, params, options);
+  return lister.params();
+}
 
 SearchParams EngineSearchParams() {
   SearchParams params;
@@ -132,11 +150,7 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
   MctsSpec keys;
   SearchParams params = EngineSearchParams();
   NetEvaluatorOptions options;
-  spec.Read([&](ParamVisitor& v) {
-    keys.Visit(v);
-    params.Visit(v);
-    options.Visit(v);
-  });
+  spec.Read([&](ParamVisitor& v) { VisitMctsKeys(v, keys, params, options); });
   spec.CheckKeys();
   // playouts= (declared by SearchParams) is a limit of its own; without it
   // and without time=, the search stops at params.playouts.
@@ -147,7 +161,6 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
   options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
 
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
-  if (params.root != "puct") fail("root=" + params.root + " is a self-play setting; the engine searches with PUCT");
   if (keys.net.empty() && keys.evaluator.empty()) {
     keys.net = DefaultNetPath();
     if (!std::filesystem::is_regular_file(keys.net))

@@ -6,7 +6,9 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "core/params.h"
 #include "mcts/evaluator.h"
 #include "mcts/params.h"
 #include "mcts/search.h"
@@ -50,5 +52,8 @@ std::string DefaultEngineSpec();
 //   cache_entries, ...) under its declared key.
 // Throws ParseError naming the key, loa::Error naming a bad net file.
 std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec);
+
+// The keys MakeMctsPlayer reads, from their declarations (`loaz config`).
+std::vector<ParamInfo> MctsPlayerKeys();
 
 }  // namespace loa

@@ -19,4 +19,15 @@ std::unique_ptr<Player> MakePlayer(const std::string& text) {
                    "' (known: random, greedy, ab, rollout, gtp, mcts)");
 }
 
+std::vector<PlayerKind> DescribePlayerKinds() {
+  return {
+      {"random", "a uniformly random legal move", RandomPlayerKeys()},
+      {"greedy", "the move with the best one-ply evaluation (an immediate win first)", RandomPlayerKeys()},
+      {"ab", "the alpha-beta baseline (MIA-style evaluation)", AlphaBetaPlayerKeys()},
+      {"rollout", "PUCT search over random playouts with MCTS-Solver", RolloutPlayerKeys()},
+      {"gtp", "an external engine speaking the text protocol", GtpPlayerKeys()},
+      {"mcts", "the PUCT search with a net (or evaluator=uniform)", MctsPlayerKeys()},
+  };
+}
+
 }  // namespace loa

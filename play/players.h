@@ -4,7 +4,10 @@
 // its kind takes and throws ParseError naming the spec and the key.
 
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "core/params.h"
 #include "play/player.h"
 #include "play/spec.h"
 
@@ -37,5 +40,32 @@ inline constexpr double kDefaultEngineTimeout = 30;
 // 1 MiB, is killed with its whole process group (PlayerTimeout, Error);
 // so is every engine when SIGINT or SIGTERM ends this process.
 std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec);
+
+// The keys each factory reads, from the declarations it reads them with:
+// a spec accepts exactly these (random and greedy share theirs).
+std::vector<ParamInfo> RandomPlayerKeys();
+std::vector<ParamInfo> AlphaBetaPlayerKeys();
+std::vector<ParamInfo> RolloutPlayerKeys();
+std::vector<ParamInfo> GtpPlayerKeys();
+
+// Returns the keys that Keys::Visit declares, with Keys' defaults: how each
+// factory's key struct is listed.
+template <typename Keys>
+std::vector<ParamInfo> ListKeys() {
+  Keys keys;
+  ParamLister lister;
+  keys.Visit(lister);
+  return lister.params();
+}
+
+// A player kind as `loaz config` lists it.
+struct PlayerKind {
+  std::string kind;   // "ab"
+  std::string usage;  // one line: what it is
+  std::vector<ParamInfo> keys;
+};
+
+// Every kind MakePlayer knows, in its order, with its keys.
+std::vector<PlayerKind> DescribePlayerKinds();
 
 }  // namespace loa

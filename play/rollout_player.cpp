@@ -3,6 +3,10 @@
 // showed it on LOA, on the project's one search tree.
 
 #include <limits>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/params.h"
 #include "core/random.h"
@@ -16,19 +20,62 @@ namespace {
 constexpr int64_t kDefaultSeed = 1;
 constexpr int kDefaultSimulations = 1000;
 
-}  // namespace
+// Shows the fields it is shown to `inner`, but for the keys it hides.
+class ParamFilter : public ParamVisitor {
+ public:
+  ParamFilter(ParamVisitor& inner, std::set<std::string> hidden) : inner_(inner), hidden_(std::move(hidden)) {}
+  void Int64(const char* key, int64_t& value, int64_t min, int64_t max, const char* help) override {
+    if (!hidden_.count(key)) inner_.Int64(key, value, min, max, help);
+  }
+  void Double(const char* key, double& value, double min, double max, const char* help) override {
+    if (!hidden_.count(key)) inner_.Double(key, value, min, max, help);
+  }
+  void Bool(const char* key, bool& value, const char* help) override {
+    if (!hidden_.count(key)) inner_.Bool(key, value, help);
+  }
+  void String(const char* key, std::string& value, bool allow_empty, const char* help) override {
+    if (!hidden_.count(key)) inner_.String(key, value, allow_empty, help);
+  }
+  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
+              const char* help) override {
+    if (!hidden_.count(key)) inner_.Choice(key, value, choices, help);
+  }
+  void StringList(const char* key, std::vector<std::string>& value, const char* help) override {
+    if (!hidden_.count(key)) inner_.StringList(key, value, help);
+  }
 
-std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec) {
+ private:
+  ParamVisitor& inner_;
+  const std::set<std::string> hidden_;
+};
+
+// The keys of `rollout:`: its own, then the search's and the engine's
+// (SearchParams), whose playouts= the sims= key replaces.
+struct RolloutKeys {
   int simulations = kDefaultSimulations, playouts_per_leaf = 1;
   int64_t seed = kDefaultSeed;
   SearchParams params = EngineSearchParams();
-  spec.Read([&](ParamVisitor& v) {
+  void Visit(ParamVisitor& v) {
     v.Int("sims", simulations, 1, 10'000'000, "simulations (root visits) per move");
     v.Int("rollouts", playouts_per_leaf, 1, 1000, "random playouts averaged at each new leaf");
     v.Int64("seed", seed, 0, std::numeric_limits<int64_t>::max(), "seeds the playouts");
-    params.Visit(v);
-  });
+    ParamFilter search(v, {"playouts"});
+    params.VisitSearch(search);
+    params.VisitEngine(v);
+  }
+};
+
+}  // namespace
+
+std::vector<ParamInfo> RolloutPlayerKeys() { return ListKeys<RolloutKeys>(); }
+
+std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec) {
+  RolloutKeys keys;
+  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
   spec.CheckKeys();
+  const int simulations = keys.simulations, playouts_per_leaf = keys.playouts_per_leaf;
+  const int64_t seed = keys.seed;
+  SearchParams params = keys.params;
   params.playouts = simulations;
   // Random playouts say nothing of the moves: no prior to trust, so FPU
   // reduction would only starve unvisited moves.

@@ -106,7 +106,10 @@ void ForEachSection(Config& c, const std::function<void(const char*, const std::
   f("run", [&](ParamVisitor& v) { c.run.Visit(v); });
   f("rules", [&](ParamVisitor& v) { c.rules.Visit(v); });
   f("net", [&](ParamVisitor& v) { c.net.Visit(v); });
-  f("mcts", [&](ParamVisitor& v) { c.mcts.VisitSearch(v); });  // the seed comes from run.seed
+  f("mcts", [&](ParamVisitor& v) {  // the seed comes from run.seed
+    c.mcts.VisitSearch(v);
+    c.mcts.VisitSelfplay(v);
+  });
   f("selfplay", [&](ParamVisitor& v) { c.selfplay.Visit(v); });
   f("replay", [&](ParamVisitor& v) { c.replay.Visit(v); });
   f("train", [&](ParamVisitor& v) { c.train.Visit(v); });

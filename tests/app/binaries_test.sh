@@ -70,6 +70,8 @@ one_line_error 1 "not a regular file" "$loaz" replay /dev/zero
 printf '1. d1xb3\n' >"$tmp/bad_mark.txt"
 one_line_error 1 "so it is written with '-'" "$loaz" replay "$tmp/bad_mark.txt"
 one_line_error 1 "..." "$loaz" show "$(head -c 100000 /dev/zero | tr '\0' x)"
+# One key per meaning: the move cap of a match is --max-plies, not a rules option.
+one_line_error 1 "the move cap is set with --max-plies" "$loaz" match random random --games 2 --rules max_plies=10
 
 # Ctrl-C on a match whose engine hangs: the engine's whole group goes with it.
 "$loaz" match "gtp:cmd=sleep 4321" random --games 2 >/dev/null 2>&1 &

@@ -20,6 +20,7 @@
 namespace loa {
 namespace {
 
+using testing::ExpectSame;
 using testing::RandomExport;
 using testing::SmallConfig;
 
@@ -141,13 +142,6 @@ std::vector<EvalOutput> OneByOne(Evaluator& evaluator, const std::vector<Positio
   std::vector<EvalOutput> out(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i) evaluator.Evaluate(&positions[i], 1, &out[i]);
   return out;
-}
-
-void ExpectSame(const EvalOutput& a, const EvalOutput& b, float tolerance) {
-  ASSERT_EQ(a.num_moves, b.num_moves);
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.wdl[k], b.wdl[k], tolerance);
-  EXPECT_NEAR(a.moves_left, b.moves_left, tolerance * kMovesLeftScale);
-  for (int i = 0; i < a.num_moves; ++i) EXPECT_NEAR(a.priors[i], b.priors[i], tolerance);
 }
 
 TEST(EigenEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {

@@ -1,14 +1,19 @@
 #pragma once
 // Random nets for tests: every tensor of the layout drawn from a fixed seed,
-// batch-norm statistics included (so that folding them is exercised).
+// batch-norm statistics included (so that folding them is exercised); and
+// the comparison of two evaluators' outputs.
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "core/position.h"
 #include "core/random.h"
 #include "core/random_play.h"
+#include "mcts/evaluator.h"
+#include "net/encoder.h"
 #include "net/export.h"
 
 namespace loa::testing {
@@ -65,6 +70,15 @@ inline NetConfig SmallConfig(int blocks, int channels, int pooling_every, bool m
   c.moves_left_channels = 2;
   c.moves_left_hidden = 8;
   return c;
+}
+
+// Expects the same moves and, within tolerance, the same win/draw/loss,
+// moves left and priors.
+inline void ExpectSame(const EvalOutput& a, const EvalOutput& b, float tolerance) {
+  ASSERT_EQ(a.num_moves, b.num_moves);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.wdl[k], b.wdl[k], tolerance);
+  EXPECT_NEAR(a.moves_left, b.moves_left, tolerance * kMovesLeftScale);
+  for (int i = 0; i < a.num_moves; ++i) EXPECT_NEAR(a.priors[i], b.priors[i], tolerance);
 }
 
 }  // namespace loa::testing

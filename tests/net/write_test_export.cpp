@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   using namespace loa;
   const std::string dir = argv[1];
   try {
-    ExportedNet net = testing::RandomExport(testing::SmallConfig(3, 16, 2, true), 99);
+    ExportedNet net = loa::testing::RandomExport(loa::testing::SmallConfig(3, 16, 2, true), 99);
     WriteExport(dir + "/test_net.safetensors", net);
     const int count = 5;
     std::vector<Position> positions = RandomPositions(count, 99);

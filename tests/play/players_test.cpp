@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -14,6 +17,7 @@
 #include "net/export.h"
 #include "play/mcts_player.h"
 #include "play/player.h"
+#include "play/players.h"
 #include "tests/net/random_net.h"
 
 namespace loa {
@@ -27,6 +31,24 @@ std::string SpecError(const std::string& spec) {
     return e.what();
   }
   return "no error";
+}
+
+// `loaz config` lists each kind's keys from the declarations its factory
+// reads: a listed key is accepted, and self-play's keys are not listed.
+TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
+  std::map<std::string, std::set<std::string>> listed;
+  for (const PlayerKind& kind : DescribePlayerKinds())
+    for (const ParamInfo& p : kind.keys) listed[kind.kind].insert(p.key);
+  EXPECT_EQ(listed["ab"], (std::set<std::string>{"depth", "nodes", "time", "hash"}));
+  EXPECT_EQ(listed["random"], (std::set<std::string>{"seed"}));
+  EXPECT_TRUE(listed["rollout"].count("sims") && !listed["rollout"].count("playouts"));
+  EXPECT_TRUE(listed["mcts"].count("playouts") && listed["mcts"].count("precision") && listed["mcts"].count("net"));
+  for (const char* selfplay : {"dirichlet_alpha", "temperature_start", "full_search_fraction", "root"})
+    EXPECT_FALSE(listed["mcts"].count(selfplay)) << selfplay;
+  // Every listed key of these kinds is read: a spec with it set is built.
+  EXPECT_NO_THROW(MakePlayer("ab:depth=2,nodes=100,time=0.5,hash=4"));
+  EXPECT_NO_THROW(MakePlayer("greedy:seed=3"));
+  EXPECT_NO_THROW(MakePlayer("rollout:sims=10,rollouts=2,seed=4,cpuct_init=2,threads=1,leaves_per_batch=1"));
 }
 
 TEST(PlayerSpecTest, BadSpecsNameThePartTheyCannotRead) {
@@ -68,12 +90,18 @@ TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
       EXPECT_NE(std::string(e.what()).find("LOAZ_NET"), std::string::npos) << e.what();
     }
   }
-  // The Gumbel root is self-play's; the engine refuses it rather than ignore it.
-  try {
-    MakePlayer("mcts:evaluator=uniform,root=gumbel");
-    ADD_FAILURE() << "root=gumbel was accepted by the engine";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("self-play"), std::string::npos) << e.what();
+  // Self-play's keys change nothing in the engine: a spec refuses them
+  // rather than ignore them, as rollout: refuses playouts= (sims= is its
+  // budget).
+  for (const char* spec : {"mcts:evaluator=uniform,root=gumbel", "mcts:evaluator=uniform,dirichlet_alpha=0.1",
+                           "mcts:evaluator=uniform,temperature_start=1", "mcts:evaluator=uniform,cheap_playouts=4",
+                           "rollout:playouts=50"}) {
+    try {
+      MakePlayer(spec);
+      ADD_FAILURE() << spec << " was accepted";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("unknown"), std::string::npos) << e.what();
+    }
   }
   WriteExport(path, testing::RandomExport(testing::SmallConfig(1, 8, 1, true), 7));
   ScopedEnv env("LOAZ_NET", path);
