@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "core/error.h"
@@ -301,6 +302,9 @@ struct WebServer::Impl {
   std::mutex searches_mutex;
   std::condition_variable searches_changed;  // a slot freed, a stop, a shutdown
   std::map<std::string, std::shared_ptr<Search>> searches;
+  // Every search until it returns, a tab's older one too after a newer
+  // request took its entry above: what the watchdog and a shutdown stop.
+  std::set<std::shared_ptr<Search>> active;
   int running = 0, waiting = 0, max_running = 1, max_waiting = 2;
   uint64_t next_search = 0;
   bool shutting_down = false, watchdog_ends = false;
@@ -392,7 +396,7 @@ void WebServer::Impl::Watch() {
   while (!watchdog_ends) {
     searches_changed.wait_for(lock, kWatchdogPeriod);
     const auto now = std::chrono::steady_clock::now();
-    for (auto& [id, search] : searches)
+    for (const auto& search : active)
       if (search->running && (search->stop || shutting_down || now - search->started > kMaxSearchTime))
         search->player->Stop();
   }
@@ -402,7 +406,7 @@ void WebServer::Impl::Shutdown() {
   {
     std::lock_guard<std::mutex> lock(searches_mutex);
     shutting_down = true;
-    for (auto& [id, search] : searches) StopLocked(*search);
+    for (const auto& search : active) StopLocked(*search);
   }
   searches_changed.notify_all();
 }
@@ -465,6 +469,7 @@ void WebServer::Impl::ForgetLocked(const std::string& id, const std::shared_ptr<
   // replaced it, and a lookup must never insert.
   const auto it = searches.find(id);
   if (it != searches.end() && it->second == search) searches.erase(it);
+  active.erase(search);
 }
 
 json WebServer::Impl::GenMove(const json& body) {
@@ -514,6 +519,7 @@ json WebServer::Impl::GenMove(const json& body) {
       searches_changed.notify_all();
     }
     searches[id] = search;
+    active.insert(search);
     ++waiting;
     searches_changed.wait(lock, [&] { return running < max_running || search->stop || shutting_down; });
     --waiting;

@@ -218,13 +218,25 @@ YAML::Node ParseYamlMap(const std::string& text, const std::string& source) {
   return root;
 }
 
+// Records that every key of root's sections comes from source.
+void RecordSources(const YAML::Node& root, const std::string& source, SourceMap& sources) {
+  for (const auto& section : root) {
+    if (!section.second.IsMap()) continue;
+    for (const auto& item : section.second)
+      sources.FromFile(section.first.Scalar() + "." + item.first.Scalar(), source);
+  }
+}
+
 // Replaces `base: FILE` (a path relative to the config's own folder) by the
 // base config's sections, with the config's own keys over them; records in
-// sources which keys came from which base.
+// sources which file each key came from.
 YAML::Node ResolveBase(YAML::Node root, const std::string& source, SourceMap& sources, int depth) {
   const YAML::Node& const_root = root;
   const YAML::Node base_key = const_root["base"];
-  if (!base_key.IsDefined()) return root;
+  if (!base_key.IsDefined()) {
+    RecordSources(root, source, sources);
+    return root;
+  }
   if (!base_key.IsScalar() || base_key.Scalar().empty())
     throw ParseError(source + ": base: expected the file name of a config, such as default.yaml");
   if (depth >= kMaxBaseDepth)
@@ -236,14 +248,7 @@ YAML::Node ResolveBase(YAML::Node root, const std::string& source, SourceMap& so
   } catch (const IoError& e) {
     throw ParseError(source + ": base: " + e.what());
   }
-  for (const auto& section : merged) {
-    if (!section.second.IsMap()) continue;
-    for (const auto& item : section.second) {
-      const std::string dotted = section.first.Scalar() + "." + item.first.Scalar();
-      if (sources.SourceOf(dotted) == sources.SourceOf(""))  // not from a deeper base
-        sources.FromFile(dotted, base_path);
-    }
-  }
+  RecordSources(root, source, sources);  // over the base's
   for (const auto& section : root) {
     const std::string name = section.first.Scalar();
     if (name == "base") continue;
@@ -251,10 +256,7 @@ YAML::Node ResolveBase(YAML::Node root, const std::string& source, SourceMap& so
       merged[name] = section.second;
       continue;
     }
-    for (const auto& item : section.second) {
-      merged[name][item.first.Scalar()] = item.second;
-      sources.FromFile(name + "." + item.first.Scalar(), source);
-    }
+    for (const auto& item : section.second) merged[name][item.first.Scalar()] = item.second;
   }
   return merged;
 }
