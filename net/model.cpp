@@ -16,7 +16,11 @@ nn::BatchNorm2d BatchNorm(int channels) {
   return nn::BatchNorm2d(nn::BatchNorm2dOptions(channels).eps(kBatchNormEpsilon));
 }
 
-bool IsExported(const std::string& name) { return name.find("num_batches_tracked") == std::string::npos; }
+// Whether a tensor of the model goes into exports: not the batch counters,
+// not the ownership head (a training target only).
+bool IsExported(const std::string& name) {
+  return name.find("num_batches_tracked") == std::string::npos && name.rfind("ownership.", 0) != 0;
+}
 
 }  // namespace
 
@@ -55,6 +59,16 @@ torch::Tensor PolicyHeadImpl::forward(const torch::Tensor& trunk) {
   return planes.flatten(2).transpose(1, 2).reshape({planes.size(0), kPolicySize});
 }
 
+OwnershipHeadImpl::OwnershipHeadImpl(int channels, int ownership_channels) {
+  conv_ = register_module("conv", Conv(channels, ownership_channels, 1, false));
+  bn_ = register_module("bn", BatchNorm(ownership_channels));
+  out_ = register_module("out", Conv(ownership_channels, kOwnershipClasses, 1, true));
+}
+
+torch::Tensor OwnershipHeadImpl::forward(const torch::Tensor& trunk) {
+  return out_(torch::relu(bn_(conv_(trunk)))).flatten(2);  // [N, 3, 64]
+}
+
 DenseHeadImpl::DenseHeadImpl(int channels, int head_channels, int hidden, int outputs) {
   conv_ = register_module("conv", Conv(channels, head_channels, 1, false));
   bn_ = register_module("bn", BatchNorm(head_channels));
@@ -78,6 +92,8 @@ LoaNetImpl::LoaNetImpl(const NetConfig& config) : config_(config) {
   if (config_.moves_left)
     moves_left_ =
         register_module("moves_left", DenseHead(c, config_.moves_left_channels, config_.moves_left_hidden, 1));
+  if (config_.ownership_channels > 0)
+    ownership_ = register_module("ownership", OwnershipHead(c, config_.ownership_channels));
 }
 
 NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
@@ -87,6 +103,7 @@ NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
   out.policy = policy_(x);
   out.value = value_(x);
   if (moves_left_) out.moves_left = moves_left_(x).squeeze(1);
+  if (ownership_) out.ownership = ownership_(x);
   return out;
 }
 
@@ -99,7 +116,7 @@ torch::Tensor EncodeBatch(const Position* positions, int count) {
 ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step) {
   torch::NoGradGuard no_grad;
   ExportedNet net;
-  net.config = model->config();
+  net.config = model->config().Exported();
   net.rules = rules;
   net.step = step;
   net.source = "model";
@@ -145,7 +162,7 @@ void UpdateAverage(LoaNet& average, LoaNet& model, double keep) {
 }
 
 void LoadExportInto(const ExportedNet& net, LoaNet& model) {
-  if (net.config != model->config())
+  if (net.config != model->config().Exported())
     throw Error(net.source + ": architecture " + net.config.ToJson() + " differs from the model's " +
                 model->config().ToJson());
   CheckTensorLayout(net);

@@ -8,6 +8,8 @@
 //     -> policy head -> 512 logits   (square * 8 + direction)
 //     -> value head  -> 3 logits     (win, draw, loss for the side to move)
 //     -> moves-left head -> 1        (remaining plies / kMovesLeftScale)
+//     -> ownership head  -> 3 x 64   (own, enemy, empty at the game's end;
+//                                     training only, not exported)
 
 #include <torch/torch.h>
 
@@ -23,6 +25,7 @@ struct NetOutput {
   torch::Tensor policy;      // [N, 512]
   torch::Tensor value;       // [N, 3]: win, draw, loss logits
   torch::Tensor moves_left;  // [N]; undefined when the config has no such head
+  torch::Tensor ownership;   // [N, 3, 64] logits (OwnershipClass); undefined without the head
 };
 
 // conv (no bias) -> batch norm, the unit every layer is built of.
@@ -77,6 +80,22 @@ class PolicyHeadImpl : public torch::nn::Module {
 };
 TORCH_MODULE(PolicyHead);
 
+// The ownership head (KataGo's, with LOA's three states of a square): per
+// square, logits of own piece, enemy piece and empty at the game's end.
+//
+//   trunk -> conv1x1 (C -> O) -> BN -> ReLU -> conv1x1 (O -> 3, bias)
+//         -> [N, 3, 64]
+class OwnershipHeadImpl : public torch::nn::Module {
+ public:
+  OwnershipHeadImpl(int channels, int ownership_channels);
+  torch::Tensor forward(const torch::Tensor& trunk);
+
+ private:
+  torch::nn::Conv2d conv_{nullptr}, out_{nullptr};
+  torch::nn::BatchNorm2d bn_{nullptr};
+};
+TORCH_MODULE(OwnershipHead);
+
 // The value head (3 outputs) and the moves-left head (1), AlphaZero style.
 //
 //   trunk -> conv1x1 (C -> V) -> BN -> ReLU -> flatten [N, V*64]
@@ -113,6 +132,7 @@ class LoaNetImpl : public torch::nn::Module {
   torch::nn::ModuleList blocks_{nullptr};
   PolicyHead policy_{nullptr};
   DenseHead value_{nullptr}, moves_left_{nullptr};
+  OwnershipHead ownership_{nullptr};
 };
 TORCH_MODULE(LoaNet);
 
@@ -121,7 +141,9 @@ TORCH_MODULE(LoaNet);
 torch::Tensor EncodeBatch(const Position* positions, int count);
 
 // Returns the model's state as an export: every parameter and batch-norm
-// statistic, copied to CPU float32. Not thread-safe with training.
+// statistic but the ownership head's (what play never runs; the config is
+// NetConfig::Exported()), copied to CPU float32. Not thread-safe with
+// training.
 ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
 
 // Copies every parameter and buffer of `from` into `to` (same

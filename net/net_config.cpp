@@ -32,7 +32,10 @@ class JsonReader : public TextParamReader {
 
  protected:
   std::optional<std::string> Text(const char* key) override {
-    if (!j_.contains(key)) Fail(key, "missing", true);
+    if (!j_.contains(key)) {
+      if (std::string(key) == "ownership_channels") return std::nullopt;  // older files: no such head
+      Fail(key, "missing", true);
+    }
     const nlohmann::json& value = j_[key];
     if (value.is_string()) return value.get<std::string>();
     if (!value.is_primitive() || value.is_null()) Fail(key, "not a number, string or true/false", true);
@@ -58,6 +61,8 @@ void NetConfig::Visit(ParamVisitor& v) {
   v.Bool("moves_left", moves_left, "whether the net has a moves-left head");
   v.Int("moves_left_channels", moves_left_channels, 1, 512, "width of the moves-left head's 1x1 convolution");
   v.Int("moves_left_hidden", moves_left_hidden, 1, 4096, "hidden units of the moves-left head");
+  v.Int("ownership_channels", ownership_channels, 0, 512,
+        "width of the ownership head (a training target; 0: no such head)");
 }
 
 void NetConfig::Validate() const {

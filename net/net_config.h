@@ -30,6 +30,10 @@ struct NetConfig {
   bool moves_left = true;    // whether the moves-left head exists
   int moves_left_channels = 8;
   int moves_left_hidden = 64;
+  // Width of the ownership head's 1x1 convolution; 0: no such head. The
+  // head is a training target only (where the game ended, per square):
+  // exports leave it out, so the engine never runs it.
+  int ownership_channels = 0;
 
   // Declares the architecture's fields (core/params.h); input_planes is not
   // one: the encoder fixes it.
@@ -38,15 +42,24 @@ struct NetConfig {
   void Validate() const;
   // Returns whether block b (0-based) has the global pooling bias.
   bool HasGlobalPooling(int b) const { return global_pooling_every > 0 && (b + 1) % global_pooling_every == 0; }
+  // Returns the config of this net's export: the same, without the
+  // ownership head.
+  NetConfig Exported() const {
+    NetConfig c = *this;
+    c.ownership_channels = 0;
+    return c;
+  }
   // Returns the floating-point operations of one position's forward pass
-  // (2 per multiply-add; convolutions and linear layers only).
+  // at play (2 per multiply-add; convolutions and linear layers only).
   double FlopsPerPosition() const;
   // Returns the config as one JSON object.
   std::string ToJson() const;
   // Returns the short name "BLOCKSxCHANNELS", e.g. "6x64".
   std::string ShortName() const;
   // Parses ToJson's output; throws ParseError naming an unknown key, a
-  // missing key or a value of the wrong type, and Error for a bad range.
+  // missing key or a value of the wrong type, and Error for a bad range. A
+  // key added after files were written (ownership_channels) may be missing:
+  // it then takes the value that those files meant (no such head).
   static NetConfig FromJson(const std::string& json);
 
   bool operator==(const NetConfig& o) const { return ToJson() == o.ToJson(); }

@@ -112,6 +112,10 @@ struct TrainConfig {
   double policy_weight = 1.0;
   double value_weight = 1.0;
   double moves_left_weight = 0.1;  // KataGo weights its moves-left loss low
+  // The ownership loss's weight, when the net has the head
+  // (net.ownership_channels > 0): KataGo's 1.5 per board, on the mean over
+  // the squares.
+  double ownership_weight = 1.5;
   // The value target is (1 - w) * the game's outcome + w * the search's root
   // value (as win/loss probabilities): the root value is less noisy than one
   // game's result (lc0's q-ratio; "Lessons from AlphaZero", Prasad 2018,

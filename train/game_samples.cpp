@@ -33,9 +33,13 @@ bool IsSample(const SearchedMove& m) { return m.full_search && !m.policy.empty()
 
 }  // namespace
 
-int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard,
-                   double surprise_share, Rng* rng) {
+int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share, Rng* rng) {
   assert(surprise_share <= 0 || rng);
+  // Games read from an older shard (no final boards) keep unknown ones.
+  shard->finals.resize(size_t(shard->games));
+  const int game_index = shard->games++;
+  const Position& last = g.game.position();
+  shard->finals.push_back({last.pieces(kBlack), last.pieces(kWhite)});
   const int plies = int(g.moves.size());
   double mean_surprise = 0;
   int samples = 0;

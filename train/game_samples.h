@@ -27,10 +27,12 @@ bool WouldResign(const SelfPlayGame& g, double threshold, int consecutive);
 // game is over, else a resignation by the player who moved last.
 GameOutcome OutcomeOf(const SelfPlayGame& g);
 
-// Appends the samples of g, its game number in the shard being game_index:
-// one per full search whose position has a move other than the pass, with
-// the search's policy target, the outcome for the side to move, the root
-// value and the plies left. Returns the samples added.
+// Appends g to shard as its next game (shard->games grows by one, its
+// final board joins shard->finals) and its samples: one per full search
+// whose position has a move other than the pass, with the search's policy
+// target, the outcome for the side to move, the root value and the plies
+// left. The final board is the game's last position, a resigned game's
+// too. Returns the samples added; the game's index is shard->games - 1.
 //
 // With surprise_share > 0 (KataGo's policy-surprise weighting), a sample's
 // weight is (1 - share) + share * surprise / (the game's mean surprise), and
@@ -38,7 +40,7 @@ GameOutcome OutcomeOf(const SelfPlayGame& g);
 // probability frac(w), drawn from rng: the game keeps its expected number
 // of samples, moved towards the positions where the search disagreed with
 // the net.
-int AddGameSamples(const SelfPlayGame& g, const GameOutcome& outcome, int game_index, Shard* shard,
-                   double surprise_share = 0, Rng* rng = nullptr);
+int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share = 0,
+               Rng* rng = nullptr);
 
 }  // namespace loa::train

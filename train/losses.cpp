@@ -27,6 +27,14 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double
     total = total + c.moves_left_weight * ml;
     l.moves_left = ml.item<double>();
   }
+  if (out.ownership.defined()) {
+    const torch::Tensor target = tensor(b.ownership, {n, kOwnershipClasses, kNumSquares});
+    const torch::Tensor weight = tensor(b.ownership_weight, {n});
+    const torch::Tensor per_row = -(target * torch::log_softmax(out.ownership, 1)).sum(1).mean(1);
+    const torch::Tensor own = (per_row * weight).sum() / weight.sum().clamp_min(1);
+    total = total + c.ownership_weight * own;
+    l.ownership = own.item<double>();
+  }
   torch::NoGradGuard no_grad;
   l.total = total;
   l.policy = policy_loss.item<double>();

@@ -25,6 +25,19 @@ void Batch::Resize(int n) {
   wdl.assign(size_t(n) * 3, 0.0f);
   moves_left.assign(size_t(n), 0.0f);
   root_value.assign(size_t(n), 0.0f);
+  ownership.assign(size_t(n) * kOwnershipClasses * kNumSquares, 0.0f);
+  ownership_weight.assign(size_t(n), 0.0f);
+}
+
+void FillOwnership(const FinalBoard& board, Color side, int t, float* out) {
+  std::fill(out, out + kOwnershipClasses * kNumSquares, 0.0f);
+  const Bitboard own = TransformBitboard(t, side == kBlack ? board.black : board.white);
+  const Bitboard enemy = TransformBitboard(t, side == kBlack ? board.white : board.black);
+  for (int sq = 0; sq < kNumSquares; ++sq) {
+    const Bitboard bit = Bitboard(1) << sq;
+    const int owner = (own & bit) ? kOwnershipOwn : (enemy & bit) ? kOwnershipEnemy : kOwnershipEmpty;
+    out[owner * kNumSquares + sq] = 1.0f;
+  }
 }
 
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch) {
@@ -52,6 +65,14 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
   wdl[0] = s.outcome > 0, wdl[1] = s.outcome == 0, wdl[2] = s.outcome < 0;
   batch->moves_left[row] = float(s.plies_left) / kMovesLeftScale;
   batch->root_value[row] = s.root_value;
+
+  const FinalBoard final_board = shard.FinalOf(s);
+  float* ownership = &batch->ownership[size_t(row) * kOwnershipClasses * kNumSquares];
+  if (final_board.known())
+    FillOwnership(final_board, Color(s.side_to_move), t, ownership);
+  else
+    std::fill(ownership, ownership + kOwnershipClasses * kNumSquares, 0.0f);
+  batch->ownership_weight[row] = final_board.known() ? 1.0f : 0.0f;
 }
 
 void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {

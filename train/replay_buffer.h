@@ -29,6 +29,10 @@ struct Batch {
   std::vector<float> wdl;         // size x 3 one-hot win, draw, loss
   std::vector<float> moves_left;  // size: plies left / kMovesLeftScale
   std::vector<float> root_value;  // size: the search's value, for metrics
+  // size x kOwnershipClasses x 64, one-hot per square (channel-major, as the
+  // ownership head outputs): where the game ended, from the side to move's view.
+  std::vector<float> ownership;
+  std::vector<float> ownership_weight;  // size: 1 if the final board is known, else 0
 
   // Sizes every vector for n rows.
   void Resize(int n);
@@ -37,6 +41,10 @@ struct Batch {
 // Added to the logit of an illegal move: the loss's softmax is over the
 // legal moves only, as the evaluator's is.
 inline constexpr float kIllegalLogit = -1e9f;
+
+// Writes the ownership target of a final board for the side to move under
+// symmetry t: kOwnershipClasses x 64 floats, one-hot per square.
+void FillOwnership(const FinalBoard& board, Color side, int t, float* out);
 
 // Writes row `row` of batch for sample s (of shard) under symmetry t.
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch);

@@ -201,9 +201,9 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
 void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
   const SelfplayConfig& sc = config_.selfplay;
   const GameOutcome outcome = OutcomeOf(g);
-  const int game_index = w.shard.games++;
   Rng rng(w.seed ^ Mix(uint64_t(g.index) + 2));
-  samples_ += AddGameSamples(g, outcome, game_index, &w.shard, sc.policy_surprise_weight, &rng);
+  samples_ += AppendGame(g, outcome, &w.shard, sc.policy_surprise_weight, &rng);
+  const int game_index = w.shard.games - 1;
   positions_ += int64_t(g.moves.size());
   w.plies += int(g.moves.size());
   w.results[outcome.result == Result::kBlackWins ? 0 : outcome.result == Result::kWhiteWins ? 1 : 2]++;

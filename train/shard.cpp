@@ -21,6 +21,7 @@ constexpr uint32_t kMaxShardGames = 100000;
 constexpr uint32_t kMaxShardSamples = 1u << 26;
 constexpr size_t kRecordBytes = 32;
 constexpr size_t kEntryBytes = 4;
+constexpr size_t kFinalBytes = 16;
 
 template <typename T>
 void Put(std::string& out, T value) {
@@ -54,13 +55,16 @@ struct Header {
   uint64_t payload_bytes = 0, checksum = 0;
 };
 
+// The bytes of the final boards: version 3 has one per game.
+uint64_t FinalsBytes(const Header& h) { return h.version >= 3 ? uint64_t(h.games) * kFinalBytes : 0; }
+
 Header ParseHeader(const std::string& bytes, const std::string& name) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kShardMagic, sizeof kShardMagic) != 0)
     throw Error(name + ": not a replay shard (bad magic or shorter than its header)");
   Cursor in(bytes, sizeof kShardMagic, name);
   Header h;
   h.version = in.Get<uint32_t>();
-  if (h.version != kShardVersion && h.version != 1)
+  if (h.version < 1 || h.version > kShardVersion)
     throw Error(name + ": replay shard version " + std::to_string(h.version) + ", this build reads versions 1 to " +
                 std::to_string(kShardVersion));
   h.games = in.Get<uint32_t>();
@@ -70,7 +74,7 @@ Header ParseHeader(const std::string& bytes, const std::string& name) {
   h.checksum = in.Get<uint64_t>();
   if (h.games == 0 || h.games > kMaxShardGames || h.samples > kMaxShardSamples ||
       uint64_t(h.entries) > uint64_t(h.samples) * 255 ||
-      h.payload_bytes != uint64_t(h.samples) * kRecordBytes + uint64_t(h.entries) * kEntryBytes)
+      h.payload_bytes != uint64_t(h.samples) * kRecordBytes + FinalsBytes(h) + uint64_t(h.entries) * kEntryBytes)
     throw Error(name + ": replay shard header out of range or inconsistent (games " + std::to_string(h.games) +
                 ", samples " + std::to_string(h.samples) + ")");
   return h;
@@ -113,8 +117,12 @@ void Shard::Add(Sample sample, const std::vector<std::pair<int, float>>& target)
 }
 
 std::string SerializeShard(const Shard& shard) {
+  // A game without a final board (read from an older version) is written
+  // with a board of no pieces: no ownership target.
+  assert(shard.finals.size() <= size_t(shard.games));
   std::string payload;
-  payload.reserve(shard.samples.size() * kRecordBytes + shard.policy.size() * kEntryBytes);
+  payload.reserve(shard.samples.size() * kRecordBytes + size_t(shard.games) * kFinalBytes +
+                  shard.policy.size() * kEntryBytes);
   for (const Sample& s : shard.samples) {
     Put(payload, s.black);
     Put(payload, s.white);
@@ -127,6 +135,11 @@ std::string SerializeShard(const Shard& shard) {
     Put(payload, s.game);
     Put(payload, s.ply);
   }
+  for (int g = 0; g < shard.games; ++g) {
+    const FinalBoard board = size_t(g) < shard.finals.size() ? shard.finals[size_t(g)] : FinalBoard{};
+    Put(payload, board.black);
+    Put(payload, board.white);
+  }
   for (const Sample& s : shard.samples)
     for (int i = 0; i < s.num_policy; ++i) {
       Put(payload, shard.policy[s.policy_offset + i].index);
@@ -136,7 +149,9 @@ std::string SerializeShard(const Shard& shard) {
   Put(out, kShardVersion);
   Put(out, uint32_t(shard.games));
   Put(out, uint32_t(shard.samples.size()));
-  Put(out, uint32_t((payload.size() - shard.samples.size() * kRecordBytes) / kEntryBytes));
+  uint32_t entries = 0;
+  for (const Sample& s : shard.samples) entries += s.num_policy;
+  Put(out, entries);
   Put(out, uint64_t(payload.size()));
   Put(out, Fnv1a64(payload, Fnv1a64(out)));
   return out + payload;
@@ -167,6 +182,14 @@ Shard ParseShard(const std::string& bytes, const std::string& name) {
       throw Error(name + ": replay shard holds a malformed sample");
   }
   if (entries != h.entries) throw Error(name + ": replay shard policy entries disagree with its header");
+  if (h.version >= 3) {
+    shard.finals.resize(h.games);
+    for (FinalBoard& board : shard.finals) {
+      board.black = in.Get<uint64_t>();
+      board.white = in.Get<uint64_t>();
+      if (board.black & board.white) throw Error(name + ": replay shard holds a malformed final board");
+    }
+  }
   shard.policy.resize(entries);
   for (PolicyEntry& e : shard.policy) {
     e.index = in.Get<uint16_t>();

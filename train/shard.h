@@ -7,11 +7,14 @@
 //     u32 samples, u32 policy entries, u64 payload bytes, u64 FNV-1a 64 of
 //     the header's first 32 bytes and the payload (version 1: of the
 //     payload alone; still read)
-//   payload: samples x 32-byte fixed records, then all policy entries
-//     (u16 policy index, u16 probability * 65535), sample by sample.
+//   payload: samples x 32-byte fixed records, then (version 3) games x
+//     16-byte final boards (u64 black, u64 white: each game's last
+//     position, the ownership target), then all policy entries (u16 policy
+//     index, u16 probability * 65535), sample by sample.
 // A fixed record: u64 black, u64 white, u8 side to move, u8 flags, i8
 // outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
-// index in the shard, u32 ply of the game.
+// index in the shard, u32 ply of the game. Versions 1 and 2 (no final
+// boards) are still read; their samples have no ownership target.
 
 #include <cstdint>
 #include <string>
@@ -24,7 +27,7 @@ namespace loa::train {
 
 inline constexpr char kShardMagic[8] = {'L', 'O', 'A', 'Z', 'S', 'H', 'R', 'D'};
 // Bump when the layout changes; readers reject other versions by name.
-inline constexpr uint32_t kShardVersion = 2;
+inline constexpr uint32_t kShardVersion = 3;
 
 // Sample flags.
 enum SampleFlags : uint8_t {
@@ -58,11 +61,24 @@ struct Sample {
   Position position() const { return Position(black, white, Color(side_to_move)); }
 };
 
+// The pieces on the board where a game ended (or was resigned); a board of
+// no pieces stands for an unknown one.
+struct FinalBoard {
+  uint64_t black = 0, white = 0;
+  bool known() const { return (black | white) != 0; }
+};
+
 // The contents of one shard in memory.
 struct Shard {
   int games = 0;
   std::vector<Sample> samples;
   std::vector<PolicyEntry> policy;  // samples[i]'s entries start at policy_offset
+  // One per game (finals[s.game] is sample s's), or empty: a shard of
+  // version 1 or 2, whose samples have no ownership target.
+  std::vector<FinalBoard> finals;
+
+  // Returns the final board of sample s's game, unknown if the shard has none.
+  FinalBoard FinalOf(const Sample& s) const { return s.game < finals.size() ? finals[s.game] : FinalBoard{}; }
 
   // Appends a sample and its policy target (probabilities over policy
   // indices, each quantised; entries of probability 0 are dropped).

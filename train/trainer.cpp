@@ -29,10 +29,10 @@ constexpr std::chrono::milliseconds kWaitPeriod{200};
 
 // Sums of Losses over several batches, for the metrics.
 struct LossSums {
-  double policy = 0, value = 0, moves_left = 0, entropy = 0, value_accuracy = 0, grad_norm = 0;
+  double policy = 0, value = 0, moves_left = 0, ownership = 0, entropy = 0, value_accuracy = 0, grad_norm = 0;
   int batches = 0;
   void Add(const Losses& l, double norm) {
-    policy += l.policy, value += l.value, moves_left += l.moves_left, entropy += l.entropy;
+    policy += l.policy, value += l.value, moves_left += l.moves_left, ownership += l.ownership, entropy += l.entropy;
     value_accuracy += l.value_accuracy, grad_norm += norm, ++batches;
   }
   // Writes the means into event under their names.
@@ -41,6 +41,7 @@ struct LossSums {
     event["policy_loss"] = policy / n;
     event["value_loss"] = value / n;
     event["moves_left_loss"] = moves_left / n;
+    if (ownership > 0) event["ownership_loss"] = ownership / n;  // a net with the head
     event["policy_entropy"] = entropy / n;
     event["value_accuracy"] = value_accuracy / n;
   }
@@ -159,7 +160,8 @@ void Trainer::Impl::TrainStep() {
     throw Error("step " + std::to_string(step + 1) + ": " + what + values +
                 "; the run stops, its newest checkpoint is the last good one");
   };
-  if (!std::isfinite(l.policy) || !std::isfinite(l.value) || !std::isfinite(l.moves_left))
+  if (!std::isfinite(l.policy) || !std::isfinite(l.value) || !std::isfinite(l.moves_left) ||
+      !std::isfinite(l.ownership))
     fail("the training loss is not finite");
   l.total.backward();
   double norm = 0;

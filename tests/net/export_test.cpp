@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -135,6 +137,22 @@ TEST(ExportTest, ErrorsNameTheFault) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
   }
+}
+
+TEST(ExportTest, ArchitecturesWrittenBeforeTheOwnershipHeadHaveNone) {
+  // The shipped nets' architecture JSON predates ownership_channels.
+  nlohmann::json older = nlohmann::json::parse(SmallConfig(2, 16, 0, false).ToJson());
+  older.erase("ownership_channels");
+  EXPECT_EQ(NetConfig::FromJson(older.dump()).ownership_channels, 0);
+  EXPECT_EQ(NetConfig::FromJson(older.dump()), SmallConfig(2, 16, 0, false));
+  // Every other key is still required.
+  older.erase("value_hidden");
+  EXPECT_THROW(NetConfig::FromJson(older.dump()), ParseError);
+  // An export's config never has the head.
+  NetConfig with_head = SmallConfig(2, 16, 0, false);
+  with_head.ownership_channels = 8;
+  EXPECT_EQ(with_head.Exported(), SmallConfig(2, 16, 0, false));
+  EXPECT_EQ(TensorLayout(with_head.Exported()), TensorLayout(SmallConfig(2, 16, 0, false)));
 }
 
 // Returns the outputs of evaluator for positions, one call per position.

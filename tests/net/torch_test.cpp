@@ -404,5 +404,41 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
   EXPECT_THROW(MakeNetEvaluator(TempPath("nothing_here"), NetEvaluatorOptions()), IoError);
 }
 
+TEST(ModelTest, TheOwnershipHeadTrainsButIsNeitherExportedNorRun) {
+  NetConfig config = SmallConfig(2, 8, 1, true);
+  config.ownership_channels = 4;
+  torch::manual_seed(41);
+  LoaNet model(config);
+  std::vector<Position> positions = RandomPositions(5, 41);
+  model->eval();
+  EXPECT_EQ(model->forward(EncodeBatch(positions.data(), 5)).ownership.sizes(),
+            (std::vector<int64_t>{5, kOwnershipClasses, kNumSquares}));
+
+  // The export: the same net without the head, which plays as the model does.
+  ExportedNet net = ToExport(model, "rules", 3);
+  EXPECT_EQ(net.config, SmallConfig(2, 8, 1, true));
+  for (const auto& [name, tensor] : net.tensors) EXPECT_NE(name.rfind("ownership.", 0), 0u) << name;
+  EXPECT_EQ(net.tensors.size(), TensorLayout(net.config).size());
+  LoaNet played = ModelOf(net);
+  const torch::Tensor input = EncodeBatch(positions.data(), 5);
+  EXPECT_TRUE(torch::equal(played->forward(input).policy, model->forward(input).policy));
+  // An export loads into a model with the head (which keeps its own weights).
+  LoaNet other(config);
+  LoadExportInto(net, other);
+
+  // A checkpoint keeps the head; its export and every evaluator leave it out.
+  const std::string checkpoint = TempPath("ownership.pt");
+  SaveCheckpoint(checkpoint, model, nullptr, TrainingState{3, {}, "rules"});
+  EXPECT_EQ(ReadCheckpointInfo(checkpoint).config, config);
+  EXPECT_EQ(ExportCheckpoint(checkpoint).config, net.config);
+  NetEvaluatorOptions options;
+  options.backend = "torch";
+  std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(checkpoint, options);
+  std::vector<EvalOutput> a(5), b(5);
+  evaluator->Evaluate(positions.data(), 5, a.data());
+  EigenEvaluator(net, 1).Evaluate(positions.data(), 5, b.data());
+  for (int i = 0; i < 5; ++i) ExpectSame(a[i], b[i], 1e-4f);
+}
+
 }  // namespace
 }  // namespace loa

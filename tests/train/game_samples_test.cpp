@@ -46,9 +46,14 @@ TEST(GameSamplesTest, SamplesCarryTheOutcomeForTheSideToMove) {
   GameOutcome o;
   o.result = Result::kBlackWins;
   Shard shard;
-  shard.games = 1;
-  const int added = AddGameSamples(g, o, 0, &shard);
+  const int added = AppendGame(g, o, &shard);
   EXPECT_EQ(added, 6);  // plies 2, 5 and 8 were cheap searches
+  EXPECT_EQ(shard.games, 1);
+  // The ownership target: the game's last position.
+  ASSERT_EQ(shard.finals.size(), 1u);
+  EXPECT_EQ(shard.finals[0].black, g.game.position().pieces(kBlack));
+  EXPECT_EQ(shard.finals[0].white, g.game.position().pieces(kWhite));
+  EXPECT_NE(shard.finals[0].black, shard.samples[0].black);  // Black's pieces moved
   ASSERT_EQ(shard.samples.size(), 6u);
   for (const Sample& s : shard.samples) {
     EXPECT_EQ(s.outcome, s.side_to_move == kBlack ? 1 : -1) << "ply " << s.ply;
@@ -61,7 +66,7 @@ TEST(GameSamplesTest, SamplesCarryTheOutcomeForTheSideToMove) {
   o.result = Result::kDraw;
   o.capped = true;
   Shard drawn;
-  AddGameSamples(g, o, 0, &drawn);
+  AppendGame(g, o, &drawn);
   for (const Sample& s : drawn.samples) {
     EXPECT_EQ(s.outcome, 0);
     EXPECT_TRUE(s.flags & kGameCapped);
@@ -78,7 +83,7 @@ TEST(GameSamplesTest, SurpriseWeightingMovesSamplesToSurprisingPositions) {
   o.result = Result::kBlackWins;
   Rng rng(1);
   Shard weighted;
-  EXPECT_EQ(AddGameSamples(g, o, 0, &weighted, 1.0, &rng), 6);
+  EXPECT_EQ(AppendGame(g, o, &weighted, 1.0, &rng), 6);
   std::vector<uint32_t> plies;
   for (const Sample& s : weighted.samples) plies.push_back(s.ply);
   EXPECT_EQ(plies, (std::vector<uint32_t>{6, 6, 7, 7, 7, 7}));
@@ -90,7 +95,7 @@ TEST(GameSamplesTest, SurpriseWeightingMovesSamplesToSurprisingPositions) {
   const int games = 2000;
   for (int i = 0; i < games; ++i) {
     Shard shard;
-    total += AddGameSamples(g, o, 0, &shard, 0.5, &rng);
+    total += AppendGame(g, o, &shard, 0.5, &rng);
     int sevens = 0;
     for (const Sample& s : shard.samples) sevens += s.ply == 7;
     EXPECT_GE(sevens, 2);
@@ -103,7 +108,7 @@ TEST(GameSamplesTest, SurpriseWeightingMovesSamplesToSurprisingPositions) {
   // A game with no surprise at all is written as it stands.
   for (SearchedMove& m : g.moves) m.surprise = 0;
   Shard flat;
-  EXPECT_EQ(AddGameSamples(g, o, 0, &flat, 1.0, &rng), 6);
+  EXPECT_EQ(AppendGame(g, o, &flat, 1.0, &rng), 6);
 }
 
 }  // namespace

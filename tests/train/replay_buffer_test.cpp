@@ -116,6 +116,39 @@ TEST(ReplayBufferTest, SymmetriesAreUsed) {
   EXPECT_EQ(targets.size(), 1u);
 }
 
+TEST(ReplayBufferTest, TheOwnershipTargetTurnsWithTheBoard) {
+  // Games of one sample each whose final board is that sample's own: under
+  // every symmetry the target's own and enemy squares are the input's.
+  auto shard = GameShard(3, 30);
+  shard->games = int(shard->samples.size());
+  for (size_t i = 0; i < shard->samples.size(); ++i) {
+    Sample& s = shard->samples[i];
+    s.game = uint16_t(i);
+    shard->finals.push_back({s.black, s.white});
+  }
+  ReplayBuffer buffer(NoValidation(1000), 9);
+  buffer.Add("s", shard);
+  Batch batch;
+  buffer.SampleBatch(400, false, &batch);
+  for (int r = 0; r < batch.size; ++r) {
+    ASSERT_EQ(batch.ownership_weight[r], 1.0f);
+    const float* target = &batch.ownership[size_t(r) * kOwnershipClasses * kNumSquares];
+    const float* planes = &batch.planes[size_t(r) * kInputSize];
+    for (int sq = 0; sq < kNumSquares; ++sq) {
+      EXPECT_EQ(target[kOwnershipOwn * kNumSquares + sq], planes[kOwnPlane * kNumSquares + sq]) << r << " " << sq;
+      EXPECT_EQ(target[kOwnershipEnemy * kNumSquares + sq], planes[kEnemyPlane * kNumSquares + sq]);
+      EXPECT_EQ(target[kOwnershipOwn * kNumSquares + sq] + target[kOwnershipEnemy * kNumSquares + sq] +
+                    target[kOwnershipEmpty * kNumSquares + sq],
+                1.0f);
+    }
+  }
+  // A shard without final boards (an older version's) has no target.
+  ReplayBuffer older(NoValidation(1000), 9);
+  older.Add("s", GameShard(3, 30));
+  older.SampleBatch(10, false, &batch);
+  for (int r = 0; r < batch.size; ++r) EXPECT_EQ(batch.ownership_weight[r], 0.0f);
+}
+
 TEST(ReplayBufferTest, ValidationShardsAreHeldOut) {
   ReplayConfig config = NoValidation(100000);
   config.validation_share = 0.25;

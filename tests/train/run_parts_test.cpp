@@ -76,9 +76,7 @@ Shard UniformShard(int games, int playouts) {
   rules.max_plies = 60;
   SelfPlayDriver driver(&evaluator, params, rules, games, 7, 0, games);
   Shard shard;
-  int index = 0;
-  for (const SelfPlayGame& g : driver.PlayAll()) AddGameSamples(g, OutcomeOf(g), index++, &shard);
-  shard.games = games;
+  for (const SelfPlayGame& g : driver.PlayAll()) AppendGame(g, OutcomeOf(g), &shard);
   return shard;
 }
 
@@ -91,7 +89,9 @@ TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
   batch.Resize(n);
   for (int i = 0; i < n; ++i) FillBatchRow(shard, shard.samples[i], 0, i, &batch);
 
-  LoaNet model(config_.net);
+  NetConfig net = config_.net;
+  net.ownership_channels = 4;
+  LoaNet model(net);
   model->train();
   TrainConfig c = config_.train;
   c.learning_rate = 0.05;
@@ -108,6 +108,9 @@ TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
   EXPECT_LT(last.policy + last.value, 0.8 * (first.policy + first.value))
       << "policy " << first.policy << " -> " << last.policy << ", value " << first.value << " -> " << last.value;
   EXPECT_GT(first.entropy, 0);
+  // The ownership head learns where these games ended.
+  EXPECT_GT(first.ownership, 0);
+  EXPECT_LT(last.ownership, 0.8 * first.ownership) << first.ownership << " -> " << last.ownership;
   // A value target mixed with the root value is another loss of the same batch.
   EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
 }

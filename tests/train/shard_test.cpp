@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
+#include "core/hash.h"
+#include "core/random_play.h"
 
 namespace loa::train {
 namespace {
@@ -77,6 +79,41 @@ TEST(ShardTest, RoundTrip) {
   std::remove(path.c_str());
 }
 
+TEST(ShardTest, FinalBoardsRoundTripAndOlderVersionsHaveNone) {
+  Shard shard = MakeShard(2);
+  const Position after = RandomPositions(1, 5)[0];
+  shard.finals = {{after.pieces(kBlack), after.pieces(kWhite)}, {}};  // the second unknown
+  const std::string bytes = SerializeShard(shard);
+  const Shard back = ParseShard(bytes, "v3.shard");
+  ASSERT_EQ(back.finals.size(), 2u);
+  EXPECT_EQ(back.FinalOf(back.samples[0]).black, after.pieces(kBlack));
+  EXPECT_EQ(back.FinalOf(back.samples[0]).white, after.pieces(kWhite));
+  EXPECT_TRUE(back.FinalOf(back.samples[0]).known());
+  EXPECT_FALSE(back.FinalOf(back.samples[5]).known());  // game 1's
+
+  // The same shard as version 2 wrote it: no final boards, checksum over
+  // the header's first 32 bytes and the payload.
+  const size_t records = 40 + shard.samples.size() * 32;
+  std::string v2 = bytes.substr(0, records) + bytes.substr(records + 2 * 16);
+  const uint32_t version = 2;
+  std::memcpy(v2.data() + 8, &version, 4);
+  const uint64_t payload_bytes = v2.size() - 40;
+  std::memcpy(v2.data() + 24, &payload_bytes, 8);
+  const uint64_t checksum = Fnv1a64(std::string_view(v2).substr(40), Fnv1a64(std::string_view(v2).substr(0, 32)));
+  std::memcpy(v2.data() + 32, &checksum, 8);
+  const Shard old = ParseShard(v2, "v2.shard");
+  EXPECT_TRUE(old.finals.empty());
+  EXPECT_FALSE(old.FinalOf(old.samples[0]).known());
+  ASSERT_EQ(old.samples.size(), shard.samples.size());
+  EXPECT_EQ(old.samples[7].position(), shard.samples[7].position());
+  EXPECT_EQ(old.policy[old.samples[7].policy_offset].index, shard.policy[shard.samples[7].policy_offset].index);
+
+  // A final board with a square of both colours is damage.
+  Shard bad = MakeShard(1);
+  bad.finals = {{1, 1}};
+  EXPECT_THROW(ParseShard(SerializeShard(bad), "bad.shard"), Error);
+}
+
 TEST(ShardTest, CorruptionIsAnErrorNamingTheFile) {
   const std::string bytes = SerializeShard(MakeShard(2));
   std::string flipped = bytes;
@@ -109,9 +146,14 @@ std::string ShardError(const std::string& bytes) {
 TEST(ShardTest, TheChecksumCoversTheHeader) {
   const std::string bytes = SerializeShard(MakeShard(2));
   EXPECT_EQ(ShardError(bytes), "");
-  // Games 2 -> 3: still in range and consistent, but the checksum says no.
-  std::string more_games = bytes;
+  // Games 2 -> 3 and a final board more: in range and consistent, but the
+  // checksum says no.
+  std::string more_games = bytes + std::string(16, '\0');
   more_games[12] = 3;
+  uint64_t payload_bytes;
+  std::memcpy(&payload_bytes, more_games.data() + 24, 8);
+  payload_bytes += 16;
+  std::memcpy(more_games.data() + 24, &payload_bytes, 8);
   EXPECT_NE(ShardError(more_games).find("checksum mismatch"), std::string::npos) << ShardError(more_games);
 }
 
