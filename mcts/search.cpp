@@ -97,7 +97,6 @@ void Search::Worker() {
 }
 
 SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
-  SearchResult result;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     start_ = std::chrono::steady_clock::now();
@@ -127,9 +126,23 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
     tree_.Clear();
     std::rethrow_exception(error_);
   }
+  SearchResult result = ResultLocked();
+  if (result.children.empty()) result.best_move = moves[0];
+  return result;
+}
+
+SearchResult Search::Progress() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ResultLocked();
+}
+
+SearchResult Search::ResultLocked() const {
+  SearchResult result;
   result.children = tree_.RootChildren();
-  result.best_move = result.children.empty() ? moves[0] : ChooseBestMove(result.children);
-  if (!result.children.empty()) result.pv = tree_.PrincipalVariation(result.best_move, kPvLength);
+  if (!result.children.empty()) {
+    result.best_move = ChooseBestMove(result.children);
+    result.pv = tree_.PrincipalVariation(result.best_move, kPvLength);
+  }
   result.value = tree_.RootValue();
   result.draw = tree_.RootDraw();
   result.proven = tree_.RootProven();

@@ -60,6 +60,12 @@ class Search {
   // from it. Rethrows an exception of the evaluator (the tree is then reset).
   SearchResult Run(const Game& game, const SearchLimits& limits);
 
+  // Returns what the search has found so far, as Run would return it now
+  // (best_move null while the root has no visited move): the running
+  // search's state, else the last one's. Thread-safe; it waits for the
+  // tree's lock, which the search threads hold between evaluations.
+  SearchResult Progress();
+
   // Asks a running search to stop soon; a no-op when none runs.
   void Stop();
 
@@ -73,6 +79,7 @@ class Search {
   bool ShouldStop() const;
   bool CannotChange(double elapsed) const;
   double Elapsed() const;
+  SearchResult ResultLocked() const;
 
   Evaluator* evaluator_;
   const SearchParams params_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 
 #include "alphabeta/search.h"
 #include "core/notation.h"
@@ -108,27 +109,53 @@ class AlphaBetaPlayer : public Player {
           MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, SearchParams());
       limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
     }
-    last_ = search_.Search(game, limits);
-    return last_.best;
+    return Run(game, limits);
+  }
+  Move Analyse(const Game& game, double seconds, int64_t nodes) override {
+    ab::SearchLimits limits;
+    limits.seconds = seconds;
+    limits.nodes = nodes;
+    return Run(game, limits);
   }
   void Stop() override { search_.Stop(); }
   std::string LastMoveInfo() const override;
-  MoveAnalysis LastAnalysis() const override {
-    MoveAnalysis a;
-    a.available = last_.depth > 0;
-    a.seconds = last_.seconds;
-    a.nodes = last_.nodes;
-    a.depth = last_.depth;
-    a.score = last_.score;
-    a.pv = last_.pv;
-    return a;
+  MoveAnalysis LastAnalysis() const override { return AnalysisOf(last_); }
+  MoveAnalysis CurrentAnalysis() override {
+    std::lock_guard<std::mutex> lock(progress_mutex_);
+    return AnalysisOf(progress_);
   }
 
  private:
+  static MoveAnalysis AnalysisOf(const ab::SearchResult& r) {
+    MoveAnalysis a;
+    a.available = r.depth > 0;
+    a.seconds = r.seconds;
+    a.nodes = r.nodes;
+    a.depth = r.depth;
+    a.score = r.score;
+    a.pv = r.pv;
+    return a;
+  }
+
+  // Searches, keeping each finished depth for CurrentAnalysis.
+  Move Run(const Game& game, const ab::SearchLimits& limits) {
+    {
+      std::lock_guard<std::mutex> lock(progress_mutex_);
+      progress_ = {};
+    }
+    last_ = search_.Search(game, limits, [this](const ab::SearchResult& iteration) {
+      std::lock_guard<std::mutex> lock(progress_mutex_);
+      progress_ = iteration;
+    });
+    return last_.best;
+  }
+
   std::string name_;
   ab::SearchLimits limits_;
   ab::AlphaBeta search_;
   ab::SearchResult last_;
+  std::mutex progress_mutex_;
+  ab::SearchResult progress_;  // the last finished depth of the running search
 };
 
 std::string AlphaBetaPlayer::LastMoveInfo() const {

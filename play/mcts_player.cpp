@@ -17,9 +17,26 @@
 namespace loa {
 namespace {
 
+// Returns what a search says, as people watching read it.
+MoveAnalysis AnalysisOf(const SearchResult& r) {
+  MoveAnalysis a;
+  a.available = !r.children.empty();
+  a.seconds = r.seconds;
+  a.nodes = r.playouts;
+  a.reused = int64_t(r.visits) - r.playouts;
+  a.value = r.value;
+  a.draw = r.draw;
+  for (const RootChild& c : r.children) a.top.push_back({c.move, c.visits, c.prior, c.q, c.d});
+  std::sort(a.top.begin(), a.top.end(), [](const MoveAnalysis::Candidate& x, const MoveAnalysis::Candidate& y) {
+    return x.visits != y.visits ? x.visits > y.visits : x.prior > y.prior;
+  });
+  a.pv = r.pv;
+  return a;
+}
+
 class SearchPlayer : public Player {
  public:
-  SearchPlayer(std::string name, std::unique_ptr<Evaluator> evaluator, const SearchParams& params,
+  SearchPlayer(std::string name, std::shared_ptr<Evaluator> evaluator, const SearchParams& params,
                const SearchLimits& limits, std::function<void(uint64_t)> on_seed)
       : name_(std::move(name)),
         evaluator_(std::move(evaluator)),
@@ -42,6 +59,17 @@ class SearchPlayer : public Player {
     return last_.best_move;
   }
 
+  Move Analyse(const Game& game, double seconds, int64_t nodes) override {
+    SearchLimits limits;
+    limits.seconds = seconds;
+    limits.playouts = int(std::min<int64_t>(nodes, int64_t{1} << 30));
+    limits.early_stop = false;
+    last_ = search_.Run(game, limits);
+    return last_.best_move;
+  }
+
+  MoveAnalysis CurrentAnalysis() override { return AnalysisOf(search_.Progress()); }
+
   void Stop() override { search_.Stop(); }
 
   // "playouts 5123 value +0.21 draw 0.04 time 0.512 s speed 10006 playouts/s pv a1-b2 ...",
@@ -63,24 +91,11 @@ class SearchPlayer : public Player {
     return text;
   }
 
-  MoveAnalysis LastAnalysis() const override {
-    MoveAnalysis a;
-    a.available = !last_.children.empty();
-    a.seconds = last_.seconds;
-    a.nodes = last_.playouts;
-    a.value = last_.value;
-    a.draw = last_.draw;
-    for (const RootChild& c : last_.children) a.top.push_back({c.move, c.visits, c.prior, c.q, c.d});
-    std::sort(a.top.begin(), a.top.end(), [](const MoveAnalysis::Candidate& x, const MoveAnalysis::Candidate& y) {
-      return x.visits != y.visits ? x.visits > y.visits : x.prior > y.prior;
-    });
-    a.pv = last_.pv;
-    return a;
-  }
+  MoveAnalysis LastAnalysis() const override { return AnalysisOf(last_); }
 
  private:
   std::string name_;
-  std::unique_ptr<Evaluator> evaluator_;
+  std::shared_ptr<Evaluator> evaluator_;
   Search search_;
   SearchLimits limits_;
   std::function<void(uint64_t)> on_seed_;
@@ -129,7 +144,7 @@ SearchParams EngineSearchParams() {
   return params;
 }
 
-std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evaluator> evaluator,
+std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evaluator> evaluator,
                                          const SearchParams& params, const SearchLimits& limits,
                                          std::function<void(uint64_t)> on_seed) {
   params.Validate();
@@ -146,20 +161,27 @@ std::string DefaultEngineSpec() {
   return "mcts:time=1,threads=" + std::to_string(std::clamp(cores, 1u, 2u));
 }
 
-std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
+namespace {
+
+// An mcts spec read: its own keys, the search's and the evaluator's.
+struct MctsSpecKeys {
   MctsSpec keys;
   SearchParams params = EngineSearchParams();
   NetEvaluatorOptions options;
-  spec.Read([&](ParamVisitor& v) { VisitMctsKeys(v, keys, params, options); });
-  spec.CheckKeys();
-  // playouts= (declared by SearchParams) is a limit of its own; without it
-  // and without time=, the search stops at params.playouts.
-  SearchLimits limits;
-  limits.playouts = spec.Has("playouts") ? params.playouts : 0;
-  limits.seconds = keys.time;
-  // Every thread may have a batch of leaves in flight.
-  options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
 
+  explicit MctsSpecKeys(const PlayerSpec& spec) {
+    spec.Read([&](ParamVisitor& v) { VisitMctsKeys(v, keys, params, options); });
+    spec.CheckKeys();
+    // Every thread may have a batch of leaves in flight.
+    options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec) {
+  MctsSpecKeys read(spec);
+  MctsSpec& keys = read.keys;
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
   if (keys.net.empty() && keys.evaluator.empty()) {
     keys.net = DefaultNetPath();
@@ -173,11 +195,22 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec) {
     evaluator = std::make_unique<UniformEvaluator>();
   } else if (kind == "net") {
     if (keys.net.empty()) fail("evaluator=net needs net=FILE");
-    evaluator = MakeNetEvaluator(keys.net, options);
+    evaluator = MakeNetEvaluator(keys.net, read.options);
   } else {
     fail("needs net=FILE or evaluator=uniform");
   }
-  return MakeSearchPlayer(spec.text(), std::move(evaluator), params, limits);
+  return evaluator;
+}
+
+std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared) {
+  const MctsSpecKeys read(spec);
+  // playouts= (declared by SearchParams) is a limit of its own; without it
+  // and without time=, the search stops at params.playouts.
+  SearchLimits limits;
+  limits.playouts = spec.Has("playouts") ? read.params.playouts : 0;
+  limits.seconds = read.keys.time;
+  if (!shared) shared = MakeMctsEvaluator(spec);
+  return MakeSearchPlayer(spec.text(), std::move(shared), read.params, limits);
 }
 
 }  // namespace loa

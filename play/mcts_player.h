@@ -25,7 +25,7 @@ SearchParams EngineSearchParams();
 // (a timed clock overrides the time; 800 playouts when neither is given);
 // on_seed, when set, receives the match's seeds. Throws loa::Error for
 // parameters out of range.
-std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::unique_ptr<Evaluator> evaluator,
+std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evaluator> evaluator,
                                          const SearchParams& params, const SearchLimits& limits,
                                          std::function<void(uint64_t)> on_seed = {});
 
@@ -50,8 +50,14 @@ std::string DefaultEngineSpec();
 //   cpuct_init, solver, reuse_tree, ...) and of NetEvaluatorOptions
 //   (net/net_evaluator.cpp: device, backend, inference_threads,
 //   cache_entries, ...) under its declared key.
-// Throws ParseError naming the key, loa::Error naming a bad net file.
-std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec);
+// Searches with `shared` when given (MakeMctsEvaluator of a spec that differs
+// at most in its limits), else with an evaluator of its own. Throws
+// ParseError naming the key, loa::Error naming a bad net file.
+std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared = nullptr);
+
+// Returns the evaluator of an mcts spec (thread-safe): what
+// MakeSharedEvaluator gives. Throws as MakeMctsPlayer does.
+std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec);
 
 // The keys MakeMctsPlayer reads, from their declarations (`loaz config`).
 std::vector<ParamInfo> MctsPlayerKeys();

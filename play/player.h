@@ -12,6 +12,8 @@
 
 namespace loa {
 
+class Evaluator;
+
 // The clock of the side to move, as GTP's time_settings and time_left give
 // it; all zero means untimed (the player uses its own limits).
 struct Clock {
@@ -33,6 +35,7 @@ struct MoveAnalysis {
   bool available = false;      // false: the player keeps none
   double seconds = 0;          // time spent
   int64_t nodes = 0;           // playouts (search) or nodes (alpha-beta)
+  int64_t reused = 0;          // search: root visits kept from the tree of the last search
   double value = 0;            // search: win - loss of the root, in [-1, 1]
   double draw = 0;             // search: draw probability of the root
   int depth = 0, score = 0;    // alpha-beta: the depth finished and its score
@@ -71,8 +74,22 @@ class Player {
   // speed) for logs, or "" for a player that keeps none.
   virtual std::string LastMoveInfo() const { return ""; }
 
-  // Returns what the last ChooseMove found (available false if nothing).
+  // Returns what the last ChooseMove or Analyse found (available false if
+  // nothing).
   virtual MoveAnalysis LastAnalysis() const { return {}; }
+
+  // Returns what a ChooseMove or Analyse running on another thread has found
+  // so far: a search's tree now, alpha-beta's last finished depth. The one
+  // member besides Stop that another thread may call; available false for
+  // players that cannot tell.
+  virtual MoveAnalysis CurrentAnalysis() { return {}; }
+
+  // Searches the game's position for people watching rather than to move
+  // at once: until Stop, `seconds` or `nodes` (0: no bound of that kind;
+  // at least one must be given), and past the point where play would stop
+  // because the move is settled. Returns the best move found; LastAnalysis
+  // says the rest. A player that cannot analyse chooses a move.
+  virtual Move Analyse(const Game& game, double seconds, int64_t nodes) { return ChooseMove(game, Clock()); }
 
   // Asks a ChooseMove running on another thread to return soon with the
   // best move so far; a no-op for players that cannot be stopped.
@@ -83,5 +100,16 @@ class Player {
 // "rollout:sims=1000", "gtp:cmd=./other-engine" (see README, Players); throws
 // ParseError naming the part of the spec it cannot read.
 std::unique_ptr<Player> MakePlayer(const std::string& spec);
+
+// Returns the evaluator that an mcts spec loads (from its net= or
+// evaluator= and the evaluator's keys), for many players of that spec to
+// share: the net loaded once, one NN cache; thread-safe. Null for the other
+// kinds. Throws as MakePlayer does.
+std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& spec);
+
+// MakePlayer, but an mcts spec searches with `shared` (MakeSharedEvaluator
+// of a spec that differs from this one at most in its limits) instead of
+// loading its own. Other kinds, or a null `shared`, as MakePlayer.
+std::unique_ptr<Player> MakePlayer(const std::string& spec, std::shared_ptr<Evaluator> shared);
 
 }  // namespace loa

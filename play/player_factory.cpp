@@ -6,15 +6,23 @@
 
 namespace loa {
 
-std::unique_ptr<Player> MakePlayer(const std::string& text) {
+std::unique_ptr<Player> MakePlayer(const std::string& text) { return MakePlayer(text, nullptr); }
+
+std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& text) {
+  const PlayerSpec spec = PlayerSpec::Parse(text);
+  if (spec.kind() != "mcts") return nullptr;
+  return MakeMctsEvaluator(spec);
+}
+
+std::unique_ptr<Player> MakePlayer(const std::string& text, std::shared_ptr<Evaluator> shared) {
   const PlayerSpec spec = PlayerSpec::Parse(text);
   const std::string& kind = spec.kind();
+  if (kind == "mcts") return MakeMctsPlayer(spec, std::move(shared));
   if (kind == "random") return MakeRandomPlayer(spec);
   if (kind == "greedy") return MakeGreedyPlayer(spec);
   if (kind == "ab") return MakeAlphaBetaPlayer(spec);
   if (kind == "rollout") return MakeRolloutPlayer(spec);
   if (kind == "gtp") return MakeGtpPlayer(spec);
-  if (kind == "mcts") return MakeMctsPlayer(spec);
   throw ParseError("player '" + text + "': unknown kind '" + kind +
                    "' (known: random, greedy, ab, rollout, gtp, mcts)");
 }

@@ -14,15 +14,20 @@
 #include <regex>
 #include <set>
 #include <thread>
+#include <tuple>
+#include <type_traits>
 
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/notation.h"
 #include "core/params.h"
 #include "core/record.h"
+#include "mcts/cached_evaluator.h"
+#include "net/torch_backend.h"
 #include "play/mcts_player.h"
 #include "play/player.h"
 #include "play/spec.h"
+#include "serve/search_pool.h"
 #include "train/metrics.h"
 #include "train/run_dir.h"
 
@@ -43,10 +48,10 @@ constexpr double kMinSeconds = 0.01, kMaxSeconds = 60;
 // A search's tree takes some 1.4 KB a playout: 100,000 playouts are about
 // 140 MB, times the searches running at once.
 constexpr int64_t kMaxPlayouts = 100000;
-// Whatever its limit, a search still running after this long is stopped.
-constexpr auto kMaxSearchTime = std::chrono::seconds(70);
-// How often the watchdog looks at the searches running.
-constexpr auto kWatchdogPeriod = std::chrono::milliseconds(50);
+// How often a streamed search sends its state.
+constexpr auto kStreamPeriod = std::chrono::milliseconds(200);
+// Players of run checkpoints whose evaluators are kept (the last asked for).
+constexpr size_t kCheckpointEvaluators = 4;
 // The longest player name a request may give.
 constexpr size_t kMaxPlayerName = 200;
 
@@ -57,18 +62,22 @@ struct BadRequest {
   int status = 400;
 };
 
-// A player the page may choose: its public name and its spec.
+// A player the page may choose: its public name, its spec, and the
+// evaluator that every search of it shares (null for kinds without one).
 struct NamedPlayer {
   std::string name, spec;
+  std::shared_ptr<Evaluator> evaluator;
 };
 
-// A search asked for by a request: waiting for a slot, then running.
-// Guarded by the server's searches_mutex.
-struct Search {
-  Player* player = nullptr;
-  bool running = false;
-  bool stop = false;  // asked to stop: the watchdog repeats Player::Stop until it returns
-  std::chrono::steady_clock::time_point started;
+// A search request, checked: the game, the player and the limit, the tab.
+struct SearchRequest {
+  Game game;
+  std::string client;
+  std::string spec;  // the player's, with the request's limit
+  std::shared_ptr<Evaluator> evaluator;
+  bool analyse = false;  // search without moving (Player::Analyse)
+  double seconds = 0;    // the request's limit (0: none given)
+  int64_t playouts = 0;
 };
 
 // A run directory given on the command line, named by its folder.
@@ -174,8 +183,13 @@ json StatusOf(const Game& game) {
           {"reason", ReasonName(game.reason())}};
 }
 
-json AnalysisOf(const Player& player, const std::string& name, double wall_seconds) {
-  const MoveAnalysis a = player.LastAnalysis();
+// Returns the hits of the evaluator's NN cache, 0 when it has none.
+uint64_t CacheHits(const Evaluator* evaluator) {
+  const auto* cached = dynamic_cast<const CachedEvaluator*>(evaluator);
+  return cached ? cached->hits() : 0;
+}
+
+json AnalysisOf(const MoveAnalysis& a, const std::string& name, double wall_seconds) {
   json j = {{"player", name}, {"seconds", wall_seconds}};
   if (!a.available) return j;
   j["nodes"] = a.nodes;
@@ -192,6 +206,7 @@ json AnalysisOf(const Player& player, const std::string& name, double wall_secon
       top.push_back({{"move", FormatMove(c.move)}, {"visits", c.visits}, {"prior", c.prior}, {"q", c.q}, {"d", c.d}});
     }
     j["top"] = top;
+    j["reused"] = a.reused;
   } else {
     j["depth"] = a.depth;
     j["score"] = a.score;
@@ -292,39 +307,25 @@ struct WebServer::Impl {
   ServeOptions options;
   std::vector<NamedPlayer> players;
   std::vector<RunView> runs;
+  // Before http: the HTTP workers (which hold leases) end first.
+  std::unique_ptr<SearchPool> searches;
   httplib::Server http;
   std::atomic<int> port{0};  // the port bound, for the Host check
-
-  // The searches, waiting or running, by the client (a browser tab) that
-  // asked, or by "#N" for a request that names no client. At most
-  // max_running run at once and max_waiting wait; the HTTP threads beyond
-  // those answer everything else at once.
-  std::mutex searches_mutex;
-  std::condition_variable searches_changed;  // a slot freed, a stop, a shutdown
-  std::map<std::string, std::shared_ptr<Search>> searches;
-  // Every search until it returns, a tab's older one too after a newer
-  // request took its entry above: what the watchdog and a shutdown stop.
-  std::set<std::shared_ptr<Search>> active;
-  int running = 0, waiting = 0, max_running = 1, max_waiting = 2;
-  uint64_t next_search = 0;
-  bool shutting_down = false, watchdog_ends = false;
-  // Repeats the stops asked for until each search returns (a stop that
-  // comes before the search begins is not lost), and stops searches past
-  // kMaxSearchTime and all of them at shutdown.
-  std::thread watchdog;
+  // The evaluators of the run checkpoints asked for, newest last.
+  std::mutex checkpoints_mutex;
+  std::vector<std::pair<std::string, std::shared_ptr<Evaluator>>> checkpoint_evaluators;
 
   explicit Impl(ServeOptions o);
-  ~Impl();
   void Routes();
-  void Watch();
-  std::string PlayerSpecOf(const std::string& name) const;
+  // Returns the spec of a player name and the evaluator its searches share.
+  std::pair<std::string, std::shared_ptr<Evaluator>> PlayerOf(const std::string& name);
   bool HostAllowed(const std::string& host) const;
-  json GenMove(const json& body);
-  // Asks the client's search to stop; returns whether it had one.
-  bool StopSearch(const std::string& client);
-  void StopLocked(Search& search);
-  void ForgetLocked(const std::string& id, const std::shared_ptr<Search>& search);
-  void Shutdown();
+  SearchRequest ParseSearch(const json& body, bool analyse);
+  std::unique_ptr<SearchPool::Lease> Begin(const SearchRequest& request);
+  // Runs the search of a lease to its end and returns the reply.
+  json Finish(SearchRequest& request, SearchPool::Lease& lease);
+  void Search(const httplib::Request& http_request, httplib::Response& response, bool analyse);
+  class StreamedSearch;
   const RunView& RunAt(const std::string& index) const;
   json RunGames(const RunView& run) const;
   json RunGame(const RunView& run, const std::string& name) const;
@@ -341,16 +342,19 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   }
   if (options.players.empty()) options.players = DefaultPlayers(options.runs);
   for (const std::string& spec : options.players) {
-    MakePlayer(spec);  // a bad spec fails now
+    // Each net is loaded once, now (a bad spec fails now), for every search.
+    std::shared_ptr<Evaluator> evaluator = MakeSharedEvaluator(spec);
+    MakePlayer(spec, evaluator);
     // Two specs of one public name (two runs' folders alike) are told apart.
     std::string name = PublicName(spec);
     for (int n = 2; std::any_of(players.begin(), players.end(), [&](const auto& p) { return p.name == name; }); ++n)
       name = PublicName(spec) + " #" + std::to_string(n);
-    players.push_back({name, spec});
+    players.push_back({name, spec, std::move(evaluator)});
   }
   const int processors = int(std::max(1u, std::thread::hardware_concurrency()));
-  max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
-  max_waiting = 2 * max_running;
+  const int max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
+  // A tab's player keeps its tree between requests: as many as run at once.
+  searches = std::make_unique<SearchPool>(max_running, max_running);
   for (const char* file : {"index.html", "app.js", "style.css"}) CheckRegularFile(options.web_dir + "/" + file);
   CheckRegularFile(options.chart_js);
   http.set_payload_max_length(kMaxBodyBytes);
@@ -378,37 +382,6 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
     return httplib::Server::HandlerResponse::Handled;
   });
   Routes();
-  watchdog = std::thread([this] { Watch(); });
-}
-
-WebServer::Impl::~Impl() {
-  Shutdown();
-  {
-    std::lock_guard<std::mutex> lock(searches_mutex);
-    watchdog_ends = true;
-  }
-  searches_changed.notify_all();
-  watchdog.join();
-}
-
-void WebServer::Impl::Watch() {
-  std::unique_lock<std::mutex> lock(searches_mutex);
-  while (!watchdog_ends) {
-    searches_changed.wait_for(lock, kWatchdogPeriod);
-    const auto now = std::chrono::steady_clock::now();
-    for (const auto& search : active)
-      if (search->running && (search->stop || shutting_down || now - search->started > kMaxSearchTime))
-        search->player->Stop();
-  }
-}
-
-void WebServer::Impl::Shutdown() {
-  {
-    std::lock_guard<std::mutex> lock(searches_mutex);
-    shutting_down = true;
-    for (const auto& search : active) StopLocked(*search);
-  }
-  searches_changed.notify_all();
 }
 
 bool WebServer::Impl::HostAllowed(const std::string& host) const {
@@ -420,9 +393,9 @@ bool WebServer::Impl::HostAllowed(const std::string& host) const {
   return false;
 }
 
-std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
+std::pair<std::string, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(const std::string& name) {
   for (const NamedPlayer& player : players)
-    if (player.name == name) return player.spec;
+    if (player.name == name) return {player.spec, player.evaluator};
   // "RUN step N": a checkpoint of a run given on the command line. Parsed by
   // hand, after a bound on the length: no regex runs on request data.
   if (name.size() > kMaxPlayerName)
@@ -437,7 +410,26 @@ std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
       if (run.name != run_name) continue;
       const std::string path = train::RunDir(run.dir).CheckpointPath(std::stoll(digits));
       if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + digits};
-      return "mcts:net=" + path + ",playouts=400";
+      const std::string spec = "mcts:net=" + path + ",playouts=400";
+      std::lock_guard<std::mutex> lock(checkpoints_mutex);
+      auto& kept = checkpoint_evaluators;
+      const auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& e) { return e.first == spec; });
+      std::shared_ptr<Evaluator> evaluator;
+      if (it != kept.end()) {
+        evaluator = it->second;
+        kept.erase(it);
+      } else {
+        try {
+          evaluator = MakeSharedEvaluator(spec);
+        } catch (const Error& e) {
+          // The message names the server's files: it goes to the server's log.
+          std::fprintf(stderr, "loaz serve: player '%s': %s\n", name.c_str(), e.what());
+          throw BadRequest{"player '" + Excerpt(name, 80) + "' cannot be loaded (the server's log says why)"};
+        }
+      }
+      kept.emplace_back(spec, evaluator);
+      if (kept.size() > kCheckpointEvaluators) kept.erase(kept.begin());
+      return {spec, evaluator};
     }
   }
   std::string known;
@@ -447,112 +439,146 @@ std::string WebServer::Impl::PlayerSpecOf(const std::string& name) const {
                    ") or a run's checkpoint ('RUN step N'); a spec or a path in a request is refused"};
 }
 
-bool WebServer::Impl::StopSearch(const std::string& client) {
-  bool found = false;
-  {
-    std::lock_guard<std::mutex> lock(searches_mutex);
-    const auto it = searches.find(client);
-    found = it != searches.end();
-    if (found) StopLocked(*it->second);
-  }
-  searches_changed.notify_all();
-  return found;
-}
-
-void WebServer::Impl::StopLocked(Search& search) {
-  search.stop = true;
-  if (search.running) search.player->Stop();
-}
-
-void WebServer::Impl::ForgetLocked(const std::string& id, const std::shared_ptr<Search>& search) {
-  // Only this request's own entry: a newer request of the client may have
-  // replaced it, and a lookup must never insert.
-  const auto it = searches.find(id);
-  if (it != searches.end() && it->second == search) searches.erase(it);
-  active.erase(search);
-}
-
-json WebServer::Impl::GenMove(const json& body) {
-  Game game = GameOf(body);
-  if (game.over()) throw BadRequest{"the game is over (" + std::string(ResultName(game.result())) + ")"};
-  double seconds = 0;
-  int64_t playouts = 0;
+SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
+  SearchRequest r;
+  r.game = GameOf(body);
+  r.analyse = analyse;
+  if (r.game.over()) throw BadRequest{"the game is over (" + std::string(ResultName(r.game.result())) + ")"};
   if (body.contains("seconds")) {
     if (!body["seconds"].is_number()) throw BadRequest{"'seconds' must be a number"};
-    seconds = body["seconds"].get<double>();
-    if (!(seconds >= kMinSeconds && seconds <= kMaxSeconds))
+    r.seconds = body["seconds"].get<double>();
+    if (!(r.seconds >= kMinSeconds && r.seconds <= kMaxSeconds))
       throw BadRequest{"'seconds' must lie in [" + FormatDouble(kMinSeconds) + ", " + FormatDouble(kMaxSeconds) + "]"};
   }
   if (body.contains("playouts")) {
     if (!body["playouts"].is_number_integer()) throw BadRequest{"'playouts' must be an integer"};
-    playouts = body["playouts"].get<int64_t>();
-    if (playouts < 1 || playouts > kMaxPlayouts)
+    r.playouts = body["playouts"].get<int64_t>();
+    if (r.playouts < 1 || r.playouts > kMaxPlayouts)
       throw BadRequest{"'playouts' must lie in [1, " + std::to_string(kMaxPlayouts) + "]"};
   }
-  const std::string client = StringField(body, "client");
-  if (client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
+  r.client = StringField(body, "client");
+  if (r.client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
   const std::string name = StringField(body, "player", players.front().name);
-  const std::string spec = WithLimit(PlayerSpecOf(name), seconds, playouts);
-  std::unique_ptr<Player> player;
+  std::string spec;
+  std::tie(spec, r.evaluator) = PlayerOf(name);
+  // An analysis searches until stopped or its bounds: the spec's own limit
+  // does not end it.
+  r.spec = analyse ? spec : WithLimit(spec, r.seconds, r.playouts);
+  return r;
+}
+
+std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& request) {
   try {
-    player = MakePlayer(spec);
+    return searches->Acquire(request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); });
+  } catch (const Refused& e) {
+    throw BadRequest{e.what(), e.status};
   } catch (const Error& e) {
     // The message may name the server's files: it goes to the server's log.
-    std::fprintf(stderr, "loaz serve: player '%s': %s\n", name.c_str(), e.what());
-    throw BadRequest{"player '" + Excerpt(name, 80) + "' cannot be loaded (the server's log says why)"};
+    std::fprintf(stderr, "loaz serve: player '%s': %s\n", PublicName(request.spec).c_str(), e.what());
+    throw BadRequest{"player '" + Excerpt(PublicName(request.spec), 80) +
+                     "' cannot be loaded (the server's log says why)"};
   }
-  const auto search = std::make_shared<Search>();
-  search->player = player.get();
-  std::string id = client;
-  {
-    std::unique_lock<std::mutex> lock(searches_mutex);
-    if (shutting_down) throw BadRequest{"the server is stopping", 503};
-    if (running >= max_running && waiting >= max_waiting)
-      throw BadRequest{"busy: " + std::to_string(running) + " searches running and " + std::to_string(waiting) +
-                           " waiting; ask again later",
-                       503};
-    if (id.empty()) {
-      id = "#" + std::to_string(next_search++);
-    } else if (const auto it = searches.find(id); it != searches.end()) {
-      // A tab asks for one move at a time: a new request ends the old search.
-      StopLocked(*it->second);
-      searches_changed.notify_all();
-    }
-    searches[id] = search;
-    active.insert(search);
-    ++waiting;
-    searches_changed.wait(lock, [&] { return running < max_running || search->stop || shutting_down; });
-    --waiting;
-    if (search->stop || shutting_down) {
-      ForgetLocked(id, search);
-      throw BadRequest{shutting_down ? "the server is stopping" : "stopped before the search began",
-                       shutting_down ? 503 : 409};
-    }
-    ++running;
-    search->running = true;
-    search->started = std::chrono::steady_clock::now();
-  }
-  // Frees the slot and the entry however ChooseMove ends.
-  struct Release {
-    Impl& server;
-    const std::string& id;
-    const std::shared_ptr<Search>& search;
-    ~Release() {
-      {
-        std::lock_guard<std::mutex> lock(server.searches_mutex);
-        --server.running;
-        search->running = false;
-        server.ForgetLocked(id, search);
-      }
-      server.searches_changed.notify_all();
-    }
-  } release{*this, id, search};
-  const Move move = player->ChooseMove(game, Clock());
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - search->started).count();
-  json reply = {{"move", FormatMove(move)}, {"analysis", AnalysisOf(*player, PublicName(spec), wall)}};
-  game.Play(move);
-  reply["status"] = StatusOf(game);
+}
+
+json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
+  Player& player = lease.player();
+  const uint64_t hits_before = CacheHits(request.evaluator.get());
+  // An analysis without a limit runs until stopped, within the bounds of
+  // any request: 60 s, and for a tree search 100,000 playouts (its memory).
+  const bool tree = request.spec.rfind("mcts", 0) == 0;
+  const int64_t nodes = request.playouts > 0 ? request.playouts : tree ? kMaxPlayouts : 0;
+  const Move move = request.analyse
+                        ? player.Analyse(request.game, request.seconds > 0 ? request.seconds : kMaxSeconds, nodes)
+                        : player.ChooseMove(request.game, Clock());
+  json analysis = AnalysisOf(player.LastAnalysis(), PublicName(request.spec), lease.seconds());
+  if (request.evaluator) analysis["cache_hits"] = CacheHits(request.evaluator.get()) - hits_before;
+  if (request.analyse) return {{"best", FormatMove(move)}, {"analysis", analysis}};
+  json reply = {{"move", FormatMove(move)}, {"analysis", analysis}};
+  request.game.Play(move);
+  reply["status"] = StatusOf(request.game);
   return reply;
+}
+
+// A search whose state streams to the page as it runs: JSON lines, one
+// {"analysis": ...} every kStreamPeriod, then the reply with "done": true.
+// The search runs on a thread of its own while the HTTP worker writes; a
+// write that fails (the tab went away) stops it.
+class WebServer::Impl::StreamedSearch {
+ public:
+  StreamedSearch(WebServer::Impl& server, SearchRequest request, std::unique_ptr<SearchPool::Lease> lease)
+      : server_(server), request_(std::move(request)), lease_(std::move(lease)) {}
+  ~StreamedSearch() { End(); }
+
+  // The content provider: writes every line, then ends the stream.
+  bool Write(httplib::DataSink& sink) {
+    thread_ = std::thread([this] {
+      json reply;
+      try {
+        reply = server_.Finish(request_, *lease_);
+      } catch (const std::exception& e) {
+        reply = {{"error", e.what()}};
+      }
+      reply["done"] = true;
+      std::lock_guard<std::mutex> lock(mutex_);
+      reply_ = JsonText(reply) + "\n";
+      done_ = true;
+      changed_.notify_all();
+    });
+    const std::string name = PublicName(request_.spec);
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (changed_.wait_for(lock, kStreamPeriod, [this] { return done_; })) break;
+      }
+      const json update = {{"analysis", AnalysisOf(lease_->player().CurrentAnalysis(), name, lease_->seconds())}};
+      const std::string line = JsonText(update) + "\n";
+      if (!sink.write(line.data(), line.size())) {
+        lease_->player().Stop();
+        End();
+        return false;
+      }
+    }
+    End();
+    const bool written = sink.write(reply_.data(), reply_.size());
+    sink.done();
+    return written;
+  }
+
+  // Waits for the search and gives its slot back (also when the stream
+  // never began).
+  void End() {
+    if (thread_.joinable()) thread_.join();
+    lease_.reset();
+  }
+
+ private:
+  WebServer::Impl& server_;
+  SearchRequest request_;
+  std::unique_ptr<SearchPool::Lease> lease_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool done_ = false;
+  std::string reply_;
+};
+
+void WebServer::Impl::Search(const httplib::Request& http_request, httplib::Response& response, bool analyse) {
+  const json body = ParseBody(http_request);
+  SearchRequest request = ParseSearch(body, analyse);
+  const auto stream = body.find("stream");
+  if (stream != body.end() && !stream->is_boolean()) throw BadRequest{"'stream' must be true or false"};
+  std::unique_ptr<SearchPool::Lease> lease = Begin(request);
+  if (stream == body.end() || !stream->get<bool>()) {
+    response.status = 200;
+    response.set_content(JsonText(Finish(request, *lease)), "application/json");
+    return;
+  }
+  auto job = std::make_shared<StreamedSearch>(*this, std::move(request), std::move(lease));
+  response.status = 200;
+  response.set_header("Cache-Control", "no-store");
+  response.set_chunked_content_provider(
+      "application/x-ndjson", [job](size_t, httplib::DataSink& sink) { return job->Write(sink); },
+      [job](bool) { job->End(); });
 }
 
 const RunView& WebServer::Impl::RunAt(const std::string& index) const {
@@ -612,13 +638,19 @@ json WebServer::Impl::RunGame(const RunView& run, const std::string& name) const
 }
 
 void WebServer::Impl::Routes() {
-  // Every handler answers JSON; BadRequest and loa::Error become 400.
+  // Every handler answers JSON; BadRequest and loa::Error become 400. A
+  // handler returns its reply, or (taking the response too) writes it.
   auto api = [](auto&& handler) {
     return [handler](const httplib::Request& request, httplib::Response& response) {
       json reply;
       try {
-        reply = handler(request);
-        response.status = 200;
+        if constexpr (std::is_invocable_v<decltype(handler), const httplib::Request&, httplib::Response&>) {
+          handler(request, response);
+          return;
+        } else {
+          reply = handler(request);
+          response.status = 200;
+        }
       } catch (const BadRequest& e) {
         reply = {{"error", e.message}};
         response.status = e.status;
@@ -677,27 +709,29 @@ void WebServer::Impl::Routes() {
   http.Get("/style.css", file(web + "/style.css", "text/css; charset=utf-8"));
   http.Get("/vendor/chart.js", file(options.chart_js, "text/javascript; charset=utf-8"));
 
-  http.Get(
-      "/api/info", api([this](const httplib::Request&) {
-        json run_list = json::array();
-        for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
-        json names = json::array();
-        for (const NamedPlayer& player : players) names.push_back(player.name);
-        json load;
-        {
-          std::lock_guard<std::mutex> lock(searches_mutex);
-          load = {
-              {"running", running}, {"waiting", waiting}, {"max_running", max_running}, {"max_waiting", max_waiting}};
-        }
-        return json{
-            {"players", names}, {"default_player", players.front().name}, {"runs", run_list}, {"searches", load}};
-      }));
+  http.Get("/api/info", api([this](const httplib::Request&) {
+             json run_list = json::array();
+             for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
+             json names = json::array();
+             for (const NamedPlayer& player : players) names.push_back(player.name);
+             const SearchPool::Load l = searches->load();
+             const json load = {{"running", l.running},
+                                {"waiting", l.waiting},
+                                {"max_running", l.max_running},
+                                {"max_waiting", l.max_waiting},
+                                {"tabs", l.tabs}};
+             return json{
+                 {"players", names}, {"default_player", players.front().name}, {"runs", run_list}, {"searches", load}};
+           }));
   post("/api/position", [](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); });
-  post("/api/genmove", [this](const httplib::Request& request) { return GenMove(ParseBody(request)); });
+  post("/api/genmove",
+       [this](const httplib::Request& request, httplib::Response& response) { Search(request, response, false); });
+  post("/api/analyse",
+       [this](const httplib::Request& request, httplib::Response& response) { Search(request, response, true); });
   post("/api/stop", [this](const httplib::Request& request) {
     const std::string client = StringField(ParseBody(request), "client");
     if (client.empty()) throw BadRequest{"'client' names the tab whose search stops"};
-    return json{{"stopped", StopSearch(client)}};
+    return json{{"stopped", searches->Stop(client)}};
   });
   post("/api/record/read", [](const httplib::Request& request) {
     const std::string text = StringField(ParseBody(request), "text");
@@ -725,11 +759,19 @@ void WebServer::Impl::Routes() {
     return json{{"text", FormatRecord(game, tags)}};
   });
   http.Get(R"(/api/runs/(\d{1,6})/metrics)", api([this](const httplib::Request& request) {
+             // From ?since= (the "next" of the last reply) on: a page
+             // appends what is new instead of reading the run again.
              const RunView& run = RunAt(request.matches[1]);
+             const std::string since = request.get_param_value("since");
+             if (since.size() > 18 || since.find_first_not_of("0123456789") != std::string::npos)
+               throw BadRequest{"'since' must be a byte offset (the 'next' of the last reply)"};
+             uint64_t next = 0;
+             bool reset = false;
              json events = json::array();
-             for (json& event : train::ReadJsonLines(train::RunDir(run.dir).MetricsPath()))
+             for (json& event : train::ReadJsonLines(train::RunDir(run.dir).MetricsPath(),
+                                                     since.empty() ? 0 : std::stoull(since), &next, &reset))
                events.push_back(std::move(event));
-             return json{{"run", run.name}, {"events", events}};
+             return json{{"run", run.name}, {"events", events}, {"next", next}, {"reset", reset}};
            }));
   http.Get(R"(/api/runs/(\d{1,6})/ratings)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
@@ -742,14 +784,22 @@ void WebServer::Impl::Routes() {
              if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
              return json{{"run", run.name}, {"ratings", ratings}};
            }));
-  http.Get(R"(/api/runs/(\d{1,6})/checkpoints)", api([this](const httplib::Request& request) {
-             const RunView& run = RunAt(request.matches[1]);
-             const std::vector<int64_t> steps = train::RunDir(run.dir).ListCheckpoints();
-             json list = json::array();
-             for (int64_t step : steps)
-               list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
-             return json{{"run", run.name}, {"checkpoints", list}};
-           }));
+  http.Get(
+      R"(/api/runs/(\d{1,6})/checkpoints)", api([this](const httplib::Request& request) {
+        const RunView& run = RunAt(request.matches[1]);
+        const std::vector<int64_t> steps = train::RunDir(run.dir).ListCheckpoints();
+        // A checkpoint plays only where LibTorch is (loaz-torch serve);
+        // the run's export, when the server offers it, plays anywhere.
+        const bool playable = GetTorchBackend() != nullptr;
+        json list = json::array();
+        for (int64_t step : steps)
+          list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
+        json export_player = nullptr;
+        const std::string export_path = run.dir + "/net.safetensors";
+        for (const NamedPlayer& player : players)
+          if (player.spec.find("net=" + export_path) != std::string::npos) export_player = player.name;
+        return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
+      }));
   http.Get(R"(/api/runs/(\d{1,6})/games)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
              return json{{"run", run.name}, {"games", RunGames(run)}};
@@ -794,7 +844,7 @@ int WebServer::Bind() {
 void WebServer::Listen() { impl_->http.listen_after_bind(); }
 
 void WebServer::Stop() {
-  impl_->Shutdown();
+  impl_->searches->Shutdown();
   impl_->http.stop();
 }
 

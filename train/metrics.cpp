@@ -36,12 +36,33 @@ void MetricsLog::Write(nlohmann::json event) {
 }
 
 std::vector<nlohmann::json> ReadJsonLines(const std::string& path) {
+  uint64_t next = 0;
+  return ReadJsonLines(path, 0, &next);
+}
+
+std::vector<nlohmann::json> ReadJsonLines(const std::string& path, uint64_t offset, uint64_t* next, bool* reset) {
   std::vector<nlohmann::json> objects;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+  std::ifstream in(path, std::ios::binary);
+  if (reset) *reset = false;
+  *next = offset;
+  if (!in) return objects;
+  in.seekg(0, std::ios::end);
+  const uint64_t size = uint64_t(in.tellg());
+  if (offset > size) {
+    offset = 0;
+    if (reset) *reset = true;
+  }
+  in.seekg(std::streamoff(offset));
+  std::string text(size - offset, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  size_t begin = 0;
+  for (size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    nlohmann::json j =
+        nlohmann::json::parse(text.begin() + std::ptrdiff_t(begin), text.begin() + std::ptrdiff_t(end), nullptr, false);
     if (!j.is_discarded() && j.is_object()) objects.push_back(std::move(j));
   }
+  *next = offset + begin;
   return objects;
 }
 

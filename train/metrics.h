@@ -31,7 +31,15 @@ class MetricsLog {
 
 // Returns the JSON objects of a JSON-lines file (metrics.jsonl,
 // eval/matches.jsonl), in order; a line that is not a JSON object (a write
-// cut short) is skipped. None when the file does not exist.
+// cut short) is skipped, and so is a last line without its newline (one
+// being written). None when the file does not exist.
 std::vector<nlohmann::json> ReadJsonLines(const std::string& path);
+
+// The same from byte `offset` on (a file that grows is read a piece at a
+// time); *next becomes the offset after the last complete line, where the
+// next read begins. An offset beyond the file's end (a file replaced by a
+// shorter one) reads from 0 and sets *reset.
+std::vector<nlohmann::json> ReadJsonLines(const std::string& path, uint64_t offset, uint64_t* next,
+                                          bool* reset = nullptr);
 
 }  // namespace loa::train

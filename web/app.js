@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 const FILES = 'abcdefgh';
 const SQUARE = 50, MARGIN = 20;
+const ARROW_BEST = '#2a6fdb', ARROW_OTHER = '#3c8d3c';
 
 // ---- the API --------------------------------------------------------------
 
@@ -76,22 +77,25 @@ function drawBoard(svg, fen, options = {}) {
   }
 }
 
-// ---- Play -------------------------------------------------------------------
+// ---- Play: an analysis board ---------------------------------------------
 
 const game = {
   start: null,      // the start position string (null: the rules' start)
-  moves: [],        // moves played, e.g. "b1-b3"
-  status: null,     // the last /api/position or /api/genmove status
+  line: [],         // the moves of the line on the board, e.g. "b1-b3"
+  ply: 0,           // the ply shown: line[0..ply) are played
+  status: null,     // /api/position's reply for the position shown
   selected: null,   // the square of the piece picked
   flipped: false,
-  thinking: false,
-  generation: 0,    // bumped by a new game, so that a late engine answer is dropped
+  search: null,     // the running search: {kind: 'move' or 'analyse', abort, base}
+  analysis: null,   // the last analysis shown, with the line it is of: {a, base, side}
   client: Math.random().toString(36).slice(2, 12),
 };
 
 function rules() { return {simultaneous: $('simultaneous').value, start: $('start').value}; }
-function request() { return {fen: game.start, moves: game.moves, rules: rules()}; }
+function movesShown() { return game.line.slice(0, game.ply); }
+function request(moves = movesShown()) { return {fen: game.start, moves, rules: rules()}; }
 function humanColour() { return $('colour').value; }
+function humanMoves(side) { return humanColour() === 'both' || humanColour() === side; }
 
 function limitFields() {
   const kind = $('limit-kind').value, value = Number($('limit').value);
@@ -100,67 +104,151 @@ function limitFields() {
   return {};
 }
 
+// Posts a search with "stream": true and calls onUpdate with each analysis
+// as it comes; returns the last line (the reply, "done": true).
+async function streamSearch(path, body, onUpdate, signal) {
+  const response = await fetch(path, {
+    method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({...body, stream: true}), signal});
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    throw new Error(data.error || response.statusText);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) throw new Error('the search ended without its answer');
+    pending += decoder.decode(value, {stream: true});
+    for (let end; (end = pending.indexOf('\n')) >= 0;) {
+      const line = JSON.parse(pending.slice(0, end));
+      pending = pending.slice(end + 1);
+      if (line.done) {
+        if (line.error) throw new Error(line.error);
+        return line;
+      }
+      onUpdate(line.analysis);
+    }
+  }
+}
+
+// The centre of a square on the board as drawn.
+function squareCentre(name) {
+  const file = FILES.indexOf(name[0]), rank = Number(name[1]) - 1;
+  const f = game.flipped ? 7 - file : file, r = game.flipped ? rank : 7 - rank;
+  return [MARGIN + f * SQUARE + SQUARE / 2, r * SQUARE + SQUARE / 2];
+}
+
+// Draws arrows for the best moves of an analysis of the position shown:
+// the most visited in blue, others in green, thicker by their share.
+function drawArrows(svg, a) {
+  const defs = element('defs', {}, svg);
+  for (const [id, fill] of [['head-best', ARROW_BEST], ['head-other', ARROW_OTHER]]) {
+    const marker = element('marker', {id, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto'}, defs);
+    element('path', {d: 'M 0 0 L 10 5 L 0 10 z', fill}, marker);
+  }
+  let moves;
+  if (a.top && a.top.length) {
+    const total = a.top.reduce((n, c) => n + c.visits, 0) || 1;
+    moves = a.top.slice(0, 4).filter((c, i) => i === 0 || c.visits / total >= 0.05).map((c) => ({move: c.move, share: c.visits / total}));
+  } else if (a.pv && a.pv.length) {
+    moves = [{move: a.pv[0], share: 1}];
+  } else {
+    return;
+  }
+  moves.forEach(({move, share}, i) => {
+    const [x1, y1] = squareCentre(move.slice(0, 2)), [x2, y2] = squareCentre(move.slice(3, 5));
+    const shorten = 0.3 * SQUARE / Math.hypot(x2 - x1, y2 - y1);
+    element('line', {x1, y1, x2: x2 - (x2 - x1) * shorten, y2: y2 - (y2 - y1) * shorten, class: 'arrow',
+      stroke: i === 0 ? ARROW_BEST : ARROW_OTHER, 'stroke-width': 4 + 8 * share, opacity: i === 0 ? 0.85 : 0.6,
+      'marker-end': `url(#${i === 0 ? 'head-best' : 'head-other'})`, 'data-move': move, 'data-share': share.toFixed(4)}, svg);
+  });
+}
+
 function render() {
   const s = game.status;
   if (!s) return;
-  const mine = !s.over && !game.thinking && s.side === humanColour() ? s.side[0] : null;
+  const searching = game.search !== null && game.search.kind === 'move';
+  const mine = !s.over && !searching && humanMoves(s.side) ? s.side[0] : null;
   const targets = game.selected ? s.legal.filter((m) => m.startsWith(game.selected)).map((m) => m.slice(3, 5)) : [];
-  const last = game.moves.length ? [game.moves[game.moves.length - 1].slice(0, 2), game.moves[game.moves.length - 1].slice(3, 5)] : [];
-  drawBoard($('board'), s.fen, {flipped: game.flipped, selected: game.selected, targets, last, mine, onSquare: clickSquare});
-  const list = $('moves');
-  list.textContent = '';
-  for (let i = 0; i < game.moves.length; i += 2) {
-    const li = document.createElement('li');
-    li.textContent = game.moves.slice(i, i + 2).join(' ');
-    list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  const lastMove = game.ply > 0 ? game.line[game.ply - 1] : null;
+  const last = lastMove ? [lastMove.slice(0, 2), lastMove.slice(3, 5)] : [];
+  const svg = $('board');
+  drawBoard(svg, s.fen, {flipped: game.flipped, selected: game.selected, targets, last, mine, onSquare: clickSquare});
+  const shown = game.analysis;
+  if (shown && shown.base.join(' ') === movesShown().join(' ')) drawArrows(svg, shown.a);
+  renderMoves();
+  $('nav-ply').textContent = `${game.ply}/${game.line.length}`;
   let text;
   if (s.over) text = `Game over: ${s.result === 'draw' ? 'a draw' : s.result + ' wins'} (${s.reason})`;
-  else if (game.thinking) text = `${$('player').value} is thinking...`;
-  else text = `${s.side} to move${s.side === humanColour() ? ' (you)' : ''}`;
+  else if (searching) text = `${$('player').value} is thinking...`;
+  else text = `${s.side} to move${humanColour() === s.side ? ' (you)' : ''}`;
   $('status').textContent = text;
-  $('status').dataset.state = s.over ? 'over' : game.thinking ? 'thinking' : 'waiting';
+  $('status').dataset.state = s.over ? 'over' : searching ? 'thinking' : game.search ? 'analysing' : 'waiting';
+}
+
+// The move list: each move a button that shows its position.
+function renderMoves() {
+  const list = $('moves');
+  list.textContent = '';
+  for (let i = 0; i < game.line.length; i += 2) {
+    const li = document.createElement('li');
+    for (let k = i; k < Math.min(i + 2, game.line.length); k++) {
+      const button = document.createElement('button');
+      button.className = 'move' + (k + 1 === game.ply ? ' current' : '');
+      button.textContent = game.line[k];
+      button.dataset.ply = k + 1;
+      button.addEventListener('click', () => goTo(k + 1).catch(showError));
+      li.appendChild(button);
+    }
+    list.appendChild(li);
+  }
+  const current = list.querySelector('.current');
+  if (current) current.scrollIntoView({block: 'nearest'});
 }
 
 function showError(error) { $('status').textContent = 'Error: ' + error.message; }
 
-async function refresh() {
-  game.status = await api('/api/position', request());
-  render();
-  maybeEngineMove();
-}
-
-async function maybeEngineMove() {
-  const s = game.status;
-  if (!s || s.over || game.thinking || s.side === humanColour()) return;
-  game.thinking = true;
-  render();
-  const generation = game.generation;
-  try {
-    const reply = await api('/api/genmove', {...request(), player: $('player').value, client: game.client, ...limitFields()});
-    if (generation !== game.generation) return;
-    game.moves.push(reply.move);
-    game.status = reply.status;
-    showAnalysis(reply.analysis);
-  } catch (error) {
-    if (generation === game.generation) showError(error);
-  } finally {
-    if (generation === game.generation) { game.thinking = false; render(); }
-  }
-}
-
-function showAnalysis(a) {
-  const box = $('analysis');
-  box.textContent = '';
+// Shows an analysis of the position after `base` (side: who moves there):
+// the evaluation bar, the arrows, the principal variation and the candidates.
+function showAnalysis(a, base, side) {
+  game.analysis = {a, base, side};
   const lines = [`${a.player}: ${a.seconds.toFixed(2)} s`];
-  if (a.nodes !== undefined) lines.push(`${a.nodes} ${a.top ? 'playouts' : 'nodes'}, ${Math.round(a.nodes_per_second)}/s`);
-  if (a.wdl) lines.push(`value ${a.value.toFixed(3)}  win ${(100 * a.wdl[0]).toFixed(1)}%  draw ${(100 * a.wdl[1]).toFixed(1)}%  loss ${(100 * a.wdl[2]).toFixed(1)}%`);
-  if (a.depth !== undefined) lines.push(`depth ${a.depth}  score ${a.score}`);
-  if (a.pv) lines.push('pv ' + a.pv.join(' '));
-  const pre = document.createElement('div');
-  pre.textContent = lines.join('\n');
-  box.appendChild(pre);
+  if (a.nodes !== undefined) {
+    let nodes = `${a.nodes} ${a.top ? 'playouts' : 'nodes'}, ${Math.round(a.nodes_per_second)}/s`;
+    if (a.reused) nodes += `, ${a.reused} kept from the last search`;
+    lines.push(nodes);
+  }
+  if (a.wdl) lines.push(`value ${a.value.toFixed(3)} for ${side}`);
+  if (a.depth !== undefined) lines.push(`depth ${a.depth}  score ${a.score} for ${side}`);
+  $('analysis').textContent = lines.join('\n');
+
+  const bar = $('eval-bar');
+  if (a.wdl) {
+    const [win, draw, loss] = a.wdl;
+    const black = side === 'black' ? win : loss, white = side === 'black' ? loss : win;
+    $('eval-black').style.height = `${100 * black}%`;
+    $('eval-draw').style.height = `${100 * draw}%`;
+    $('eval-white').style.height = `${100 * white}%`;
+    bar.dataset.wdl = [black, draw, white].map((p) => p.toFixed(6)).join(' ');
+    $('eval-text').textContent = `Black ${(100 * black).toFixed(1)}%  draw ${(100 * draw).toFixed(1)}%  White ${(100 * white).toFixed(1)}%`;
+  } else if (a.score !== undefined) {
+    $('eval-text').textContent = `score ${a.score} for ${side}, depth ${a.depth}`;
+  }
+
+  const pv = $('pv');
+  pv.textContent = '';
+  (a.pv || []).forEach((move, i) => {
+    const button = document.createElement('button');
+    button.className = 'move';
+    button.textContent = move;
+    button.title = 'go to the position after this move';
+    button.addEventListener('click', () => playLine(base.concat(a.pv.slice(0, i + 1))).catch(showError));
+    pv.appendChild(button);
+  });
+
+  const box = $('candidates');
+  box.textContent = '';
   if (a.top) {
     const table = document.createElement('table');
     table.innerHTML = '<tr><th>move</th><th>visits</th><th>prior</th><th>q</th></tr>';
@@ -170,18 +258,109 @@ function showAnalysis(a) {
     }
     box.appendChild(table);
   }
+  render();
+}
+
+// Stops the running search (the tab's, on the server too).
+function stopSearch() {
+  if (!game.search) return;
+  game.search.abort.abort();
+  api('/api/stop', {client: game.client}).catch(() => {});
+  game.search = null;
+  $('analyse').textContent = 'Analyse';
+  $('analyse').classList.remove('running');
+}
+
+// Shows ply `ply` of the line: no engine move follows.
+async function goTo(ply) {
+  stopSearch();
+  game.ply = Math.max(0, Math.min(game.line.length, ply));
+  game.selected = null;
+  game.status = await api('/api/position', request());
+  render();
+}
+
+// Makes `moves` the line and shows its end (a branch where it leaves the old line).
+async function playLine(moves) {
+  stopSearch();
+  const old = game.line;
+  const keep = moves.length <= old.length && moves.every((m, i) => m === old[i]);
+  game.line = keep ? old : moves;
+  game.ply = moves.length;
+  game.selected = null;
+  game.status = await api('/api/position', request());
+  render();
+}
+
+async function playMove(move) {
+  await playLine(movesShown().concat([move]));
+  maybeEngineMove();
+}
+
+async function maybeEngineMove() {
+  const s = game.status;
+  if (!s || s.over || game.search || humanMoves(s.side)) return;
+  const base = movesShown();
+  const search = {kind: 'move', abort: new AbortController(), base};
+  game.search = search;
+  render();
+  try {
+    const reply = await streamSearch('/api/genmove', {...request(base), player: $('player').value, client: game.client, ...limitFields()},
+      (a) => { if (game.search === search) showAnalysis(a, base, s.side); }, search.abort.signal);
+    if (game.search !== search) return;
+    game.search = null;
+    showAnalysis(reply.analysis, base, s.side);
+    game.line = base.concat([reply.move]);
+    game.ply = game.line.length;
+    game.status = reply.status;
+    render();
+  } catch (error) {
+    if (game.search === search) { game.search = null; showError(error); render(); }
+  }
+}
+
+// Analyse: the engine searches the position shown until stopped (the
+// button again, a move, a step) or its bounds.
+async function toggleAnalysis() {
+  if (game.search) {
+    const kind = game.search.kind;
+    stopSearch();
+    render();
+    if (kind === 'analyse') return;
+  }
+  const s = game.status;
+  if (!s || s.over) return;
+  const base = movesShown();
+  const search = {kind: 'analyse', abort: new AbortController(), base};
+  game.search = search;
+  $('analyse').textContent = 'Stop';
+  $('analyse').classList.add('running');
+  render();
+  try {
+    const reply = await streamSearch('/api/analyse', {...request(base), player: $('player').value, client: game.client},
+      (a) => { if (game.search === search) showAnalysis(a, base, s.side); }, search.abort.signal);
+    if (game.search === search) showAnalysis(reply.analysis, base, s.side);
+  } catch (error) {
+    if (game.search === search) showError(error);
+  } finally {
+    if (game.search === search) {
+      game.search = null;
+      $('analyse').textContent = 'Analyse';
+      $('analyse').classList.remove('running');
+      render();
+    }
+  }
 }
 
 function clickSquare(name) {
   const s = game.status;
-  if (!s || s.over || game.thinking || s.side !== humanColour()) return;
+  if (!s || s.over || (game.search && game.search.kind === 'move') || !humanMoves(s.side)) return;
   const pieces = piecesOf(s.fen);
   if (game.selected) {
     const move = s.legal.find((m) => m.startsWith(game.selected) && m.slice(3, 5) === name);
     if (move) {
       game.selected = null;
-      game.moves.push(move);
-      refresh().catch(showError);
+      playMove(move).catch(showError);
       return;
     }
   }
@@ -190,36 +369,55 @@ function clickSquare(name) {
 }
 
 async function newGame(start = null, moves = []) {
-  game.generation += 1;
-  if (game.thinking) api('/api/stop', {client: game.client}).catch(() => {});
-  game.thinking = false;
+  stopSearch();
   game.start = start;
-  game.moves = moves;
+  game.line = moves;
+  game.ply = moves.length;
   game.selected = null;
-  $('analysis').textContent = '';
-  await refresh();
+  game.analysis = null;
+  for (const id of ['analysis', 'pv', 'candidates', 'eval-text']) $(id).textContent = '';
+  for (const id of ['eval-black', 'eval-white']) $(id).style.height = '0';
+  $('eval-draw').style.height = '100%';
+  delete $('eval-bar').dataset.wdl;
+  game.status = await api('/api/position', request());
+  render();
+  maybeEngineMove();
 }
 
 async function undo() {
-  if (game.thinking) return;
+  stopSearch();
   // Back to the human's turn: the engine's reply and the human's move.
-  do game.moves.pop(); while (game.moves.length && (await api('/api/position', request())).side !== humanColour());
-  await newGame(game.start, game.moves);
+  let moves = movesShown();
+  do moves = moves.slice(0, -1); while (moves.length && !humanMoves((await api('/api/position', request(moves))).side));
+  game.line = moves;
+  await goTo(moves.length);
 }
 
 async function loadRecord() {
   const data = await api('/api/record/read', {text: $('record').value});
   $('simultaneous').value = data.rules.simultaneous;
   $('start').value = data.rules.start;
-  await newGame(data.fen, data.moves);
+  stopSearch();
+  game.start = data.fen;
+  game.line = data.moves;
+  await goTo(data.moves.length);
 }
 
 async function copyRecord() {
   const human = humanColour();
-  const data = await api('/api/record/write', {...request(), black: human === 'black' ? 'you' : $('player').value,
-    white: human === 'white' ? 'you' : $('player').value});
+  const name = (side) => human === side || human === 'both' ? 'you' : $('player').value;
+  const data = await api('/api/record/write', {...request(), black: name('black'), white: name('white')});
   $('record').value = data.text;
   if (navigator.clipboard) navigator.clipboard.writeText(data.text).catch(() => {});
+}
+
+// Left and Right step through the line, Home and End jump (outside fields).
+function onKey(event) {
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(document.activeElement.tagName) || $('view-play').classList.contains('hidden')) return;
+  const to = {ArrowLeft: game.ply - 1, ArrowRight: game.ply + 1, Home: 0, End: game.line.length}[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  goTo(to).catch(showError);
 }
 
 // ---- Runs -------------------------------------------------------------------
@@ -228,14 +426,18 @@ const charts = {};
 const viewer = {fens: [], moves: [], ply: 0};
 let runTimer = null;
 
-function lineChart(id, title, xTitle, yTitle) {
+// A line chart; y2Title gives it a second axis on the right (series with
+// yAxisID 'y2'), for a quantity of other units.
+function lineChart(id, title, xTitle, yTitle, y2Title) {
+  const scales = {x: {type: 'linear', title: {display: true, text: xTitle}}, y: {title: {display: true, text: yTitle}}};
+  if (y2Title) scales.y2 = {position: 'right', title: {display: true, text: y2Title}, grid: {drawOnChartArea: false}};
   return new Chart($(id), {
     type: 'line',
     data: {datasets: []},
     options: {
       animation: false, maintainAspectRatio: false, parsing: false, normalized: true,
       plugins: {title: {display: true, text: title}, legend: {labels: {boxWidth: 12}}},
-      scales: {x: {type: 'linear', title: {display: true, text: xTitle}}, y: {title: {display: true, text: yTitle}}},
+      scales,
     },
   });
 }
@@ -249,7 +451,7 @@ function ensureCharts() {
   charts.loss = lineChart('chart-loss', 'Losses', 'step', 'loss');
   charts.eloStep = lineChart('chart-elo-step', 'Elo against steps (95% interval)', 'step', 'Elo');
   charts.eloHours = lineChart('chart-elo-hours', 'Elo against hours (95% interval)', 'hours', 'Elo');
-  charts.selfplay = lineChart('chart-selfplay', 'Self-play per hour', 'hours', 'per hour');
+  charts.selfplay = lineChart('chart-selfplay', 'Self-play per hour', 'hours', 'games per hour', 'positions per hour');
 }
 
 function eloSeries(points, x) {
@@ -268,13 +470,22 @@ function ladderLines(ratings, x0, x1) {
     series(r.name, [{x: x0, y: r.elo}, {x: x1, y: r.elo}], colors[i % colors.length], {borderDash: [2, 2], pointRadius: 0}));
 }
 
+// The metrics of the run shown, read a piece at a time: each poll asks
+// for what the run wrote since the last one and appends it.
+const metrics = {run: null, next: 0, events: []};
+
 async function loadRun() {
   const index = $('run').value;
   if (index === '') return;
   ensureCharts();
-  const [metrics, ratings, checkpoints, games] = await Promise.all([
-    api(`/api/runs/${index}/metrics`), api(`/api/runs/${index}/ratings`),
+  if (metrics.run !== index) Object.assign(metrics, {run: index, next: 0, events: []});
+  const [fresh, ratings, checkpoints, games] = await Promise.all([
+    api(`/api/runs/${index}/metrics?since=${metrics.next}`), api(`/api/runs/${index}/ratings`),
     api(`/api/runs/${index}/checkpoints`), api(`/api/runs/${index}/games`)]);
+  if (metrics.run !== index) return;  // another run was chosen meanwhile
+  if (fresh.reset) metrics.events = [];
+  metrics.events.push(...fresh.events);
+  metrics.next = fresh.next;
   const events = metrics.events;
   const of = (name) => events.filter((e) => e.event === name);
   const train = of('train'), validation = of('validation'), rating = of('rating'), selfplay = of('selfplay');
@@ -291,8 +502,8 @@ async function loadRun() {
   const timed = selfplay.filter((e) => e.games_per_hour !== undefined && e.time);
   const t0 = events.length ? events[0].time : 0;
   charts.selfplay.data.datasets = [
-    series('games', timed.map((e) => ({x: (e.time - t0) / 3600, y: e.games_per_hour})), '#16a085'),
-    series('positions', timed.map((e) => ({x: (e.time - t0) / 3600, y: e.positions_per_hour})), '#8e44ad')];
+    series('games', timed.map((e) => ({x: (e.time - t0) / 3600, y: e.games_per_hour})), '#16a085', {yAxisID: 'y'}),
+    series('positions', timed.map((e) => ({x: (e.time - t0) / 3600, y: e.positions_per_hour})), '#8e44ad', {yAxisID: 'y2'})];
   for (const chart of Object.values(charts)) chart.update();
 
   const body = $('ratings').tBodies[0];
@@ -301,27 +512,40 @@ async function loadRun() {
     const row = body.insertRow();
     for (const v of [r.name, Math.round(r.elo), Math.round(r.ci95), r.games, (100 * r.score).toFixed(1) + '%']) row.insertCell().textContent = v;
   }
+  // Checkpoints play where the server has LibTorch; the run's export anywhere.
   const list = $('checkpoints');
   list.textContent = '';
+  if (checkpoints.export_player) list.appendChild(linkItem(`the run's export: play it`, () => playCheckpoint(checkpoints.export_player)));
+  if (!checkpoints.playable && checkpoints.checkpoints.length) {
+    const note = document.createElement('li');
+    note.textContent = 'checkpoints play under loaz-torch serve';
+    list.appendChild(note);
+  }
   for (const c of checkpoints.checkpoints.slice().reverse()) {
-    const li = document.createElement('li');
-    const link = document.createElement('a');
-    link.textContent = `step ${c.step}: play this one`;
-    link.addEventListener('click', () => playCheckpoint(c.player));
-    li.appendChild(link);
-    list.appendChild(li);
+    if (checkpoints.playable) {
+      list.appendChild(linkItem(`step ${c.step}: play this one`, () => playCheckpoint(c.player)));
+    } else {
+      const li = document.createElement('li');
+      li.textContent = `step ${c.step}`;
+      list.appendChild(li);
+    }
   }
   const gameList = $('games');
   gameList.textContent = '';
-  for (const g of games.games) {
-    const li = document.createElement('li');
-    const link = document.createElement('a');
-    link.textContent = `${g.kind}: ${g.name.split('/').pop()}`;
-    link.addEventListener('click', () => openGame(index, g.name).catch(showError));
-    li.appendChild(link);
-    gameList.appendChild(li);
-  }
+  for (const g of games.games) gameList.appendChild(linkItem(`${g.kind}: ${g.name.split('/').pop()}`, () => openGame(index, g.name).catch(showError)));
   $('chart-loss').dataset.points = String(train.length + validation.length);
+  $('chart-loss').dataset.events = String(events.length);
+}
+
+// A list item with a link that a click or the keyboard (Tab, Enter) follows.
+function linkItem(text, action) {
+  const li = document.createElement('li');
+  const link = document.createElement('a');
+  link.href = '#';
+  link.textContent = text;
+  link.addEventListener('click', (event) => { event.preventDefault(); action(); });
+  li.appendChild(link);
+  return li;
 }
 
 function playCheckpoint(name) {
@@ -363,7 +587,7 @@ function showView(name) {
   clearInterval(runTimer);
   if (name === 'runs') {
     loadRun().catch(showError);
-    runTimer = setInterval(() => loadRun().catch(() => {}), 5000);
+    runTimer = setInterval(() => loadRun().catch(() => {}), 3000);
   }
 }
 
@@ -378,7 +602,7 @@ async function start() {
   $('new-game').addEventListener('click', () => newGame().catch(showError));
   $('undo').addEventListener('click', () => undo().catch(showError));
   $('flip').addEventListener('click', () => { game.flipped = !game.flipped; render(); });
-  $('colour').addEventListener('change', () => newGame(game.start, game.moves).catch(showError));
+  $('colour').addEventListener('change', () => playLine(movesShown()).then(maybeEngineMove).catch(showError));
   for (const id of ['simultaneous', 'start']) $(id).addEventListener('change', () => newGame().catch(showError));
   $('set-position').addEventListener('click', () => newGame($('fen').value.trim() || null).catch(showError));
   $('load-record').addEventListener('click', () => loadRecord().catch(showError));
@@ -388,6 +612,12 @@ async function start() {
     $('limit').value = kind === 'playouts' ? 400 : 1;
     $('limit').disabled = kind === 'default';
   });
+  $('analyse').addEventListener('click', () => toggleAnalysis().catch(showError));
+  $('nav-first').addEventListener('click', () => goTo(0).catch(showError));
+  $('nav-prev').addEventListener('click', () => goTo(game.ply - 1).catch(showError));
+  $('nav-next').addEventListener('click', () => goTo(game.ply + 1).catch(showError));
+  $('nav-last').addEventListener('click', () => goTo(game.line.length).catch(showError));
+  document.addEventListener('keydown', onKey);
   $('viewer-first').addEventListener('click', () => stepViewer(0));
   $('viewer-prev').addEventListener('click', () => stepViewer(viewer.ply - 1));
   $('viewer-next').addEventListener('click', () => stepViewer(viewer.ply + 1));

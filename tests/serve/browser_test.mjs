@@ -1,13 +1,17 @@
 // The page of `loaz serve` in a real browser: headless Chromium (Debian's),
 // driven by puppeteer-core. Plays a move by clicking a piece and a target,
-// waits for the engine's answer, checks the move list and the board, opens
-// the Runs view and checks that a chart drew, and saves a screenshot of
-// each view. Prints the time from the click to the engine's move.
-// usage: node browser_test.mjs URL SCREENSHOT_DIR
+// waits for the engine's answer, checks the move list and the board; then
+// analyses with the net: the evaluation bar and the arrows change while the
+// search runs, a click in the principal variation goes there, two steps
+// back and another move make a branch; opens the Runs view, checks that a
+// chart drew and that lines the run writes meanwhile are appended without
+// a reload; saves a screenshot of each view. Prints the time from the click
+// to the engine's move.
+// usage: node browser_test.mjs URL SCREENSHOT_DIR METRICS_FILE
 import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
 
-const [url, outDir] = process.argv.slice(2);
+const [url, outDir, metricsFile] = process.argv.slice(2);
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 fs.mkdirSync(outDir, {recursive: true});
 
@@ -36,18 +40,57 @@ try {
   check(targets.includes('b3') && targets.length === 3, `targets of b1: ${targets}`);
   const clicked = Date.now();
   await page.click('#board rect[data-square="b3"]');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1 &&
-    document.querySelector('#moves li').textContent.split(' ').length === 2 &&
+  const lineOf = () => page.$$eval('#moves .move', (b) => b.map((e) => e.textContent));
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2 &&
     document.getElementById('status').dataset.state === 'waiting', {timeout: 60000});
   const latency = (Date.now() - clicked) / 1000;
-  const moves = await page.$eval('#moves li', (li) => li.textContent);
-  check(moves.startsWith('b1-b3 '), `move list: ${moves}`);
+  const moves = await lineOf();
+  check(moves[0] === 'b1-b3', `move list: ${moves}`);
   check(await page.$('#board circle.black[data-square="b3"]') !== null, 'no black piece on b3');
   check(await page.$('#board circle[data-square="b1"]') === null, 'b1 is not empty');
-  const reply = moves.split(' ')[1];
+  const reply = moves[1];
   check(await page.$(`#board circle.white[data-square="${reply.slice(3, 5)}"]`) !== null, `no white piece after ${reply}`);
-  const analysis = await page.$eval('#analysis', (e) => e.textContent);
-  check(analysis.includes('pv'), `no analysis: ${analysis}`);
+  const depth = await page.$eval('#analysis', (e) => e.textContent);
+  check(depth.includes('depth'), `no analysis of the engine's move: ${depth}`);
+
+  // Analyse with the net: while it runs, the bar and the arrows change.
+  await page.select('#player', 'mcts:threads=1');
+  await page.click('#analyse');
+  const state = () => page.evaluate(() => JSON.stringify({
+    wdl: document.getElementById('eval-bar').dataset.wdl || '',
+    arrows: [...document.querySelectorAll('#board line.arrow')].map((l) => l.dataset.move + ':' + l.dataset.share),
+    running: document.getElementById('status').dataset.state === 'analysing'}));
+  const seen = new Set();
+  for (let tries = 0; tries < 200 && seen.size < 3; tries++) {
+    const s = JSON.parse(await state());
+    if (s.running && s.wdl && s.arrows.length) seen.add(s.wdl + ' ' + s.arrows.join(','));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  check(seen.size >= 3, `the bar and arrows did not change while analysing: ${[...seen].join(' | ')}`);
+  await page.screenshot({path: `${outDir}/analysis.png`});
+  await page.click('#analyse');  // stop
+  await page.waitForFunction(() => document.getElementById('status').dataset.state === 'waiting', {timeout: 10000});
+  const pv = await page.$$eval('#pv .move', (b) => b.map((e) => e.textContent));
+  check(pv.length >= 2, `principal variation: ${pv}`);
+  // Its second move: the position two plies on.
+  await page.click('#pv .move:nth-child(2)');
+  await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '4/4');
+  const line = await lineOf();
+  check(line[2] === pv[0] && line[3] === pv[1], `after the click in the pv: ${line}`);
+  // Two steps back with the keyboard, then another move there: a branch.
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '2/4');
+  await page.select('#colour', 'both');  // the engine only analyses
+  await page.waitForFunction(() => document.getElementById('status').dataset.state === 'waiting');
+  const legal = await page.evaluate(() => game.status.legal.filter((m) => m !== game.line[2]));
+  const branch = legal[0];
+  await page.click(`#board circle[data-square="${branch.slice(0, 2)}"]`);
+  await page.click(`#board rect[data-square="${branch.slice(3, 5)}"]`);
+  await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '3/3');
+  const branched = await lineOf();
+  check(branched.length === 3 && branched[2] === branch && branched[1] === reply, `the branch: ${branched}`);
   await page.screenshot({path: `${outDir}/play.png`});
 
   // Runs: a chart draws the run's metrics.
@@ -60,6 +103,18 @@ try {
   check(drawn > 0, 'the loss chart holds no points');
   const rows = await page.$$eval('#ratings tbody tr', (r) => r.length);
   check(rows > 0, 'no ratings table');
+  // The run writes on: the page appends the new lines (asked for from the
+  // offset it has) without reading the run again or reloading.
+  await page.evaluate(() => { window.notReloaded = true; });
+  const before = Number(await page.$eval('#chart-loss', (e) => e.dataset.events));
+  const asked = [];
+  page.on('request', (r) => { if (r.url().includes('/metrics')) asked.push(r.url()); });
+  fs.appendFileSync(metricsFile, '{"event":"train","step":700,"policy_loss":3.3,"value_loss":0.5,"time":1500}\n');
+  await page.waitForFunction((n) => Number(document.getElementById('chart-loss').dataset.events) === n + 1, {timeout: 20000}, before);
+  check(await page.evaluate(() => window.notReloaded === true), 'the page reloaded');
+  check(asked.length > 0 && asked.every((u) => !u.endsWith('since=0')), `metrics asked for: ${asked}`);
+  const keyboard = await page.$$eval('#games a', (links) => links.every((a) => a.getAttribute('href') !== null));
+  check(keyboard, 'a game link has no href (the keyboard cannot reach it)');
   await page.click('#games a');
   await page.waitForFunction(() => document.getElementById('viewer-ply').textContent.startsWith('0/'));
   await page.click('#viewer-next');

@@ -39,11 +39,13 @@ echo '[{"name":"step 600","elo":160,"ci95":90,"games":40,"score":0.7},{"name":"a
   >"$run/eval/ratings.json"
 printf '[Black "net step 600"]\n[White "net step 600"]\n\n1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n*\n' >"$run/games/main-w0_000000_g0.txt"
 
-"$loaz" serve --port 0 --run "$run" --player "ab:depth=3" --player random >"$tmp/serve.log" 2>&1 &
+# The shipped net analyses (mcts with no net= plays nets/default.safetensors).
+"$loaz" serve --port 0 --run "$run" --player "ab:depth=3" --player random --player "mcts:threads=1" \
+  >"$tmp/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do
   grep -q "http://" "$tmp/serve.log" && break
   sleep 0.1
 done
 url=$(grep -o 'http://[0-9.:]*/' "$tmp/serve.log") || { cat "$tmp/serve.log"; exit 1; }
-node "$here/browser_test.mjs" "$url" "$out"
+node "$here/browser_test.mjs" "$url" "$out" "$run/metrics.jsonl"

@@ -27,6 +27,7 @@
 #include "core/position.h"
 #include "core/random.h"
 #include "net/export.h"
+#include "net/torch_backend.h"
 #include "tests/net/random_net.h"
 
 namespace loa::serve {
@@ -280,25 +281,133 @@ TEST_F(ServerTest, HostileRequestsAreAnsweredNotFatal) {
 // Two moves asked by one tab in both orders of finishing, then a stop and a
 // third move: the clean-up of the older request must not leave an empty
 // entry behind (it did, and the stop called through it).
-TEST_F(ServerTest, TwoRequestsOfOneClientFinishInEitherOrder) {
-  for (bool newer_finishes_first : {true, false}) {
-    SCOPED_TRACE(newer_finishes_first ? "newer first" : "older first");
-    const std::string client = newer_finishes_first ? "tab-a" : "tab-b";
-    // The newer request stops the older one's search, which returns at its
-    // next node check; a random move returns at once, so the newer finishes
-    // first in the one case and last in the other.
-    const json slow = {{"player", "ab:depth=2"}, {"seconds", 1.0}, {"client", client}};
-    const json fast = {{"player", "random"}, {"client", client}};
-    std::pair<int, json> first, second;
-    std::thread older([&] { first = Post("/api/genmove", (newer_finishes_first ? slow : fast).dump()); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    second = Post("/api/genmove", (newer_finishes_first ? fast : slow).dump());
-    older.join();
-    EXPECT_EQ(first.first, 200) << first.second.dump();
-    EXPECT_EQ(second.first, 200) << second.second.dump();
-    EXPECT_EQ(Post("/api/stop", json{{"client", client}}.dump()).first, 200);
-    EXPECT_EQ(Post("/api/genmove", fast.dump()).first, 200);
+TEST_F(ServerTest, ANewerRequestOfATabStopsItsOlderSearch) {
+  // A tab searches one thing at a time: its newer request stops the older
+  // search, which returns its move at once, and then runs.
+  std::pair<int, json> older, newer;
+  std::thread first([&] {
+    older = Post("/api/genmove", json{{"player", "ab:depth=2"}, {"seconds", 30}, {"client", "tab-a"}}.dump());
+  });
+  auto running = [] { return Get("/api/info").second["searches"].value("running", -1); };
+  for (int tries = 0; tries < 600 && running() < 1; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  newer = Post("/api/genmove", json{{"player", "random"}, {"client", "tab-a"}}.dump());
+  first.join();
+  EXPECT_EQ(older.first, 200) << older.second.dump();
+  EXPECT_LT(older.second["analysis"].value("seconds", 99.0), 25.0) << "the older search ran on";
+  EXPECT_EQ(newer.first, 200) << newer.second.dump();
+  EXPECT_EQ(Post("/api/stop", json{{"client", "tab-a"}}.dump()).second["stopped"], false);  // none left
+}
+
+// Posts a streamed search and returns its JSON lines; with stop_after > 0,
+// drops the connection after that many lines.
+std::vector<json> StreamLines(int port, const std::string& path, const json& body, int stop_after = 0) {
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(90, 0);
+  std::string pending;
+  std::vector<json> lines;
+  httplib::Request request;
+  request.method = "POST";
+  request.path = path;
+  request.body = body.dump();
+  request.set_header("Content-Type", "application/json");
+  request.content_receiver = [&](const char* data, size_t length, uint64_t, uint64_t) {
+    pending.append(data, length);
+    for (size_t end; (end = pending.find('\n')) != std::string::npos;) {
+      lines.push_back(json::parse(pending.substr(0, end), nullptr, false));
+      pending.erase(0, end + 1);
+    }
+    return stop_after == 0 || int(lines.size()) < stop_after;
+  };
+  client.send(request);
+  return lines;
+}
+
+TEST_F(ServerTest, AStreamedMoveSendsTheSearchAsItRuns) {
+  // Alpha-beta at 1 s a move: each finished depth, then the move.
+  const std::vector<json> lines =
+      StreamLines(port_, "/api/genmove", {{"player", "ab:depth=2"}, {"seconds", 1}, {"stream", true}});
+  ASSERT_GE(lines.size(), 3u);
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    EXPECT_FALSE(lines[i].contains("done")) << lines[i].dump();
+    EXPECT_EQ(lines[i]["analysis"]["player"], "ab:time=1.0");
   }
+  int depths = 0;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) depths += lines[i]["analysis"].value("depth", 0) > 0;
+  EXPECT_GE(depths, 1) << "no finished depth was sent";
+  const json& last = lines.back();
+  ASSERT_EQ(last.value("done", false), true) << last.dump();
+  EXPECT_NO_THROW(ParseMove(last["move"].get<std::string>(), Position::Start()));
+  EXPECT_EQ(last["status"]["ply"], 1);
+
+  // An analysis by the net: at least two updates whose playouts grow, each
+  // with candidates and a win/draw/loss estimate, then its best move; the
+  // game does not move.
+  const std::string net = Get("/api/info").second["players"].back();
+  const std::vector<json> analysis =
+      StreamLines(port_, "/api/analyse", {{"player", net}, {"seconds", 1}, {"stream", true}});
+  ASSERT_GE(analysis.size(), 3u);
+  int64_t previous = 0;
+  for (size_t i = 0; i + 1 < analysis.size(); ++i) {
+    const json& a = analysis[i]["analysis"];
+    ASSERT_TRUE(a.contains("top")) << a.dump();
+    EXPECT_EQ(a["wdl"].size(), 3u);
+    EXPECT_GE(a["nodes"].get<int64_t>(), previous);
+    previous = a["nodes"].get<int64_t>();
+  }
+  EXPECT_GT(previous, 0);
+  ASSERT_EQ(analysis.back().value("done", false), true);
+  EXPECT_FALSE(analysis.back().contains("status"));
+  EXPECT_EQ(analysis.back()["best"], analysis.back()["analysis"]["pv"][0]);
+  EXPECT_GE(analysis.back()["analysis"]["nodes"].get<int64_t>(), previous);
+}
+
+TEST_F(ServerTest, AnAnalysisRunsUntilItsTabStopsItOrGoes) {
+  const std::string net = Get("/api/info").second["players"].back();
+  auto running = [] { return Get("/api/info").second["searches"].value("running", -1); };
+  // Stopped by its tab: the stream ends with the best move so far.
+  std::vector<json> lines;
+  std::thread analyse([&] {
+    lines = StreamLines(port_, "/api/analyse", {{"player", net}, {"client", "tab-s"}, {"stream", true}});
+  });
+  for (int tries = 0; tries < 600 && running() < 1; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(Post("/api/stop", json{{"client", "tab-s"}}.dump()).second["stopped"], true);
+  analyse.join();
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_EQ(lines.back().value("done", false), true) << lines.back().dump();
+  EXPECT_LT(lines.back()["analysis"]["seconds"].get<double>(), 30.0);
+  // A tab that goes away (its connection dropped after two updates) ends
+  // its search: the slot comes free.
+  const std::vector<json> dropped = StreamLines(port_, "/api/analyse", {{"player", net}, {"stream", true}}, 2);
+  EXPECT_EQ(dropped.size(), 2u);
+  for (int tries = 0; tries < 600 && running() > 0; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(running(), 0) << "the search of a tab that went away runs on";
+}
+
+TEST_F(ServerTest, ATabsNextMoveReusesItsTreeAndEveryTabTheNetsCache) {
+  const std::string net = Get("/api/info").second["players"].back();
+  auto genmove = [&](const std::string& client, const json& moves) {
+    const auto [status, reply] =
+        Post("/api/genmove", json{{"player", net}, {"playouts", 300}, {"client", client}, {"moves", moves}}.dump());
+    EXPECT_EQ(status, 200) << reply.dump();
+    return reply["analysis"];
+  };
+  const json first = genmove("tab-r", json::array());
+  ASSERT_GE(first["pv"].size(), 2u) << first.dump();
+  EXPECT_EQ(first["reused"], 0);
+  // The tab's next move, after the reply its search expected: the subtree
+  // of that line is kept.
+  const json second = genmove("tab-r", {first["pv"][0], first["pv"][1]});
+  EXPECT_GT(second["reused"].get<int64_t>(), 0) << second.dump();
+  // Another tab searching the first position finds its net's outputs in
+  // the cache that the first tab's search filled; so does the first tab in
+  // a new game.
+  const json other = genmove("tab-q", json::array());
+  EXPECT_EQ(other["reused"], 0);
+  EXPECT_GT(other["cache_hits"].get<int64_t>(), 0) << other.dump();
+  const json again = genmove("tab-r", json::array());
+  EXPECT_GT(again["cache_hits"].get<int64_t>(), 0) << again.dump();
+  EXPECT_GE(Get("/api/info").second["searches"]["tabs"].get<int>(), 2);
 }
 
 // Every player stops when asked: a 20-second alpha-beta move ends when its
@@ -579,12 +688,54 @@ TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {
   const json checkpoints = Get("/api/runs/0/checkpoints").second["checkpoints"];
   ASSERT_EQ(checkpoints.size(), 1u);
   EXPECT_EQ(checkpoints[0]["player"], "tiny step 20");
+  EXPECT_EQ(Get("/api/runs/0/checkpoints").second["export_player"], "mcts:net=tiny,playouts=8");
   const json games = Get("/api/runs/0/games").second["games"];
   ASSERT_EQ(games.size(), 1u);
   const auto [game_status, game] = Get("/api/runs/0/game?name=" + games[0]["name"].get<std::string>());
   ASSERT_EQ(game_status, 200) << game.dump();
   EXPECT_EQ(game["moves"], json({"d1-b3", "h5-g4"}));
   EXPECT_EQ(game["fens"].size(), 3u);
+}
+
+TEST(ServerRunsTest, MetricsComeFromAnOffsetAsTheRunGrows) {
+  const fs::path dir = fs::temp_directory_path() / ("loaz_serve_grow_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "checkpoints");
+  WriteFileAtomic((dir / "config.yaml").string(), "run: {name: grow}\n");
+  const std::string metrics = (dir / "metrics.jsonl").string();
+  const std::string first = "{\"event\":\"train\",\"step\":1}\n{\"event\":\"train\",\"step\":2}\n";
+  WriteFileAtomic(metrics, first + "{\"event\":\"tra");  // a line being written
+  ServeOptions options;
+  options.players = {"random"};
+  options.runs = {dir.string()};
+  RunningServer server(options);
+  auto get = [&](const std::string& query) {
+    return ServerTest::GetFrom(server.port(), "/api/runs/0/metrics" + query);
+  };
+  const auto [status, all] = get("");
+  ASSERT_EQ(status, 200) << all.dump();
+  ASSERT_EQ(all["events"].size(), 2u);
+  EXPECT_EQ(all["next"], first.size());  // the unfinished line waits
+  // The run writes on: the next read has the finished line and the new one only.
+  WriteFileAtomic(metrics, first + "{\"event\":\"train\",\"step\":3}\n{\"event\":\"train\",\"step\":4}\n");
+  const json more = get("?since=" + std::to_string(all["next"].get<uint64_t>())).second;
+  ASSERT_EQ(more["events"].size(), 2u) << more.dump();
+  EXPECT_EQ(more["events"][0]["step"], 3);
+  EXPECT_EQ(more["reset"], false);
+  EXPECT_TRUE(get("?since=" + std::to_string(more["next"].get<uint64_t>())).second["events"].empty());
+  // A file replaced by a shorter one is read again from its start.
+  WriteFileAtomic(metrics, "{\"event\":\"train\",\"step\":9}\n");
+  const json reset = get("?since=" + std::to_string(more["next"].get<uint64_t>())).second;
+  EXPECT_EQ(reset["reset"], true);
+  ASSERT_EQ(reset["events"].size(), 1u);
+  EXPECT_EQ(reset["events"][0]["step"], 9);
+  EXPECT_EQ(get("?since=-1").first, 400);
+  // Checkpoints say whether this server can play them (LibTorch), and the
+  // run has no export for it to offer instead.
+  const json checkpoints = ServerTest::GetFrom(server.port(), "/api/runs/0/checkpoints").second;
+  EXPECT_EQ(checkpoints["playable"], GetTorchBackend() != nullptr);
+  EXPECT_TRUE(checkpoints["export_player"].is_null());
+  fs::remove_all(dir);
 }
 
 TEST_F(ServerTest, RecordsReadAndWrite) {
