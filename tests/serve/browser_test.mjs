@@ -19,6 +19,18 @@ function check(condition, message) {
   if (!condition) throw new Error(message);
 }
 
+// Clicks the element of a selector in one step inside the page: the board
+// and the analysis are redrawn as the search reports, which would detach an
+// element found in one step and clicked in the next.
+async function tap(page, selector) {
+  const found = await page.evaluate((s) => {
+    const e = document.querySelector(s);
+    if (e) e.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+    return e !== null;
+  }, selector);
+  check(found, `nothing to click at ${selector}`);
+}
+
 const browser = await puppeteer.launch({
   executablePath: chromium,
   headless: true,
@@ -73,7 +85,7 @@ try {
   const pv = await page.$$eval('#pv .move', (b) => b.map((e) => e.textContent));
   check(pv.length >= 2, `principal variation: ${pv}`);
   // Its second move: the position two plies on.
-  await page.click('#pv .move:nth-child(2)');
+  await tap(page, '#pv .move:nth-child(2)');
   await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '4/4');
   const line = await lineOf();
   check(line[2] === pv[0] && line[3] === pv[1], `after the click in the pv: ${line}`);
@@ -83,11 +95,13 @@ try {
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '2/4');
   await page.select('#colour', 'both');  // the engine only analyses
+  await page.waitForNetworkIdle({idleTime: 200});  // the position it asks for again
   await page.waitForFunction(() => document.getElementById('status').dataset.state === 'waiting');
   const legal = await page.evaluate(() => game.status.legal.filter((m) => m !== game.line[2]));
   const branch = legal[0];
-  await page.click(`#board circle[data-square="${branch.slice(0, 2)}"]`);
-  await page.click(`#board rect[data-square="${branch.slice(3, 5)}"]`);
+  await tap(page, `#board circle[data-square="${branch.slice(0, 2)}"]`);
+  await page.waitForSelector('#board rect.target');
+  await tap(page, `#board rect[data-square="${branch.slice(3, 5)}"]`);
   await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '3/3');
   const branched = await lineOf();
   check(branched.length === 3 && branched[2] === branch && branched[1] === reply, `the branch: ${branched}`);

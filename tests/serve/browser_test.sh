@@ -33,10 +33,11 @@ for i in 1 2 3 4 5 6; do
   echo "{\"event\":\"train\",\"step\":$((i * 100)),\"policy_loss\":$((40 - i)).0e-1,\"value_loss\":$((12 - i)).0e-1,\"time\":$((1000 + i * 60))}"
   echo "{\"event\":\"validation\",\"step\":$((i * 100)),\"policy_loss\":$((41 - i)).0e-1,\"value_loss\":$((13 - i)).0e-1,\"time\":$((1000 + i * 60))}"
   echo "{\"event\":\"rating\",\"step\":$((i * 100)),\"hours\":0.$i,\"elo\":$((i * 60 - 200)),\"elo_ci95\":90,\"time\":$((1000 + i * 60))}"
-  echo "{\"event\":\"selfplay\",\"games_per_hour\":$((30000 + i * 100)),\"positions_per_hour\":$((1200000 + i * 1000)),\"time\":$((1000 + i * 60))}"
+  echo "{\"event\":\"selfplay\",\"games_per_hour\":$((30000 + i * 100)),\"positions_per_hour\":$((1260000 - i * i * 4000)),\"time\":$((1000 + i * 60))}"
 done >"$run/metrics.jsonl"
 echo '[{"name":"step 600","elo":160,"ci95":90,"games":40,"score":0.7},{"name":"ab:depth=2","elo":0,"ci95":0,"games":80,"score":0.5}]' \
   >"$run/eval/ratings.json"
+touch "$run/checkpoints/ckpt_00000600.pt"  # listed, never read: only LibTorch plays it
 printf '[Black "net step 600"]\n[White "net step 600"]\n\n1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n*\n' >"$run/games/main-w0_000000_g0.txt"
 
 # The shipped net analyses (mcts with no net= plays nets/default.safetensors).
