@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "alphabeta/evaluation.h"
+#include "alphabeta/static_eval.h"
 #include "alphabeta/transposition_table.h"
 #include "core/game.h"
 

@@ -21,7 +21,7 @@
 #include "core/game.h"
 #include "core/random_play.h"
 #include "mcts/search.h"
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
 #include "net/eigen_net.h"

@@ -1,6 +1,6 @@
 // loaz config: every key of a training config and every option of the
 // player specs that take parameters, from their one declaration
-// (core/params.h): type, range, default and help; for the config, whether a
+// (core/param_visitor.h): type, range, default and help; for the config, whether a
 // resumed run may change it.
 
 #include "app/cli.h"
@@ -8,8 +8,8 @@
 #include <cstdio>
 
 #include "app/command.h"
-#include "core/params.h"
-#include "mcts/params.h"
+#include "core/param_visitor.h"
+#include "mcts/search_params.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
 #include "play/players.h"

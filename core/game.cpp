@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 namespace loa {
 

@@ -24,7 +24,7 @@ struct Rules {
   // A game reaching this many plies is a draw marked "cap"; 0 means no cap.
   int max_plies = 0;
 
-  // Declares the options (core/params.h): simultaneous, start, max_plies.
+  // Declares the options (core/param_visitor.h): simultaneous, start, max_plies.
   void Visit(ParamVisitor& v);
   // Returns the options as "simultaneous=draw start=standard max_plies=0".
   std::string ToString() const;

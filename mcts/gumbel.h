@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 #include "mcts/root_stats.h"
 
 namespace loa {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 
 namespace loa {
 

@@ -8,7 +8,7 @@
 #include "core/move.h"
 #include "core/random.h"
 #include "mcts/node.h"
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 
 namespace loa {
 

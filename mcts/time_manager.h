@@ -1,7 +1,7 @@
 #pragma once
 // How long the engine thinks about one move, from the clock of its side.
 
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 
 namespace loa {
 

@@ -13,7 +13,7 @@
 #include "core/random.h"
 #include "mcts/evaluator.h"
 #include "mcts/node.h"
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 #include "mcts/root_stats.h"
 
 namespace loa {

@@ -48,25 +48,14 @@ torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
   return torch::relu(bn2_(conv2_(y)) + x);
 }
 
-PolicyHeadImpl::PolicyHeadImpl(int channels, int policy_channels) {
-  conv_ = register_module("conv", Conv(channels, policy_channels, 1, false));
-  bn_ = register_module("bn", BatchNorm(policy_channels));
-  out_ = register_module("out", Conv(policy_channels, kNumDirections, 1, true));
+ConvHeadImpl::ConvHeadImpl(int channels, int hidden, int outputs) {
+  conv_ = register_module("conv", Conv(channels, hidden, 1, false));
+  bn_ = register_module("bn", BatchNorm(hidden));
+  out_ = register_module("out", Conv(hidden, outputs, 1, true));
 }
 
-torch::Tensor PolicyHeadImpl::forward(const torch::Tensor& trunk) {
-  torch::Tensor planes = out_(torch::relu(bn_(conv_(trunk))));  // [N, 8, 8, 8]: direction, rank, file
-  return planes.flatten(2).transpose(1, 2).reshape({planes.size(0), kPolicySize});
-}
-
-OwnershipHeadImpl::OwnershipHeadImpl(int channels, int ownership_channels) {
-  conv_ = register_module("conv", Conv(channels, ownership_channels, 1, false));
-  bn_ = register_module("bn", BatchNorm(ownership_channels));
-  out_ = register_module("out", Conv(ownership_channels, kOwnershipClasses, 1, true));
-}
-
-torch::Tensor OwnershipHeadImpl::forward(const torch::Tensor& trunk) {
-  return out_(torch::relu(bn_(conv_(trunk)))).flatten(2);  // [N, 3, 64]
+torch::Tensor ConvHeadImpl::forward(const torch::Tensor& trunk) {
+  return out_(torch::relu(bn_(conv_(trunk)))).flatten(2);  // [N, outputs, 64]
 }
 
 DenseHeadImpl::DenseHeadImpl(int channels, int head_channels, int hidden, int outputs) {
@@ -87,20 +76,21 @@ LoaNetImpl::LoaNetImpl(const NetConfig& config) : config_(config) {
   stem_ = register_module("stem", ConvBn(config_.input_planes, c, 3));
   blocks_ = register_module("blocks", nn::ModuleList());
   for (int b = 0; b < config_.blocks; ++b) blocks_->push_back(ResidualBlock(c, config_.HasGlobalPooling(b)));
-  policy_ = register_module("policy", PolicyHead(c, config_.policy_channels));
+  policy_ = register_module("policy", ConvHead(c, config_.policy_channels, kNumDirections));
   value_ = register_module("value", DenseHead(c, config_.value_channels, config_.value_hidden, 3));
   if (config_.moves_left)
     moves_left_ =
         register_module("moves_left", DenseHead(c, config_.moves_left_channels, config_.moves_left_hidden, 1));
   if (config_.ownership_channels > 0)
-    ownership_ = register_module("ownership", OwnershipHead(c, config_.ownership_channels));
+    ownership_ = register_module("ownership", ConvHead(c, config_.ownership_channels, kOwnershipClasses));
 }
 
 NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
   torch::Tensor x = torch::relu(stem_(input));
   for (const auto& block : *blocks_) x = block->as<ResidualBlock>()->forward(x);
   NetOutput out;
-  out.policy = policy_(x);
+  // [N, 8 directions, 64 squares] -> [N, 64, 8] -> policy index s * 8 + d.
+  out.policy = policy_(x).transpose(1, 2).reshape({x.size(0), kPolicySize});
   out.value = value_(x);
   if (moves_left_) out.moves_left = moves_left_(x).squeeze(1);
   if (ownership_) out.ownership = ownership_(x);

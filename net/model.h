@@ -63,38 +63,24 @@ class ResidualBlockImpl : public torch::nn::Module {
 };
 TORCH_MODULE(ResidualBlock);
 
-// The policy head, convolutional as in Leela Chess Zero: direction d of the
-// piece on square s is output plane d at s, so that the 512 logits come out
-// in policy index order (s * 8 + d) after a permute.
+// A convolutional head: per square, `outputs` logits. The policy head, as
+// in Leela Chess Zero (direction d of the piece on square s is output plane
+// d at s, so that the 512 logits come out in policy index order s * 8 + d
+// after a transpose), and the ownership head (KataGo's, with LOA's three
+// states of a square: own piece, enemy piece, empty at the game's end).
 //
-//   trunk -> conv1x1 (C -> P) -> BN -> ReLU -> conv1x1 (P -> 8, bias)
-//         -> [N, 8, 64] -> permute -> [N, 64, 8] -> [N, 512]
-class PolicyHeadImpl : public torch::nn::Module {
+//   trunk -> conv1x1 (C -> H) -> BN -> ReLU -> conv1x1 (H -> outputs, bias)
+//         -> [N, outputs, 64]
+class ConvHeadImpl : public torch::nn::Module {
  public:
-  PolicyHeadImpl(int channels, int policy_channels);
+  ConvHeadImpl(int channels, int hidden, int outputs);
   torch::Tensor forward(const torch::Tensor& trunk);
 
  private:
   torch::nn::Conv2d conv_{nullptr}, out_{nullptr};
   torch::nn::BatchNorm2d bn_{nullptr};
 };
-TORCH_MODULE(PolicyHead);
-
-// The ownership head (KataGo's, with LOA's three states of a square): per
-// square, logits of own piece, enemy piece and empty at the game's end.
-//
-//   trunk -> conv1x1 (C -> O) -> BN -> ReLU -> conv1x1 (O -> 3, bias)
-//         -> [N, 3, 64]
-class OwnershipHeadImpl : public torch::nn::Module {
- public:
-  OwnershipHeadImpl(int channels, int ownership_channels);
-  torch::Tensor forward(const torch::Tensor& trunk);
-
- private:
-  torch::nn::Conv2d conv_{nullptr}, out_{nullptr};
-  torch::nn::BatchNorm2d bn_{nullptr};
-};
-TORCH_MODULE(OwnershipHead);
+TORCH_MODULE(ConvHead);
 
 // The value head (3 outputs) and the moves-left head (1), AlphaZero style.
 //
@@ -130,9 +116,8 @@ class LoaNetImpl : public torch::nn::Module {
   NetConfig config_;
   ConvBn stem_{nullptr};
   torch::nn::ModuleList blocks_{nullptr};
-  PolicyHead policy_{nullptr};
+  ConvHead policy_{nullptr}, ownership_{nullptr};
   DenseHead value_{nullptr}, moves_left_{nullptr};
-  OwnershipHead ownership_{nullptr};
 };
 TORCH_MODULE(LoaNet);
 

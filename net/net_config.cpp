@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 namespace loa {
 namespace {

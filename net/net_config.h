@@ -35,7 +35,7 @@ struct NetConfig {
   // exports leave it out, so the engine never runs it.
   int ownership_channels = 0;
 
-  // Declares the architecture's fields (core/params.h); input_planes is not
+  // Declares the architecture's fields (core/param_visitor.h); input_planes is not
   // one: the encoder fixes it.
   void Visit(ParamVisitor& v);
   // Throws loa::Error naming the first field out of range.

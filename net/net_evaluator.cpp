@@ -1,7 +1,7 @@
 #include "net/net_evaluator.h"
 
 #include "core/error.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "mcts/cached_evaluator.h"
 #include "net/eigen_net.h"
 #include "net/export.h"

@@ -38,7 +38,7 @@ struct NetEvaluatorOptions {
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";
 
-  // Declares the fields (core/params.h) under the keys player specs and
+  // Declares the fields (core/param_visitor.h) under the keys player specs and
   // the config's `selfplay` section use: device (unless with_device is
   // false: self-play runs on run.device), backend, inference_threads,
   // max_batch, cache_entries, batch_wait_us, symmetries, precision,

@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "net/checkpoint.h"
 #include "net/encoder.h"
 #include "net/model.h"

@@ -8,7 +8,7 @@
 #include "alphabeta/search.h"
 #include "core/notation.h"
 #include "core/random.h"
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 #include "mcts/time_manager.h"
 #include "play/players.h"
 

@@ -23,7 +23,7 @@
 
 #include "core/error.h"
 #include "core/notation.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "play/players.h"
 
 extern char** environ;

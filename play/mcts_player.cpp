@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/notation.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "mcts/search.h"
 #include "mcts/time_manager.h"
 #include "mcts/uniform_evaluator.h"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "mcts/evaluator.h"
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 #include "mcts/search.h"
 #include "play/player.h"
 #include "play/spec.h"
@@ -46,7 +46,7 @@ std::string DefaultEngineSpec();
 //   evaluator=net|uniform  (net when net= is given)
 //   playouts=N          root visits per move (800 when neither limit is given)
 //   time=S              seconds per move; a timed clock overrides it
-//   every field of SearchParams (mcts/params.cpp: threads, leaves_per_batch,
+//   every field of SearchParams (mcts/search_params.cpp: threads, leaves_per_batch,
 //   cpuct_init, solver, reuse_tree, ...) and of NetEvaluatorOptions
 //   (net/net_evaluator.cpp: device, backend, inference_threads,
 //   cache_entries, ...) under its declared key.

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "play/player.h"
 #include "play/spec.h"
 

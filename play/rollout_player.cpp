@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "core/random.h"
 #include "mcts/rollout_evaluator.h"
 #include "play/mcts_player.h"

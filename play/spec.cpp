@@ -1,7 +1,7 @@
 #include "play/spec.h"
 
 #include "core/error.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 namespace loa {
 

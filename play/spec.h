@@ -13,7 +13,7 @@ namespace loa {
 class ParamVisitor;
 
 // A parsed spec. Read and the getters parse with the one parameter reader
-// (core/params.h), range-check and throw ParseError naming the spec and the
+// (core/param_visitor.h), range-check and throw ParseError naming the spec and the
 // key; CheckKeys rejects keys that neither they nor its list declared.
 class PlayerSpec {
  public:
@@ -24,7 +24,7 @@ class PlayerSpec {
   const std::string& text() const { return text_; }
   bool Has(const std::string& key) const { return options_.count(key) != 0; }
 
-  // Reads the fields a Visit-style function declares (core/params.h) from
+  // Reads the fields a Visit-style function declares (core/param_visitor.h) from
   // the spec's keys of the same names.
   void Read(const std::function<void(ParamVisitor&)>& visit) const;
 

@@ -20,7 +20,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/notation.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 #include "core/record.h"
 #include "mcts/cached_evaluator.h"
 #include "net/torch_backend.h"

@@ -3,8 +3,8 @@
 // defaults are configs/default.yaml's, key for key (a test compares them),
 // so that `loaz config` shows what a user gets. Every field is
 // declared once, with its range and help, in its struct's Visit function
-// (core/params.h): config.cpp for these sections, core/game.cpp (rules),
-// net/net_config.cpp (net), mcts/params.cpp (mcts).
+// (core/param_visitor.h): config.cpp for these sections, core/game.cpp (rules),
+// net/net_config.cpp (net), mcts/search_params.cpp (mcts).
 
 #include <cstdint>
 #include <string>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/game.h"
-#include "core/params.h"
-#include "mcts/params.h"
+#include "core/param_visitor.h"
+#include "mcts/search_params.h"
 #include "net/net_config.h"
 #include "net/net_evaluator.h"
 

@@ -10,7 +10,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 namespace loa::train {
 

@@ -6,7 +6,7 @@
 
 #include "core/game.h"
 #include "core/random.h"
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 #include "train/shard.h"
 
 namespace loa::train {

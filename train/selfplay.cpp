@@ -14,7 +14,7 @@
 #include "core/hash.h"
 #include "core/random.h"
 #include "core/record.h"
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 #include "train/game_samples.h"
 #include "train/net_source.h"
 #include "train/shard.h"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 
 #include "train/config.h"
 #include "train/logger.h"

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <functional>
 
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 #include "mcts/tree.h"
 #include "mcts/uniform_evaluator.h"
 #include "tests/mcts/test_util.h"

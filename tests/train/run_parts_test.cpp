@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
 #include "train/evaluation.h"

@@ -1,7 +1,7 @@
-// The one parameter declaration (core/params.h): a struct declares its
+// The one parameter declaration (core/param_visitor.h): a struct declares its
 // fields once, and every reader, writer and check is a visitor over them.
 
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "alphabeta/evaluation.h"
+#include "alphabeta/static_eval.h"
 #include "core/game.h"
 #include "core/random_play.h"
 

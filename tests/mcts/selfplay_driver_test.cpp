@@ -1,7 +1,7 @@
 // The batched self-play driver: batching changes nothing but speed, it plays
 // what the engine's search plays, and its records are consistent.
 
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include "core/game.h"
 #include "core/random.h"
 #include "mcts/evaluator.h"
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 #include "mcts/root_stats.h"
 #include "mcts/tree.h"
 

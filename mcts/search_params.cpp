@@ -1,7 +1,7 @@
-#include "mcts/params.h"
+#include "mcts/search_params.h"
 
 #include "core/move.h"
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 namespace loa {
 

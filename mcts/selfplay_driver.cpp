@@ -1,4 +1,4 @@
-#include "mcts/selfplay.h"
+#include "mcts/selfplay_driver.h"
 
 #include <algorithm>
 #include <cassert>

@@ -1,4 +1,4 @@
-#include "alphabeta/evaluation.h"
+#include "alphabeta/static_eval.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 // The search parameters: one plain struct, filled by the training config
 // (self-play) or by a player spec (the engine). Every default names its
 // origin; every field is declared once, with its range and help, in
-// params.cpp (core/params.h).
+// search_params.cpp (core/param_visitor.h).
 
 #include <cstdint>
 #include <string>

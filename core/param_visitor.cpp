@@ -1,4 +1,4 @@
-#include "core/params.h"
+#include "core/param_visitor.h"
 
 #include <algorithm>
 #include <cerrno>
