@@ -9,14 +9,15 @@ Plays the same game prefix with both, alternating: a move of one tab of
 its net's cache are warm, as in `loaz gtp`), then the same `genmove` of
 `loaz gtp --verbose` (one engine for all moves, its tree kept). The line is
 the engine's own moves for both sides, so each search may reuse the last.
-Prints each side's playouts a second per move and their medians.
-Standard library only.
+Prints each side's playouts and seconds per move, and over all moves the
+playouts a second of each (total playouts / total seconds: a search that a
+kept tree settles early spends little time and few playouts, which would
+make a per-move rate noisy). Standard library only.
 """
 
 import argparse
 import json
 import re
-import statistics
 import subprocess
 import urllib.request
 
@@ -42,26 +43,30 @@ def main():
     try:
         line = server.stdout.readline()  # "loaz serve: http://127.0.0.1:PORT/ ..."
         port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-        moves, page, engine = [], [], []
+        moves, page, engine = [], [], []  # (playouts, seconds) per move
         colours = "bw"
         for ply in range(args.moves):
             reply = post(port, "/api/genmove", {"moves": moves, "player": args.spec, "client": "speed"})
-            page.append(reply["analysis"]["nodes_per_second"])
+            page.append((reply["analysis"]["nodes"], reply["analysis"]["seconds"]))
             gtp.stdin.write(f"genmove {colours[ply % 2]}\n")
             answer = gtp.stdout.readline().strip()
             gtp.stdout.readline()  # the empty line that ends a reply
             info = gtp.stderr.readline()
-            engine.append(float(re.search(r"speed (\d+) playouts/s", info).group(1)))
+            engine.append((int(re.search(r"playouts (\d+)", info).group(1)),
+                           float(re.search(r"time ([0-9.]+) s", info).group(1))))
             # Both continue from the page's move: gtp plays it as the other's.
             gtp.stdin.write(f"undo\nplay {colours[ply % 2]} {reply['move']}\n")
             for _ in range(2):
                 gtp.stdout.readline(), gtp.stdout.readline()
             moves.append(reply["move"])
-            print(f"ply {ply + 1}: page {page[-1]:.0f} playouts/s ({reply['move']}), "
-                  f"gtp {engine[-1]:.0f} playouts/s ({answer[2:]})")
-        print(f"median over {args.moves} moves: page {statistics.median(page):.0f}, "
-              f"gtp {statistics.median(engine):.0f} playouts/s "
-              f"(page/gtp {statistics.median(page) / statistics.median(engine):.2f})")
+            print(f"ply {ply + 1}: page {page[-1][0]} playouts in {page[-1][1]:.2f} s ({reply['move']}), "
+                  f"gtp {engine[-1][0]} in {engine[-1][1]:.2f} s ({answer[2:]})")
+
+        def rate(searches):
+            return sum(p for p, _ in searches) / sum(t for _, t in searches)
+
+        print(f"over {args.moves} moves: page {rate(page):.0f}, gtp {rate(engine):.0f} playouts/s "
+              f"(page/gtp {rate(page) / rate(engine):.2f})")
     finally:
         gtp.stdin.close()
         gtp.wait(timeout=30)
