@@ -85,7 +85,8 @@ SearchPool::Load SearchPool::load() {
 }
 
 std::unique_ptr<SearchPool::Lease> SearchPool::Acquire(const std::string& client, const std::string& spec,
-                                                       const std::function<std::unique_ptr<Player>()>& make) {
+                                                       const std::function<std::unique_ptr<Player>()>& make,
+                                                       const std::function<bool(const std::string&)>& reusable) {
   std::unique_ptr<Lease> lease(new Lease);
   lease->client_ = client;
   lease->spec_ = spec;
@@ -124,7 +125,10 @@ std::unique_ptr<SearchPool::Lease> SearchPool::Acquire(const std::string& client
   if (!client.empty()) {
     Tab& tab = tabs_[client];
     tab.busy = true;
-    if (tab.spec == spec) lease->player_ = std::move(tab.player);
+    if (tab.player && (tab.spec == spec || (reusable && reusable(tab.spec)))) {
+      lease->player_ = std::move(tab.player);
+      lease->spec_ = tab.spec;
+    }
     tab.player.reset();
   }
   lock.unlock();

@@ -54,7 +54,8 @@ class SearchPool {
     struct Entry;
     Lease() = default;
     SearchPool* pool_ = nullptr;
-    std::string id_, client_, spec_;
+    std::string id_, client_;
+    std::string spec_;  // what its player was made from
     std::shared_ptr<Entry> entry_;
     std::unique_ptr<Player> player_;
   };
@@ -69,12 +70,15 @@ class SearchPool {
 
   // Waits for a slot (and for the tab's earlier search to return, which a
   // newer request stops) and returns it with the player to search with: the
-  // tab's own when it was made from the same spec (its tree and tables
-  // kept), else make()'s. `client` names the tab; "" for a request of none
+  // tab's own (its tree and tables kept) when it was made from the same
+  // spec, or from one that `reusable` accepts (an analysis, which sets its
+  // own bounds, may take a player of any limit), else make()'s, which is
+  // then made from `spec`. `client` names the tab; "" for a request of none
   // (its player is made for it and then dropped). Throws Refused, and what
   // make() throws.
   std::unique_ptr<Lease> Acquire(const std::string& client, const std::string& spec,
-                                 const std::function<std::unique_ptr<Player>()>& make);
+                                 const std::function<std::unique_ptr<Player>()>& make,
+                                 const std::function<bool(const std::string& kept)>& reusable = nullptr);
 
   // Asks the client's search to stop, waiting or running; returns whether
   // it had one.

@@ -214,6 +214,28 @@ json AnalysisOf(const MoveAnalysis& a, const std::string& name, double wall_seco
   return j;
 }
 
+// The keys of a spec that limit its search.
+bool IsLimitKey(const std::string& key) {
+  return key == "time" || key == "playouts" || key == "depth" || key == "nodes" || key == "sims";
+}
+
+// Returns the spec without its limit keys: what players of one kind, net
+// and settings but of any limit have alike.
+std::string WithoutLimit(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) return spec;
+  std::string kept;
+  const std::string rest = spec.substr(colon + 1);
+  for (size_t begin = 0; begin <= rest.size();) {
+    size_t end = rest.find(',', begin);
+    if (end == std::string::npos) end = rest.size();
+    const std::string pair = rest.substr(begin, end - begin);
+    if (!pair.empty() && !IsLimitKey(pair.substr(0, pair.find('=')))) kept += (kept.empty() ? "" : ",") + pair;
+    begin = end + 1;
+  }
+  return spec.substr(0, colon) + ":" + kept;
+}
+
 // Returns spec with its search limit replaced by the request's: time for
 // `ab:` and `mcts:`, playouts for `mcts:`, sims for `rollout:`. Other kinds
 // keep their own. Only numbers the server checked enter the spec.
@@ -222,19 +244,9 @@ std::string WithLimit(const std::string& spec, double seconds, int64_t playouts)
   const std::string kind = spec.substr(0, colon);
   if (kind != "ab" && kind != "mcts" && kind != "rollout") return spec;
   if (seconds <= 0 && playouts <= 0) return spec;
-  std::string kept;
-  if (colon != std::string::npos) {
-    std::string rest = spec.substr(colon + 1);
-    for (size_t begin = 0; begin <= rest.size();) {
-      size_t end = rest.find(',', begin);
-      if (end == std::string::npos) end = rest.size();
-      const std::string pair = rest.substr(begin, end - begin);
-      const std::string key = pair.substr(0, pair.find('='));
-      if (!pair.empty() && key != "time" && key != "playouts" && key != "depth" && key != "nodes" && key != "sims")
-        kept += (kept.empty() ? "" : ",") + pair;
-      begin = end + 1;
-    }
-  }
+  const std::string base = WithoutLimit(spec);
+  const size_t base_colon = base.find(':');
+  const std::string kept = base_colon == std::string::npos ? "" : base.substr(base_colon + 1);
   std::string limit;
   if (kind == "rollout")
     limit = "sims=" + std::to_string(playouts > 0 ? playouts : 1000);
@@ -469,7 +481,13 @@ SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
 
 std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& request) {
   try {
-    return searches->Acquire(request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); });
+    // An analysis sets its own bounds: the tab's player of this kind, net
+    // and settings serves whatever its limit, so that a move asked for
+    // after an analysis (or an analysis after a move) keeps the tree.
+    const std::string base = WithoutLimit(request.spec);
+    return searches->Acquire(
+        request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); },
+        [&](const std::string& kept) { return request.analyse && WithoutLimit(kept) == base; });
   } catch (const Refused& e) {
     throw BadRequest{e.what(), e.status};
   } catch (const Error& e) {

@@ -408,6 +408,14 @@ TEST_F(ServerTest, ATabsNextMoveReusesItsTreeAndEveryTabTheNetsCache) {
   const json again = genmove("tab-r", json::array());
   EXPECT_GT(again["cache_hits"].get<int64_t>(), 0) << again.dump();
   EXPECT_GE(Get("/api/info").second["searches"]["tabs"].get<int>(), 2);
+  // An analysis (its own bounds) and then a move (the page's limit) of one
+  // tab: the move starts from the analysis's tree.
+  const json moves = {again["pv"][0]};
+  const auto [analysed, analysis] =
+      Post("/api/analyse", json{{"player", net}, {"playouts", 200}, {"client", "tab-r"}, {"moves", moves}}.dump());
+  ASSERT_EQ(analysed, 200) << analysis.dump();
+  const json after = genmove("tab-r", moves);
+  EXPECT_GE(after["reused"].get<int64_t>(), 200) << after.dump();
 }
 
 // Every player stops when asked: a 20-second alpha-beta move ends when its
