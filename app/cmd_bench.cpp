@@ -53,6 +53,10 @@ void AddNetOptions(CLI::App* cli, NetChoice& net) {
   cli->add_option("--channels", net.config.channels, "channels of the fresh net")
       ->capture_default_str()
       ->excludes(file);
+  cli->add_option("--features", net.config.input_features, "input set of the fresh net")
+      ->check(CLI::IsMember({"basic", "connection"}))
+      ->capture_default_str()
+      ->excludes(file);
 }
 
 // Returns the CPU seconds used by this process so far (all threads).
@@ -99,13 +103,14 @@ double LoadAverage() {
   return load;
 }
 
-// Returns the nanoseconds EncodePositions takes per position.
-double EncodeNanoseconds(const std::vector<Position>& positions, double seconds, bool cpu_time) {
-  std::vector<float> buffer(positions.size() * kInputSize);
+// Returns the nanoseconds EncodePositions takes per position for an input set.
+double EncodeNanoseconds(const std::vector<Position>& positions, InputFeatures features, double seconds,
+                         bool cpu_time) {
+  std::vector<float> buffer(positions.size() * NumInputPlanes(features) * kNumSquares);
   long calls = 0;
   Timer timer(cpu_time);
   do {
-    EncodePositions(positions.data(), int(positions.size()), buffer.data());
+    EncodePositions(positions.data(), int(positions.size()), buffer.data(), features);
     ++calls;
   } while (timer.WallSeconds() < seconds / 4);
   return timer.Seconds() / (double(calls) * positions.size()) * 1e9;
@@ -171,8 +176,12 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
   std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
-  std::printf("encoding: %.0f ns per position (batches of %d into one buffer)\n\n",
-              EncodeNanoseconds(positions, seconds, cpu_time), options.max_batch);
+  // Both input sets, so that the connection planes' cost stands next to
+  // the net's (the net encodes with its own: net.config.input_features).
+  std::printf(
+      "encoding (batches of %d into one buffer): basic %.0f ns, connection %.0f ns per position; this net: %s\n\n",
+      options.max_batch, EncodeNanoseconds(positions, InputFeatures::kBasic, seconds, cpu_time),
+      EncodeNanoseconds(positions, InputFeatures::kConnection, seconds, cpu_time), net.config.input_features.c_str());
   std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "% peak", "vs fp32");
   for (int batch : batches) {
     double fp32 = 0;

@@ -84,4 +84,8 @@ bool IsConnected(Bitboard b);
 // Returns the number of 8-connected groups in b.
 int CountGroups(Bitboard b);
 
+// Returns the 8-connected group of `within` that holds the squares of seed
+// (which must lie in `within`).
+Bitboard GroupOf(Bitboard seed, Bitboard within);
+
 }  // namespace loa

@@ -143,7 +143,7 @@ class EigenNet::Workspace {
     const std::size_t squares = std::size_t(kChunkPositions) * kNumSquares;
     trunk.assign(squares * net.config_.channels, 0.0f);
     mid.assign(trunk.size(), 0.0f);
-    input.assign(squares * net.config_.input_planes, 0.0f);
+    input.assign(squares * net.config_.input_planes(), 0.0f);
     scratch.assign(l.trunk->ScratchBytes(kChunkPositions), 0);
     hidden.resize(std::max(net.config_.value_hidden, net.config_.moves_left_hidden), kChunkPositions);
   }
@@ -205,11 +205,11 @@ std::vector<ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& po
   WorkspacePtr ws = NewWorkspace();
   ws->ranges = &ranges;
   const OneThreadTeam one_thread;
-  std::vector<float> input(std::size_t(kChunkPositions) * kInputSize), policy(kChunkPositions * kPolicySize);
-  std::vector<float> value(kChunkPositions * 3), moves_left(kChunkPositions);
+  std::vector<float> input(std::size_t(kChunkPositions) * config_.input_planes() * kNumSquares);
+  std::vector<float> policy(kChunkPositions * kPolicySize), value(kChunkPositions * 3), moves_left(kChunkPositions);
   for (std::size_t first = 0; first < positions.size(); first += kChunkPositions) {
     const int n = int(std::min<std::size_t>(kChunkPositions, positions.size() - first));
-    EncodePositions(positions.data() + first, n, input.data());
+    EncodePositions(positions.data() + first, n, input.data(), config_.features());
     Forward(input.data(), n, policy.data(), value.data(), moves_left.data(), *ws);
   }
   return ranges;
@@ -281,12 +281,12 @@ void DenseHeadLinear(const DenseHead& head, const Eigen::Map<const Matrix>& flat
 void EigenNet::Forward(const float* input, int count, float* policy, float* value, float* moves_left,
                        Workspace& ws) const {
   const Layers& l = *layers_;
-  const int c = config_.channels, planes = config_.input_planes;
+  const int c = config_.channels, planes = config_.input_planes();
   for (int first = 0; first < count; first += kChunkPositions) {
     const int n = std::min(kChunkPositions, count - first);
     // The encoder's planes (NCHW) as NHWC.
     for (int i = 0; i < n; ++i) {
-      const float* position = input + std::size_t(first + i) * kInputSize;
+      const float* position = input + std::size_t(first + i) * planes * kNumSquares;
       float* nhwc = ws.input.data() + std::size_t(i) * kNumSquares * planes;
       for (int p = 0; p < planes; ++p)
         for (Square s = 0; s < kNumSquares; ++s) nhwc[s * planes + p] = position[p * kNumSquares + s];
@@ -345,7 +345,7 @@ std::unique_ptr<EigenEvaluator::Slot> EigenEvaluator::Acquire() {
   }
   auto slot = std::make_unique<Slot>();
   slot->workspace = net_.NewWorkspace();
-  slot->input.resize(std::size_t(kChunkPositions) * kInputSize);
+  slot->input.resize(std::size_t(kChunkPositions) * net_.config().input_planes() * kNumSquares);
   slot->policy.resize(std::size_t(kChunkPositions) * kPolicySize);
   slot->value.resize(kChunkPositions * 3);
   slot->moves_left.resize(kChunkPositions);
@@ -364,7 +364,7 @@ void EigenEvaluator::Evaluate(const Position* positions, int count, EvalOutput* 
   const int chunks = (count + size - 1) / size;
   auto run_chunk = [&](Slot& slot, int chunk) {
     const int first = chunk * size, n = std::min(size, count - first);
-    EncodePositions(positions + first, n, slot.input.data());
+    EncodePositions(positions + first, n, slot.input.data(), net_.config().features());
     net_.Forward(slot.input.data(), n, slot.policy.data(), slot.value.data(), slot.moves_left.data(), *slot.workspace);
     for (int i = 0; i < n; ++i)
       DecodeOutput(positions[first + i], slot.policy.data() + std::size_t(i) * kPolicySize, slot.value.data() + i * 3,

@@ -52,7 +52,8 @@ class EigenNet {
   // Returns a workspace for this net; the caller owns it.
   WorkspacePtr NewWorkspace() const;
 
-  // Runs count >= 1 encoded positions (count * kInputSize floats, NCHW) and
+  // Runs count >= 1 encoded positions (count * input_planes() * 64 floats,
+  // NCHW, EncodePositions with the config's input set) and
   // writes per position 512 policy logits, 3 WDL logits and the moves-left
   // output (0 without that head). Thread-safe with a workspace per thread.
   void Forward(const float* input, int count, float* policy, float* value, float* moves_left,

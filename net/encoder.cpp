@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/bitboard.h"
+#include "core/error.h"
 
 namespace loa {
 namespace {
@@ -40,9 +41,59 @@ inline void WriteBitPlane(Bitboard b, float* out) {
   for (int s = 0; s < kNumSquares; ++s) out[s] = float((b >> s) & 1);
 }
 
+// Writes the connection set's planes (after the basic ones) of pos.
+void EncodeConnection(const Position& pos, float* out) {
+  const Color us = pos.side_to_move();
+  for (int side = 0; side < 2; ++side) {
+    const Bitboard pieces = pos.pieces(side == 0 ? us : Opponent(us));
+    float* size_plane = out + (side == 0 ? kOwnGroupSizePlane : kEnemyGroupSizePlane) * kNumSquares;
+    float* spread_plane = out + (side == 0 ? kOwnSpreadPlane : kEnemySpreadPlane) * kNumSquares;
+    std::fill(size_plane, size_plane + kNumSquares, 0.0f);
+    std::fill(spread_plane, spread_plane + kNumSquares, 0.0f);
+    int groups = 0, count = 0, file_sum = 0, rank_sum = 0;
+    for (Bitboard left = pieces; left;) {
+      const Bitboard group = GroupOf(left & (0 - left), pieces);
+      left &= ~group;
+      ++groups;
+      const float size = float(PopCount(group)) / 12.0f;
+      for (Bitboard b = group; b; b &= b - 1) size_plane[LowestSquare(b)] = size;
+    }
+    for (Bitboard b = pieces; b; b &= b - 1) {
+      const Square s = LowestSquare(b);
+      file_sum += FileOf(s), rank_sum += RankOf(s), ++count;
+    }
+    if (count > 0) {
+      // The distance to the centre of mass (file_sum / count, rank_sum /
+      // count) times count, in integers: exactly the same under every
+      // symmetry of the board, as a rounded or float centre would not be.
+      for (Bitboard b = pieces; b; b &= b - 1) {
+        const Square s = LowestSquare(b);
+        const int df = std::abs(FileOf(s) * count - file_sum), dr = std::abs(RankOf(s) * count - rank_sum);
+        spread_plane[s] = float(std::max(df, dr)) / float(7 * count);
+      }
+    }
+    float* groups_plane = out + (side == 0 ? kOwnGroupsPlane : kEnemyGroupsPlane) * kNumSquares;
+    std::fill(groups_plane, groups_plane + kNumSquares, float(std::max(groups - 1, 0)) / 11.0f);
+  }
+  float* targets = out + kTargetPlane * kNumSquares;
+  std::fill(targets, targets + kNumSquares, 0.0f);
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves)
+    if (!m.is_pass()) targets[m.to()] = std::min(1.0f, targets[m.to()] + 0.25f);
+}
+
 }  // namespace
 
-void EncodePosition(const Position& pos, float* out) {
+const char* InputFeaturesName(InputFeatures f) { return f == InputFeatures::kBasic ? "basic" : "connection"; }
+
+InputFeatures InputFeaturesOf(const std::string& name) {
+  if (name == "basic") return InputFeatures::kBasic;
+  if (name == "connection") return InputFeatures::kConnection;
+  throw Error("input features '" + name + "': basic or connection");
+}
+
+void EncodePosition(const Position& pos, float* out, InputFeatures f) {
   const LineTables& lines = Lines();
   Color us = pos.side_to_move();
   Bitboard occupied = pos.occupied();
@@ -56,10 +107,12 @@ void EncodePosition(const Position& pos, float* out) {
     for (int s = 0; s < kNumSquares; ++s) plane[s] = scaled[index[s]];
   }
   std::fill(out + kOnesPlane * kNumSquares, out + (kOnesPlane + 1) * kNumSquares, 1.0f);
+  if (f == InputFeatures::kConnection) EncodeConnection(pos, out);
 }
 
-void EncodePositions(const Position* positions, int count, float* out) {
-  for (int i = 0; i < count; ++i) EncodePosition(positions[i], out + std::size_t(i) * kInputSize);
+void EncodePositions(const Position* positions, int count, float* out, InputFeatures f) {
+  const std::size_t size = std::size_t(NumInputPlanes(f)) * kNumSquares;
+  for (int i = 0; i < count; ++i) EncodePosition(positions[i], out + std::size_t(i) * size, f);
 }
 
 void DecodeOutput(const Position& pos, const float* policy_logits, const float* value_logits, float moves_left_output,

@@ -2,6 +2,8 @@
 // The network's view of a position: input planes, the policy index, and the
 // decoding of the heads into an EvalOutput. No LibTorch here.
 
+#include <string>
+
 #include "core/move.h"
 #include "core/position.h"
 #include "mcts/evaluator.h"
@@ -30,15 +32,46 @@ enum InputPlane : int {
 
 // The first line-count plane; the plane of orientation o is kLineCountPlane + o.
 inline constexpr int kLineCountPlane = kFileCountPlane;
-// Floats per encoded position: planes x 64 squares (NCHW without the N).
+// Floats per encoded position of the basic set: planes x 64 squares (NCHW
+// without the N).
 inline constexpr int kInputSize = kNumInputPlanes * kNumSquares;
 
-// Writes the planes of pos into out[0, kInputSize). Thread-safe.
-void EncodePosition(const Position& pos, float* out);
+// The input sets. A net's architecture names its set (NetConfig::
+// input_features); the encoder version covers both.
+//   basic: the planes above;
+//   connection: the basic planes, then the game's own structure, as MIA's
+//     evaluation reads it (connection by groups, concentration, mobility).
+enum class InputFeatures { kBasic, kConnection };
 
-// Writes count positions one after another into out[0, count * kInputSize),
-// the NCHW layout the model takes. Thread-safe; allocation-free.
-void EncodePositions(const Position* positions, int count, float* out);
+// The planes the connection set adds after the basic ones. Values of a
+// piece's plane are 0 on the squares without one.
+enum ConnectionPlane : int {
+  kOwnGroupSizePlane = kNumInputPlanes,  // each own piece: the size of its group / 12
+  kEnemyGroupSizePlane,                  // each enemy piece: the same
+  kOwnGroupsPlane,                       // everywhere: (own groups - 1) / 11
+  kEnemyGroupsPlane,                     // everywhere: (enemy groups - 1) / 11
+  kOwnSpreadPlane,                       // each own piece: Chebyshev distance to the own centre of mass / 7
+  kEnemySpreadPlane,                     // each enemy piece: the same for its side
+  kTargetPlane,                          // each square: the moves of the side to move that land there / 4, at most 1
+  kNumConnectionPlanes
+};
+inline constexpr int kMaxInputPlanes = kNumConnectionPlanes;
+
+// Returns the planes of an input set.
+constexpr int NumInputPlanes(InputFeatures f) {
+  return f == InputFeatures::kBasic ? int(kNumInputPlanes) : int(kNumConnectionPlanes);
+}
+// Returns the name of an input set ("basic", "connection") / the set of a
+// name; throws Error naming an unknown one.
+const char* InputFeaturesName(InputFeatures f);
+InputFeatures InputFeaturesOf(const std::string& name);
+
+// Writes the planes of pos into out[0, NumInputPlanes(f) * 64). Thread-safe.
+void EncodePosition(const Position& pos, float* out, InputFeatures f = InputFeatures::kBasic);
+
+// Writes count positions one after another, NumInputPlanes(f) * 64 floats
+// each: the NCHW layout the model takes. Thread-safe; allocation-free.
+void EncodePositions(const Position* positions, int count, float* out, InputFeatures f = InputFeatures::kBasic);
 
 // Returns the policy index (0..511) of a regular move: from * 8 + direction.
 inline int PolicyIndexOf(Move m) { return m.PolicyIndex(); }

@@ -40,7 +40,7 @@ const HostTensor& ExportedNet::Get(const std::string& name) const {
 Layout TensorLayout(const NetConfig& config) {
   const int64_t c = config.channels;
   Layout layout;
-  layout.push_back({"stem.conv.weight", {c, config.input_planes, 3, 3}});
+  layout.push_back({"stem.conv.weight", {c, config.input_planes(), 3, 3}});
   AddBatchNorm(layout, "stem.bn", c);
   for (int b = 0; b < config.blocks; ++b) {
     std::string prefix = "blocks." + std::to_string(b);

@@ -73,7 +73,7 @@ torch::Tensor DenseHeadImpl::forward(const torch::Tensor& trunk) {
 LoaNetImpl::LoaNetImpl(const NetConfig& config) : config_(config) {
   config_.Validate();
   const int c = config_.channels;
-  stem_ = register_module("stem", ConvBn(config_.input_planes, c, 3));
+  stem_ = register_module("stem", ConvBn(config_.input_planes(), c, 3));
   blocks_ = register_module("blocks", nn::ModuleList());
   for (int b = 0; b < config_.blocks; ++b) blocks_->push_back(ResidualBlock(c, config_.HasGlobalPooling(b)));
   policy_ = register_module("policy", ConvHead(c, config_.policy_channels, kNumDirections));
@@ -97,9 +97,9 @@ NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
   return out;
 }
 
-torch::Tensor EncodeBatch(const Position* positions, int count) {
-  torch::Tensor batch = torch::empty({count, kNumInputPlanes, 8, 8}, torch::kFloat32);
-  EncodePositions(positions, count, batch.data_ptr<float>());
+torch::Tensor EncodeBatch(const Position* positions, int count, InputFeatures features) {
+  torch::Tensor batch = torch::empty({count, NumInputPlanes(features), 8, 8}, torch::kFloat32);
+  EncodePositions(positions, count, batch.data_ptr<float>(), features);
   return batch;
 }
 

@@ -33,7 +33,8 @@ class JsonReader : public TextParamReader {
  protected:
   std::optional<std::string> Text(const char* key) override {
     if (!j_.contains(key)) {
-      if (std::string(key) == "ownership_channels") return std::nullopt;  // older files: no such head
+      // Older files: the basic planes, no such head.
+      if (std::string(key) == "ownership_channels" || std::string(key) == "input_features") return std::nullopt;
       Fail(key, "missing", true);
     }
     const nlohmann::json& value = j_[key];
@@ -52,6 +53,8 @@ class JsonReader : public TextParamReader {
 }  // namespace
 
 void NetConfig::Visit(ParamVisitor& v) {
+  v.Choice("input_features", input_features, {"basic", "connection"},
+           "input planes: basic (pieces, line counts) or connection (and groups, spread, move targets)");
   v.Int("blocks", blocks, 1, 64, "residual blocks in the trunk");
   v.Int("channels", channels, 8, 512, "trunk width");
   v.Int("global_pooling_every", global_pooling_every, 0, 64, "every k-th block adds a global pooling bias (0: none)");
@@ -65,17 +68,12 @@ void NetConfig::Visit(ParamVisitor& v) {
         "width of the ownership head (a training target; 0: no such head)");
 }
 
-void NetConfig::Validate() const {
-  if (input_planes != kNumInputPlanes)  // what the encoder writes
-    throw Error("net config: input_planes = " + std::to_string(input_planes) + ", but the encoder writes " +
-                std::to_string(kNumInputPlanes));
-  CheckParamRanges(*this, "net config");
-}
+void NetConfig::Validate() const { CheckParamRanges(*this, "net config"); }
 
 double NetConfig::FlopsPerPosition() const {
   const double squares = 64, c = channels;
-  double flops = squares * input_planes * c * 9;  // stem
-  flops += blocks * 2 * squares * c * c * 9;      // residual convolutions
+  double flops = squares * input_planes() * c * 9;  // stem
+  flops += blocks * 2 * squares * c * c * 9;        // residual convolutions
   for (int b = 0; b < blocks; ++b)
     if (HasGlobalPooling(b)) flops += 2 * c * c;                   // pooling bias
   flops += squares * (c * policy_channels + policy_channels * 8);  // policy head
@@ -87,7 +85,7 @@ double NetConfig::FlopsPerPosition() const {
 
 std::string NetConfig::ToJson() const {
   nlohmann::ordered_json j;
-  j["input_planes"] = input_planes;
+  j["input_planes"] = input_planes();
   NetConfig copy = *this;
   JsonWriter writer(j);
   copy.Visit(writer);
@@ -107,9 +105,11 @@ NetConfig NetConfig::FromJson(const std::string& text) {
   NetConfig config;
   if (!j.contains("input_planes") || !j["input_planes"].is_number_integer())
     throw ParseError("net config: 'input_planes' is missing or not an integer");
-  config.input_planes = j["input_planes"].get<int>();
   JsonReader reader(j);
   config.Visit(reader);
+  if (j["input_planes"].get<int>() != config.input_planes())
+    throw Error("net config: input_planes = " + j["input_planes"].dump() + ", but the " + config.input_features +
+                " input set has " + std::to_string(config.input_planes()));
   ParamLister declared;
   config.Visit(declared);
   for (auto it = j.begin(); it != j.end(); ++it) {

@@ -17,7 +17,8 @@ inline constexpr double kBatchNormEpsilon = 1e-5;
 // The shape of the ResNet (net/model.h draws it). Defaults: the default net,
 // 6 blocks x 64 channels (docs/DESIGN.md, Network).
 struct NetConfig {
-  int input_planes = kNumInputPlanes;
+  // The input set (net/encoder.h): "basic" or "connection".
+  std::string input_features = "basic";
   int blocks = 6;     // residual blocks in the trunk, 1..64
   int channels = 64;  // trunk width, 8..512
   // Every k-th residual block (k, 2k, ...) adds a KataGo-style global pooling
@@ -35,8 +36,11 @@ struct NetConfig {
   // exports leave it out, so the engine never runs it.
   int ownership_channels = 0;
 
-  // Declares the architecture's fields (core/param_visitor.h); input_planes is not
-  // one: the encoder fixes it.
+  // Returns the input planes of the net's input set.
+  InputFeatures features() const { return InputFeaturesOf(input_features); }
+  int input_planes() const { return NumInputPlanes(features()); }
+
+  // Declares the architecture's fields (core/param_visitor.h).
   void Visit(ParamVisitor& v);
   // Throws loa::Error naming the first field out of range.
   void Validate() const;
@@ -58,8 +62,10 @@ struct NetConfig {
   std::string ShortName() const;
   // Parses ToJson's output; throws ParseError naming an unknown key, a
   // missing key or a value of the wrong type, and Error for a bad range. A
-  // key added after files were written (ownership_channels) may be missing:
-  // it then takes the value that those files meant (no such head).
+  // key added after files were written (input_features, ownership_channels)
+  // may be missing: it then takes the value that those files meant (the
+  // basic planes, no such head). The JSON also holds input_planes, for
+  // readers of the file alone (scripts/read_export.py); it must agree.
   static NetConfig FromJson(const std::string& json);
 
   bool operator==(const NetConfig& o) const { return ToJson() == o.ToJson(); }

@@ -12,7 +12,7 @@ namespace {
 struct SymmetryTables {
   Direction direction[kNumSymmetries][kNumDirections];
   int16_t policy[kNumSymmetries][kPolicySize];
-  int8_t plane[kNumSymmetries][kNumInputPlanes];
+  int8_t plane[kNumSymmetries][kMaxInputPlanes];
 
   SymmetryTables() {
     for (int t = 0; t < kNumSymmetries; ++t) {
@@ -26,7 +26,7 @@ struct SymmetryTables {
       }
       for (int i = 0; i < kPolicySize; ++i)
         policy[t][i] = int16_t(TransformSquare(t, PolicyFrom(i)) * kNumDirections + direction[t][PolicyDirection(i)]);
-      for (int p = 0; p < kNumInputPlanes; ++p) plane[t][p] = int8_t(p);
+      for (int p = 0; p < kMaxInputPlanes; ++p) plane[t][p] = int8_t(p);
       for (int o = 0; o < kNumOrientations; ++o)
         plane[t][kLineCountPlane + o] = int8_t(kLineCountPlane + OrientationOf(direction[t][o]));
     }
@@ -76,11 +76,11 @@ void TransformPolicy(int t, const float* in, float* out) {
   for (int i = 0; i < kPolicySize; ++i) out[map[i]] = in[i];
 }
 
-void TransformPlanes(int t, const float* in, float* out) {
+void TransformPlanes(int t, const float* in, float* out, int planes) {
   const SymmetryTables& tables = Tables();
   Square square_map[kNumSquares];
   for (Square s = 0; s < kNumSquares; ++s) square_map[s] = TransformSquare(t, s);
-  for (int p = 0; p < kNumInputPlanes; ++p) {
+  for (int p = 0; p < planes; ++p) {
     const float* from = in + p * kNumSquares;
     float* to = out + tables.plane[t][p] * kNumSquares;
     for (Square s = 0; s < kNumSquares; ++s) to[square_map[s]] = from[s];

@@ -8,6 +8,7 @@
 #include "core/move.h"
 #include "core/position.h"
 #include "core/types.h"
+#include "net/encoder.h"
 
 namespace loa {
 
@@ -50,11 +51,12 @@ int TransformPolicyIndex(int t, int i);
 // out[TransformPolicyIndex(t, i)] = in[i]. in and out must not overlap.
 void TransformPolicy(int t, const float* in, float* out);
 
-// Writes the input planes of one position (kInputSize floats) under symmetry
-// t: each square moves, and the line-count planes change orientation as the
-// lines do (a transpose swaps files and ranks, a mirror swaps the diagonals),
-// so that EncodePosition(TransformPosition(t, p)) equals the result for
+// Writes the input planes of one position (`planes` x 64 floats, of either
+// input set) under symmetry t: each square moves, and the line-count planes
+// change orientation as the lines do (a transpose swaps files and ranks, a
+// mirror swaps the diagonals; the connection set's planes only move), so
+// that EncodePosition(TransformPosition(t, p)) equals the result for
 // EncodePosition(p). in and out must not overlap.
-void TransformPlanes(int t, const float* in, float* out);
+void TransformPlanes(int t, const float* in, float* out, int planes = kNumInputPlanes);
 
 }  // namespace loa

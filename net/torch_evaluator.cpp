@@ -90,13 +90,15 @@ struct TorchEvaluator::Impl {
   uint64_t forward_passes = 0;
   long positions_run = 0;
   std::unordered_map<std::thread::id, uint64_t> last_request;  // thread -> forward pass number
+  InputFeatures features = InputFeatures::kBasic;              // the net's input set
+  std::size_t input_size = kInputSize;                         // floats per encoded position
 
   // Runs requests[0..n) as one batch; called by the leader without the lock.
   void Run(const std::vector<Request*>& requests) {
     c10::InferenceMode inference;
     int total = 0;
     for (Request* r : requests) {
-      EncodePositions(r->positions, r->count, input.data_ptr<float>() + std::size_t(total) * kInputSize);
+      EncodePositions(r->positions, r->count, input.data_ptr<float>() + std::size_t(total) * input_size, features);
       total += r->count;
     }
     torch::Tensor batch = input.slice(0, 0, total).to(device, dtype, /*non_blocking=*/true);
@@ -188,7 +190,9 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
   LoadExportInto(net, s.model);
   s.model->eval();
   s.model->to(s.device, s.dtype);
-  s.input = torch::empty({options.max_batch, net.config.input_planes, 8, 8}, torch::kFloat32);
+  s.features = net.config.features();
+  s.input_size = std::size_t(net.config.input_planes()) * kNumSquares;
+  s.input = torch::empty({options.max_batch, net.config.input_planes(), 8, 8}, torch::kFloat32);
   if (s.device_name == "cuda") s.input = s.input.pin_memory();
 }
 

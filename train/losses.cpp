@@ -9,7 +9,7 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double
     return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
   };
   const int64_t n = b.size;
-  const NetOutput out = model->forward(tensor(b.planes, {n, kNumInputPlanes, 8, 8}));
+  const NetOutput out = model->forward(tensor(b.planes, {n, NumInputPlanes(b.features), 8, 8}));
   const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
   const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
   const torch::Tensor wdl = tensor(b.wdl, {n, 3});

@@ -19,7 +19,7 @@ int64_t ValidationCapacity(int64_t window, double share) {
 
 void Batch::Resize(int n) {
   size = n;
-  planes.assign(size_t(n) * kInputSize, 0.0f);
+  planes.assign(size_t(n) * input_size(), 0.0f);
   policy.assign(size_t(n) * kPolicySize, 0.0f);
   legal_mask.assign(size_t(n) * kPolicySize, kIllegalLogit);
   wdl.assign(size_t(n) * 3, 0.0f);
@@ -43,7 +43,7 @@ void FillOwnership(const FinalBoard& board, Color side, int t, float* out) {
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch) {
   assert(row < batch->size);
   const Position pos = TransformPosition(t, s.position());
-  EncodePosition(pos, &batch->planes[size_t(row) * kInputSize]);
+  EncodePosition(pos, &batch->planes[size_t(row) * batch->input_size()], batch->features);
 
   float* mask = &batch->legal_mask[size_t(row) * kPolicySize];
   std::fill(mask, mask + kPolicySize, kIllegalLogit);
@@ -88,7 +88,8 @@ void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {
   for (const auto& s : shards) ends.push_back(end += int64_t(s->samples.size()));
 }
 
-ReplayBuffer::ReplayBuffer(const ReplayConfig& config, uint64_t seed) : config_(config), rng_(seed) {
+ReplayBuffer::ReplayBuffer(const ReplayConfig& config, uint64_t seed, InputFeatures features)
+    : config_(config), features_(features), rng_(seed) {
   SetSamplesSeen(0);
 }
 
@@ -109,6 +110,7 @@ void ReplayBuffer::Add(const std::string& name, std::shared_ptr<const Shard> sha
 void ReplayBuffer::SampleBatch(int n, bool validation, Batch* batch) {
   const Window& w = validation ? validation_ : train_;
   assert(w.samples > 0);
+  batch->features = features_;
   batch->Resize(n);
   for (int row = 0; row < n; ++row) {
     const int64_t k = int64_t(rng_.Next() % uint64_t(w.samples));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/random.h"
+#include "net/encoder.h"
 #include "train/config.h"
 #include "train/logger.h"
 #include "train/run_dir.h"
@@ -23,12 +24,13 @@ namespace loa::train {
 // row-major, `size` rows.
 struct Batch {
   int size = 0;
-  std::vector<float> planes;      // size x kInputSize
-  std::vector<float> policy;      // size x kPolicySize target probabilities
-  std::vector<float> legal_mask;  // size x kPolicySize: 0 legal, kIllegalLogit otherwise
-  std::vector<float> wdl;         // size x 3 one-hot win, draw, loss
-  std::vector<float> moves_left;  // size: plies left / kMovesLeftScale
-  std::vector<float> root_value;  // size: the search's value, for metrics
+  InputFeatures features = InputFeatures::kBasic;  // the input set of planes
+  std::vector<float> planes;                       // size x NumInputPlanes(features) x 64
+  std::vector<float> policy;                       // size x kPolicySize target probabilities
+  std::vector<float> legal_mask;                   // size x kPolicySize: 0 legal, kIllegalLogit otherwise
+  std::vector<float> wdl;                          // size x 3 one-hot win, draw, loss
+  std::vector<float> moves_left;                   // size: plies left / kMovesLeftScale
+  std::vector<float> root_value;                   // size: the search's value, for metrics
   // size x kOwnershipClasses x 64, one-hot per square (channel-major, as the
   // ownership head outputs): where the game ended, from the side to move's view.
   std::vector<float> ownership;
@@ -36,6 +38,8 @@ struct Batch {
 
   // Sizes every vector for n rows.
   void Resize(int n);
+  // Floats of one row's planes.
+  std::size_t input_size() const { return std::size_t(NumInputPlanes(features)) * kNumSquares; }
 };
 
 // Added to the logit of an illegal move: the loss's softmax is over the
@@ -52,7 +56,8 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
 // The window. Not thread-safe: the trainer's thread owns it.
 class ReplayBuffer {
  public:
-  ReplayBuffer(const ReplayConfig& config, uint64_t seed);
+  // Batches are encoded with the input set `features` (the net's).
+  ReplayBuffer(const ReplayConfig& config, uint64_t seed, InputFeatures features = InputFeatures::kBasic);
 
   // Returns whether the shard named `name` is held out for validation: a
   // hash of the name below the validation share, the same in every process.
@@ -90,6 +95,7 @@ class ReplayBuffer {
   };
 
   ReplayConfig config_;
+  InputFeatures features_;
   Rng rng_;
   Window train_, validation_;
 };

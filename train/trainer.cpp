@@ -57,7 +57,7 @@ struct Trainer::Impl {
         metrics(m),
         device(ResolveDevice(c.run.device)),
         model(nullptr),
-        buffer(c.replay, Mix(uint64_t(c.run.seed) ^ 0x7472616eULL)),
+        buffer(c.replay, Mix(uint64_t(c.run.seed) ^ 0x7472616eULL), c.net.features()),
         feed(run, log) {
     torch::manual_seed(uint64_t(c.run.seed));
     model = LoaNet(c.net);

@@ -175,8 +175,12 @@ function render() {
   const last = lastMove ? [lastMove.slice(0, 2), lastMove.slice(3, 5)] : [];
   const svg = $('board');
   drawBoard(svg, s.fen, {flipped: game.flipped, selected: game.selected, targets, last, mine, onSquare: clickSquare});
+  // The analysis belongs to one position: elsewhere its arrows go and its
+  // bar fades (its principal variation still leads back there).
   const shown = game.analysis;
-  if (shown && shown.base.join(' ') === movesShown().join(' ')) drawArrows(svg, shown.a);
+  const current = shown !== null && shown.base.join(' ') === movesShown().join(' ');
+  if (current) drawArrows(svg, shown.a);
+  $('eval-bar').classList.toggle('stale', shown !== null && !current);
   renderMoves();
   $('nav-ply').textContent = `${game.ply}/${game.line.length}`;
   let text;
@@ -406,7 +410,7 @@ async function loadRecord() {
 async function copyRecord() {
   const human = humanColour();
   const name = (side) => human === side || human === 'both' ? 'you' : $('player').value;
-  const data = await api('/api/record/write', {...request(), black: name('black'), white: name('white')});
+  const data = await api('/api/record/write', {...request(game.line), black: name('black'), white: name('white')});
   $('record').value = data.text;
   if (navigator.clipboard) navigator.clipboard.writeText(data.text).catch(() => {});
 }

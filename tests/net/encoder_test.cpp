@@ -14,9 +14,9 @@
 namespace loa {
 namespace {
 
-std::vector<float> Encode(const Position& pos) {
-  std::vector<float> planes(kInputSize);
-  EncodePosition(pos, planes.data());
+std::vector<float> Encode(const Position& pos, InputFeatures f = InputFeatures::kBasic) {
+  std::vector<float> planes(std::size_t(NumInputPlanes(f)) * kNumSquares);
+  EncodePosition(pos, planes.data(), f);
   return planes;
 }
 
@@ -38,6 +38,53 @@ TEST(EncoderTest, StartPositionPlanes) {
   EXPECT_EQ(at(kOnesPlane, "h8"), 1.0f);
   float own = std::accumulate(planes.begin(), planes.begin() + kNumSquares, 0.0f);
   EXPECT_EQ(own, 12.0f);
+}
+
+TEST(EncoderTest, ConnectionPlanesOfTheStart) {
+  const Position start = Position::Start();
+  const std::vector<float> planes = Encode(start, InputFeatures::kConnection);
+  ASSERT_EQ(planes.size(), std::size_t(kNumConnectionPlanes) * kNumSquares);
+  // The basic planes come first, as the basic set writes them.
+  const std::vector<float> basic = Encode(start);
+  EXPECT_TRUE(std::equal(basic.begin(), basic.end(), planes.begin()));
+  auto at = [&](int plane, const char* square) { return planes[plane * kNumSquares + ParseSquare(square)]; };
+  // Each side: two groups of six (Black's ranks 1 and 8, White's files a and h).
+  EXPECT_EQ(at(kOwnGroupSizePlane, "b1"), 6.0f / 12);
+  EXPECT_EQ(at(kOwnGroupSizePlane, "a2"), 0.0f);
+  EXPECT_EQ(at(kEnemyGroupSizePlane, "a2"), 6.0f / 12);
+  EXPECT_EQ(at(kOwnGroupsPlane, "d4"), 1.0f / 11);
+  EXPECT_EQ(at(kEnemyGroupsPlane, "h8"), 1.0f / 11);
+  // Black's centre of mass is (4.5 files, 3.5 ranks) from a1: b1 lies 3.5
+  // files and 3.5 ranks from it, d8 0.5 and 3.5.
+  EXPECT_FLOAT_EQ(at(kOwnSpreadPlane, "b1"), 3.5f / 7);
+  EXPECT_FLOAT_EQ(at(kOwnSpreadPlane, "d8"), 3.5f / 7);
+  EXPECT_EQ(at(kOwnSpreadPlane, "d4"), 0.0f);
+  // b1 moves to b3 (two pieces on the b-file), to d3 (two on the b1-h7
+  // diagonal) and, along rank 1 (six pieces), nowhere.
+  EXPECT_GT(at(kTargetPlane, "b3"), 0.0f);
+  EXPECT_EQ(at(kTargetPlane, "b2"), 0.0f);
+  MoveList moves;
+  start.GenerateMoves(moves);
+  float total = 0;
+  for (int s = 0; s < kNumSquares; ++s) total += planes[kTargetPlane * kNumSquares + s];
+  EXPECT_LE(total * 4, float(moves.size()));  // a quarter per move, at most 1 a square
+  EXPECT_GT(total, 0.0f);
+}
+
+TEST(EncoderTest, GroupPlanesCountTheGroups) {
+  for (const Position& pos : RandomPositions(300, 8, true)) {
+    const std::vector<float> planes = Encode(pos, InputFeatures::kConnection);
+    const Color us = pos.side_to_move();
+    EXPECT_FLOAT_EQ(planes[kOwnGroupsPlane * kNumSquares], float(CountGroups(pos.pieces(us)) - 1) / 11);
+    EXPECT_FLOAT_EQ(planes[kEnemyGroupsPlane * kNumSquares], float(CountGroups(pos.pieces(Opponent(us))) - 1) / 11);
+    // A piece's group size, summed over its pieces, is the sum of squares of
+    // the group sizes; one over each piece's size sums to the group count.
+    float inverse = 0;
+    for (int s = 0; s < kNumSquares; ++s)
+      if (planes[kOwnGroupSizePlane * kNumSquares + s] > 0)
+        inverse += 1 / (12 * planes[kOwnGroupSizePlane * kNumSquares + s]);
+    EXPECT_NEAR(inverse, float(CountGroups(pos.pieces(us))), 1e-4);
+  }
 }
 
 TEST(EncoderTest, SideToMoveSwapsOwnAndEnemy) {
@@ -152,12 +199,15 @@ TEST(SymmetryTest, MovesCommuteWithSymmetries) {
 }
 
 TEST(SymmetryTest, EncoderCommutesWithSymmetries) {
-  for (const Position& pos : RandomPositions(500, 6, true)) {
-    std::vector<float> planes = Encode(pos);
-    for (int t = 0; t < kNumSymmetries; ++t) {
-      std::vector<float> moved(kInputSize);
-      TransformPlanes(t, planes.data(), moved.data());
-      ASSERT_EQ(moved, Encode(TransformPosition(t, pos))) << "symmetry " << t << " of " << pos.ToString();
+  for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection}) {
+    for (const Position& pos : RandomPositions(500, 6, true)) {
+      std::vector<float> planes = Encode(pos, f);
+      for (int t = 0; t < kNumSymmetries; ++t) {
+        std::vector<float> moved(planes.size());
+        TransformPlanes(t, planes.data(), moved.data(), NumInputPlanes(f));
+        ASSERT_EQ(moved, Encode(TransformPosition(t, pos), f))
+            << InputFeaturesName(f) << ": symmetry " << t << " of " << pos.ToString();
+      }
     }
   }
 }

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/random_play.h"
 #include "core/record.h"
 #include "mcts/search.h"
 #include "net/calibration.h"
@@ -88,6 +89,25 @@ class Int8Test : public ::testing::Test {
   static ExportedNet* shipped_;
 };
 ExportedNet* Int8Test::shipped_ = nullptr;
+
+TEST(Int8ConnectionTest, ANetOfTheConnectionSetRunsInInt8AsInFp32) {
+  NetConfig config = testing::SmallConfig(2, 16, 1, true);
+  config.input_features = "connection";
+  const ExportedNet net = testing::RandomExport(config, 31);
+  EigenEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
+  if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "no AVX2: int8 falls back to fp32";
+  const std::vector<Position> positions = RandomPositions(200, 31);
+  std::vector<EvalOutput> a(positions.size()), b(positions.size());
+  fp32.Evaluate(positions.data(), int(positions.size()), a.data());
+  int8.Evaluate(positions.data(), int(positions.size()), b.data());
+  double error = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    ASSERT_EQ(a[i].num_moves, b[i].num_moves);
+    error += std::abs(Value(a[i]) - Value(b[i]));
+    EXPECT_NEAR(std::accumulate(b[i].priors, b[i].priors + b[i].num_moves, 0.0), 1.0, 1e-4);
+  }
+  EXPECT_LT(error / double(positions.size()), 0.05);
+}
 
 TEST_F(Int8Test, OutputsFollowFp32OnRealPositions) {
   EigenEvaluator fp32(*shipped_, 1, Precision::kFp32), int8(*shipped_, 1, Precision::kInt8);

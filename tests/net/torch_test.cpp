@@ -84,8 +84,10 @@ double RelativeError(const float* a, const float* b, int64_t n) {
 }
 
 TEST(EigenTest, MatchesLibTorchOnRandomNets) {
+  NetConfig connection = SmallConfig(2, 16, 1, true);
+  connection.input_features = "connection";
   const NetConfig configs[] = {SmallConfig(3, 16, 2, true), SmallConfig(2, 8, 0, false), SmallConfig(1, 24, 1, true),
-                               NetConfig()};
+                               NetConfig(), connection};
   uint32_t seed = 10;
   for (const NetConfig& config : configs) {
     ExportedNet net = RandomExport(config, seed++);
@@ -94,7 +96,7 @@ TEST(EigenTest, MatchesLibTorchOnRandomNets) {
     auto workspace = eigen.NewWorkspace();
     for (int count : {1, 7, 40}) {
       std::vector<Position> positions = RandomPositions(count, seed++);
-      torch::Tensor input = EncodeBatch(positions.data(), count);
+      torch::Tensor input = EncodeBatch(positions.data(), count, config.features());
       NetOutput expected = model->forward(input);
       std::vector<float> policy(count * kPolicySize), value(count * 3), moves_left(count);
       eigen.Forward(input.data_ptr<float>(), count, policy.data(), value.data(), moves_left.data(), *workspace);
@@ -109,8 +111,18 @@ TEST(EigenTest, MatchesLibTorchOnRandomNets) {
   }
 }
 
+void ConcurrentCallersAgreeWithEigen(const ExportedNet& net);
+
 TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithEigen) {
-  ExportedNet net = RandomExport(SmallConfig(2, 16, 2, true), 20);
+  NetConfig connection = SmallConfig(2, 16, 2, true);
+  connection.input_features = "connection";
+  for (const NetConfig& config : {SmallConfig(2, 16, 2, true), connection}) {
+    SCOPED_TRACE(config.input_features);
+    ConcurrentCallersAgreeWithEigen(RandomExport(config, 20));
+  }
+}
+
+void ConcurrentCallersAgreeWithEigen(const ExportedNet& net) {
   NetEvaluatorOptions options;
   options.batch_wait_us = 2000;
   TorchEvaluator torch_evaluator(net, options);

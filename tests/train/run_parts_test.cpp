@@ -85,11 +85,15 @@ TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
   const Shard shard = UniformShard(2, 16);
   ASSERT_GT(shard.samples.size(), 8u);
   const int n = std::min<int>(32, int(shard.samples.size()));
+  // The connection input set and an ownership head: the trainer's
+  // batches, losses and model with both.
   Batch batch;
+  batch.features = InputFeatures::kConnection;
   batch.Resize(n);
   for (int i = 0; i < n; ++i) FillBatchRow(shard, shard.samples[i], 0, i, &batch);
 
   NetConfig net = config_.net;
+  net.input_features = "connection";
   net.ownership_channels = 4;
   LoaNet model(net);
   model->train();
