@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "mcts/search_params.h"
 #include "mcts/root_stats.h"
+#include "mcts/search_params.h"
 
 namespace loa {
 

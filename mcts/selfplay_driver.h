@@ -12,8 +12,8 @@
 #include "core/game.h"
 #include "core/random.h"
 #include "mcts/evaluator.h"
-#include "mcts/search_params.h"
 #include "mcts/root_stats.h"
+#include "mcts/search_params.h"
 #include "mcts/tree.h"
 
 namespace loa {

@@ -13,8 +13,8 @@
 #include "core/random.h"
 #include "mcts/evaluator.h"
 #include "mcts/node.h"
-#include "mcts/search_params.h"
 #include "mcts/root_stats.h"
+#include "mcts/search_params.h"
 
 namespace loa {
 

@@ -10,8 +10,8 @@
 
 #include "core/param_visitor.h"
 #include "mcts/evaluator.h"
-#include "mcts/search_params.h"
 #include "mcts/search.h"
+#include "mcts/search_params.h"
 #include "play/player.h"
 #include "play/spec.h"
 
