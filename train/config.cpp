@@ -98,6 +98,7 @@ void EvalConfig::Visit(ParamVisitor& v) {
   v.Int("random_plies", random_plies, 0, 100, "random opening plies, so that games differ");
   v.Int("threads", threads, 1, kMaxThreads, "games played at once");
   v.Int("max_plies", max_plies, 0, 100000, "move cap of evaluation games");
+  v.Double("max_share", max_share, 0.01, 1, "largest share of the cores the in-run evaluation takes (1: no wait)");
 }
 
 namespace {

@@ -147,6 +147,10 @@ struct EvalConfig {
   int random_plies = 2;  // random opening plies, so that games differ
   int threads = 1;       // games played at once
   int max_plies = 300;   // move cap of evaluation games
+  // The largest share of the machine's cores that the evaluation in a
+  // training run may take: after a round it waits until that share holds
+  // (EvalPauseSeconds), so that self-play keeps the rest. 1: no wait.
+  double max_share = 0.1;
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);

@@ -113,6 +113,12 @@ std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::
   return ratings;
 }
 
+double EvalPauseSeconds(double seconds, int threads, int cores, double max_share) {
+  cores = std::max(1, cores);
+  const double used = double(std::clamp(threads, 1, cores)) / cores;
+  return std::max(0.0, seconds * (used / max_share - 1));
+}
+
 void CheckPlayerSpecs(const Config& config) {
   for (const std::string& spec : config.eval.opponents) {
     try {

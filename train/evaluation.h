@@ -49,6 +49,13 @@ std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::
 // key and the spec.
 void CheckPlayerSpecs(const Config& config);
 
+// Seconds the evaluation in a training run waits after a round that took
+// `seconds` playing `threads` games at once on a machine of `cores`, so that
+// over the round and the wait it has used at most `max_share` of the cores
+// (eval.max_share): seconds * (min(threads, cores) / (cores * max_share) - 1),
+// and never less than 0.
+double EvalPauseSeconds(double seconds, int threads, int cores, double max_share);
+
 // Plays evaluation matches and records them. Not thread-safe: one per run.
 class CheckpointRater {
  public:

@@ -1,6 +1,9 @@
 #include "train/run.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -10,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/param_visitor.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "train/checkpoint_store.h"
@@ -25,12 +29,15 @@ namespace {
 
 // Evaluation in a thread of its own: the trainer queues checkpoints, the
 // thread plays the newest one queued (skipping older ones it has not
-// reached, so that it never falls far behind). Each step is queued at most
+// reached, so that it never falls far behind). After each round it waits
+// so that it takes at most eval.max_share of the cores; closing the queue
+// cuts the wait short, so the last checkpoint is rated at once. Each step is queued at most
 // once, whoever asks and whenever: the steps queued are one set under the
 // queue's lock, begun with those eval/matches.jsonl has rated already.
 class EvalQueue {
  public:
-  EvalQueue(CheckpointRater& rater, Logger& log, const RunDir& dir) : rater_(rater), log_(log) {
+  EvalQueue(CheckpointRater& rater, const EvalConfig& config, Logger& log, const RunDir& dir)
+      : rater_(rater), config_(config), log_(log) {
     for (const MatchRecord& r : ReadMatchRecords(dir))
       if (const std::optional<int64_t> step = CheckpointStep(r.a)) queued_.insert(*step);
     thread_ = std::thread([this] { Loop(); });
@@ -42,7 +49,6 @@ class EvalQueue {
   void Push(int64_t step, double hours) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!queued_.insert(step).second) return;
-    if (pending_) log_.Info("evaluation is behind: skipping step " + std::to_string(pending_->step));
     pending_ = Item{step, hours};
     changed_.notify_all();
   }
@@ -73,15 +79,26 @@ class EvalQueue {
         item = *pending_;
         pending_.reset();
       }
+      const auto begun = std::chrono::steady_clock::now();
       try {
         rater_.Rate(item.step, item.hours);
       } catch (const loa::Error& e) {
         log_.Error(std::string("evaluation of step ") + std::to_string(item.step) + " failed: " + e.what());
       }
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+      const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+      const double pause = EvalPauseSeconds(seconds, config_.threads, cores, config_.max_share);
+      if (pause <= 0) continue;
+      log_.Info("evaluation: the round took " + std::to_string(std::lround(seconds)) + " s; the next begins in " +
+                std::to_string(std::lround(pause)) + " s or later (eval.max_share " + FormatDouble(config_.max_share) +
+                ")");
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait_for(lock, std::chrono::duration<double>(pause), [&] { return closing_; });
     }
   }
 
   CheckpointRater& rater_;
+  const EvalConfig& config_;
   Logger& log_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -172,7 +189,7 @@ namespace {
 bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer, Logger& log, MetricsLog& metrics,
                       std::atomic<bool>& stop_selfplay) {
   CheckpointRater rater(config, dir, log, metrics);
-  EvalQueue evals(rater, log, dir);
+  EvalQueue evals(rater, config.eval, log, dir);
   int64_t last = -1;
   try {
     last = trainer.Run([&](int64_t step, const std::string&) {

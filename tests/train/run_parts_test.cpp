@@ -325,6 +325,21 @@ TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
   EXPECT_EQ(spec.find("playouts="), std::string::npos) << spec;
 }
 
+TEST(EvalPauseTest, TheInRunEvaluationWaitsUntilItHasTakenItsShareOfTheCores) {
+  // One game at a time on 2 cores is half the machine: a tenth needs the
+  // round and four times as long again; a fifth, the round again.
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(100, 1, 2, 0.1), 400);
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(100, 1, 2, 0.25), 100);
+  // Two games at once on 2 cores take the whole machine while they play.
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(100, 2, 2, 0.5), 100);
+  // More games at once than cores take no more than every core.
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(100, 8, 2, 0.5), 100);
+  // A share at least what the round took: no wait.
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(100, 1, 2, 1), 0);
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(100, 1, 4, 0.25), 0);
+  EXPECT_DOUBLE_EQ(EvalPauseSeconds(0, 1, 2, 0.1), 0);
+}
+
 TEST(CheckpointNameTest, StepsReadBackOnlyFromCheckpointNames) {
   EXPECT_EQ(CheckpointStep(CheckpointName(1234)), 1234);
   EXPECT_EQ(CheckpointStep(CheckpointName(0)), 0);
