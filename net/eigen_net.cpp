@@ -151,6 +151,7 @@ class EigenNet::Workspace {
   std::vector<uint8_t> scratch;    // a convolution's quantized input
   RowMatrix policy, logits, head;  // the heads' 1x1 convolutions, a row a square
   Matrix hidden;                   // the dense heads' hidden layer, a column a position
+  Matrix pooled, pool_bias;        // global pooling: means and maxima, the bias; a column a position
   // Calibration: when not null, the [min, max] of each channel of each
   // trunk convolution's input is widened to cover what it sees.
   std::vector<ChannelRanges>* ranges = nullptr;
@@ -239,22 +240,22 @@ void EigenNet::WorkspaceDeleter::operator()(Workspace* workspace) const { delete
 namespace {
 
 // Adds to every square of each channel the linear map of the channel means
-// and maxima over the board (KataGo's global pooling bias): one position's
-// NHWC activations.
-void GlobalPoolingBias(const Linear& pool, int channels, float* squares) {
-  Vector pooled(2 * channels);
-  for (int c = 0; c < channels; ++c) {
-    float sum = 0, max = squares[c];
-    for (Square s = 0; s < kNumSquares; ++s) {
-      sum += squares[s * channels + c];
-      max = std::max(max, squares[s * channels + c]);
-    }
-    pooled[c] = sum / kNumSquares;
-    pooled[channels + c] = max;
+// and maxima over the board (KataGo's global pooling bias): the NHWC
+// activations of n positions, their pooled values as the columns of one
+// matrix product.
+void GlobalPoolingBias(const Linear& pool, int channels, int n, float* chunk, Matrix& pooled, Matrix& bias) {
+  pooled.resize(2 * channels, n);
+  auto board = [&](int i) {
+    return Eigen::Map<RowMatrix>(chunk + std::size_t(i) * kNumSquares * channels, kNumSquares, channels);
+  };
+  for (int i = 0; i < n; ++i) {
+    const auto squares = board(i);
+    pooled.col(i).head(channels) = squares.colwise().mean().transpose();
+    pooled.col(i).tail(channels) = squares.colwise().maxCoeff().transpose();
   }
-  Vector bias = pool.weight * pooled + pool.bias;
-  for (Square s = 0; s < kNumSquares; ++s)
-    for (int c = 0; c < channels; ++c) squares[s * channels + c] += bias[c];
+  bias.noalias() = pool.weight * pooled;
+  bias.colwise() += pool.bias;
+  for (int i = 0; i < n; ++i) board(i).rowwise() += bias.col(i).transpose();
 }
 
 // Returns relu?(in * conv.matrix + bias) for the rows of in.
@@ -294,9 +295,7 @@ void EigenNet::Forward(const float* input, int count, float* policy, float* valu
     TrunkConv(0, n, ws.input.data(), nullptr, ws.trunk.data(), ws);
     for (int b = 0; b < config_.blocks; ++b) {
       TrunkConv(1 + 2 * b, n, ws.trunk.data(), nullptr, ws.mid.data(), ws);
-      if (l.blocks[b].pooling)
-        for (int i = 0; i < n; ++i)
-          GlobalPoolingBias(l.blocks[b].pool, c, ws.mid.data() + std::size_t(i) * kNumSquares * c);
+      if (l.blocks[b].pooling) GlobalPoolingBias(l.blocks[b].pool, c, n, ws.mid.data(), ws.pooled, ws.pool_bias);
       TrunkConv(2 + 2 * b, n, ws.mid.data(), ws.trunk.data(), ws.trunk.data(), ws);
     }
     // The heads: 1x1 convolutions as one matrix product over the chunk's

@@ -82,7 +82,7 @@ struct OneDnnTrunk::Layer {
   std::vector<float> output_scale;   // int8: the int32 sum times this is the float output
   std::vector<float> bias;           // fp32: float; int8: in units of the int32 sum
   mutable std::mutex mutex;
-  mutable std::map<int, std::unique_ptr<Primitive>> by_batch;
+  mutable std::map<std::pair<int, bool>, std::unique_ptr<Primitive>> by_batch;  // by n and sum
 };
 
 struct OneDnnTrunk::Primitive {
@@ -170,10 +170,10 @@ OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type,
 
 OneDnnTrunk::~OneDnnTrunk() = default;
 
-const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n) const {
+const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool sum) const {
   const Layer& layer = *layers_[index];
   std::lock_guard<std::mutex> lock(layer.mutex);
-  std::unique_ptr<Primitive>& slot = layer.by_batch[n];
+  std::unique_ptr<Primitive>& slot = layer.by_batch[{n, sum}];
   if (slot) return *slot;
   const bool int8 = type_ == Type::kInt8;
   const dt src_type = !int8 ? dt::f32 : layer.signed_input ? dt::s8 : dt::u8;
@@ -187,7 +187,7 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n) const 
                                        weights, bias, p->dst, {1, 1}, {1, 1}, {1, 1});
   // The residual is summed into the output before the ReLU.
   dnnl::post_ops ops;
-  ops.append_sum(1.0f);
+  if (sum) ops.append_sum(1.0f);
   ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
@@ -216,13 +216,9 @@ std::size_t OneDnnTrunk::ScratchBytes(int n) const {
 
 void OneDnnTrunk::Run(int index, int n, const float* in, const float* residual, float* out, void* scratch) const {
   const Layer& layer = *layers_[index];
-  const Primitive& p = PrimitiveFor(index, n);
-  const std::size_t values = std::size_t(n) * 64 * layer.out;
-  // The sum post-op adds what out holds: the residual, or zero.
-  if (residual == nullptr)
-    std::fill(out, out + values, 0.0f);
-  else if (residual != out)
-    std::copy(residual, residual + values, out);
+  const Primitive& p = PrimitiveFor(index, n, residual != nullptr);
+  // The sum post-op adds what out holds: the residual.
+  if (residual != nullptr && residual != out) std::copy(residual, residual + std::size_t(n) * 64 * layer.out, out);
   const void* source = in;
   if (type_ == Type::kInt8) {
     // Quantize each channel with its scale, rounding to nearest, clamped to

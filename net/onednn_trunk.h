@@ -57,7 +57,9 @@ class OneDnnTrunk {
  private:
   struct Layer;
   struct Primitive;
-  const Primitive& PrimitiveFor(int layer, int n) const;
+  // The layer's convolution for a batch of n, with the sum post-op (a
+  // residual) or without it.
+  const Primitive& PrimitiveFor(int layer, int n, bool sum) const;
 
   Type type_;
   std::vector<std::unique_ptr<Layer>> layers_;
