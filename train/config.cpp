@@ -73,6 +73,8 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Double("lr_decay_factor", lr_decay_factor, 0, 1, "cosine floor, or step factor");
   v.Bool("lr_to_budget", lr_to_budget,
          "cosine: reach the floor at the run's budget (run.max_hours, train.max_steps) if that comes first");
+  v.Double("lr_budget_tail", lr_budget_tail, 0.01, 1,
+           "lr_to_budget: the last share of the budget over which the rate falls to its floor");
   v.Double("grad_clip", grad_clip, 0, 1e6, "clip the gradient norm (0: off)");
   v.Double("policy_weight", policy_weight, 0, 100, "weight of the policy loss");
   v.Double("value_weight", value_weight, 0, 100, "weight of the value loss");

@@ -108,6 +108,10 @@ struct TrainConfig {
   // decay also runs over the share of it spent, so that the rate reaches its
   // floor at the budget's end if the sample horizon has not come first.
   bool lr_to_budget = false;
+  // ... over the last share of the budget only (1: all of it): the rate
+  // follows the sample schedule until 1 - tail of the budget is spent, then
+  // the budget's cosine runs from 1 - tail to the end (warmup-stable-decay).
+  double lr_budget_tail = 1.0;
   double grad_clip = 10.0;  // clip the gradient norm (0: off)
   double policy_weight = 1.0;
   double value_weight = 1.0;
@@ -171,7 +175,8 @@ struct Config {
   // defaults are the engine's.
   NetConfig net = [] {
     NetConfig n;
-    n.blocks = 4;
+    n.input_features = "connection";
+    n.blocks = 3;
     n.channels = 32;
     n.global_pooling_every = 2;
     n.policy_channels = n.value_channels = 16;

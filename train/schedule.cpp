@@ -10,7 +10,10 @@ double LearningRate(const TrainConfig& c, int64_t step, int64_t samples, double 
   double factor = 1.0;
   if (c.lr_schedule == "cosine") {
     double t = std::min(1.0, double(samples) / double(c.lr_decay_samples));
-    if (c.lr_to_budget) t = std::max(t, std::min(1.0, budget_spent));
+    if (c.lr_to_budget) {
+      const double tail = (budget_spent - (1 - c.lr_budget_tail)) / c.lr_budget_tail;
+      t = std::max(t, std::clamp(tail, 0.0, 1.0));
+    }
     factor = c.lr_decay_factor + (1 - c.lr_decay_factor) * 0.5 * (1 + std::cos(M_PI * t));
   } else if (c.lr_schedule == "step") {
     factor = std::pow(c.lr_decay_factor, double(samples / c.lr_decay_samples));

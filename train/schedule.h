@@ -13,8 +13,9 @@ namespace loa::train {
 // spent: warm-up from lr / warmup_steps to lr over warmup_steps steps, times
 //   constant: 1;
 //   cosine:   from 1 down to lr_decay_factor at lr_decay_samples (or at the
-//             budget's end, with lr_to_budget, whichever comes first), then
-//             flat;
+//             budget's end, with lr_to_budget, whichever comes first; the
+//             budget's decay starts when 1 - lr_budget_tail of it is spent),
+//             then flat;
 //   step:     lr_decay_factor ^ floor(samples / lr_decay_samples).
 double LearningRate(const TrainConfig& config, int64_t step, int64_t samples, double budget_spent = 0);
 

@@ -125,6 +125,10 @@ TEST(ConfigTest, ShippedConfigsLoad) {
     // The training configs carry the settings that won their A/B tests.
     if (std::string(name) != "tiny.yaml") {
       EXPECT_EQ(c.selfplay.policy_surprise_weight, 0.5);
+      if (std::string(name) != "gpu.yaml") {
+        EXPECT_EQ(c.net.input_features, "connection");
+        EXPECT_EQ(c.net.blocks, 3);
+      }
     }
   }
 }

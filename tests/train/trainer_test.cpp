@@ -47,6 +47,15 @@ TEST(ScheduleTest, WarmUpInStepsThenCosineDownToTheFloorInSamples) {
   EXPECT_NEAR(LearningRate(c, 5000, 0, 1.0), 0.1 * 0.1, 1e-9);
   EXPECT_NEAR(LearningRate(c, 5000, 0, 7.0), 0.1 * 0.1, 1e-9);
   EXPECT_NEAR(LearningRate(c, 5000, 50, 0.1), 0.1 * 0.55, 1e-9);  // the samples came first
+  // A tail: flat (the sample schedule) for the first three quarters of the
+  // budget, then the whole cosine over the last quarter.
+  c.lr_budget_tail = 0.25;
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 0.5), 0.1, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 0.75), 0.1, 1e-12);
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 0.875), 0.1 * 0.55, 1e-9);
+  EXPECT_NEAR(LearningRate(c, 5000, 0, 1.0), 0.1 * 0.1, 1e-9);
+  EXPECT_NEAR(LearningRate(c, 5000, 50, 0.8), 0.1 * 0.55, 1e-9);  // the samples still count
+  c.lr_budget_tail = 1.0;
   EXPECT_NEAR(LearningRate(c, 20, 100), 0.01, 1e-12);
   EXPECT_NEAR(LearningRate(c, 20, 1000), 0.01, 1e-12);
   c.lr_schedule = "step";
