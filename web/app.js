@@ -88,6 +88,7 @@ const game = {
   flipped: false,
   search: null,     // the running search: {kind: 'move' or 'analyse', abort, base}
   analysis: null,   // the last analysis shown, with the line it is of: {a, base, side}
+  asked: 0,         // the number of the latest position request
   client: Math.random().toString(36).slice(2, 12),
 };
 
@@ -275,13 +276,25 @@ function stopSearch() {
   $('analyse').classList.remove('running');
 }
 
+// Asks for the status of the position shown and shows it. Replies can come
+// back out of order (two quick steps back ask twice): only the latest
+// request's reply is kept, so the board never shows a position the line has
+// left. Returns whether this reply is the one shown.
+async function showPosition() {
+  const asked = ++game.asked;
+  const status = await api('/api/position', request());
+  if (asked !== game.asked) return false;
+  game.status = status;
+  render();
+  return true;
+}
+
 // Shows ply `ply` of the line: no engine move follows.
 async function goTo(ply) {
   stopSearch();
   game.ply = Math.max(0, Math.min(game.line.length, ply));
   game.selected = null;
-  game.status = await api('/api/position', request());
-  render();
+  await showPosition();
 }
 
 // Makes `moves` the line and shows its end (a branch where it leaves the old line).
@@ -292,13 +305,11 @@ async function playLine(moves) {
   game.line = keep ? old : moves;
   game.ply = moves.length;
   game.selected = null;
-  game.status = await api('/api/position', request());
-  render();
+  return showPosition();
 }
 
 async function playMove(move) {
-  await playLine(movesShown().concat([move]));
-  maybeEngineMove();
+  if (await playLine(movesShown().concat([move]))) maybeEngineMove();
 }
 
 async function maybeEngineMove() {
@@ -383,9 +394,7 @@ async function newGame(start = null, moves = []) {
   for (const id of ['eval-black', 'eval-white']) $(id).style.height = '0';
   $('eval-draw').style.height = '100%';
   delete $('eval-bar').dataset.wdl;
-  game.status = await api('/api/position', request());
-  render();
-  maybeEngineMove();
+  if (await showPosition()) maybeEngineMove();
 }
 
 async function undo() {
@@ -606,7 +615,7 @@ async function start() {
   $('new-game').addEventListener('click', () => newGame().catch(showError));
   $('undo').addEventListener('click', () => undo().catch(showError));
   $('flip').addEventListener('click', () => { game.flipped = !game.flipped; render(); });
-  $('colour').addEventListener('change', () => playLine(movesShown()).then(maybeEngineMove).catch(showError));
+  $('colour').addEventListener('change', () => playLine(movesShown()).then((shown) => shown && maybeEngineMove()).catch(showError));
   for (const id of ['simultaneous', 'start']) $(id).addEventListener('change', () => newGame().catch(showError));
   $('set-position').addEventListener('click', () => newGame($('fen').value.trim() || null).catch(showError));
   $('load-record').addEventListener('click', () => loadRecord().catch(showError));

@@ -89,11 +89,26 @@ try {
   await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '4/4');
   const line = await lineOf();
   check(line[2] === pv[0] && line[3] === pv[1], `after the click in the pv: ${line}`);
-  // Two steps back with the keyboard, then another move there: a branch.
-  await page.evaluate(() => document.activeElement.blur());
+  // Two steps back with the keyboard, the first step's reply held back so
+  // that it comes last: the board shows the second step's position.
+  await page.evaluate(() => {
+    const send = window.fetch;
+    let held = false;
+    window.fetch = (path, init) => {
+      if (held || !String(path).includes('/api/position')) return send(path, init);
+      held = true;
+      return new Promise((resolve) => setTimeout(resolve, 700)).then(() => send(path, init));
+    };
+    document.activeElement.blur();
+  });
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '2/4');
+  await new Promise((r) => setTimeout(r, 1000));
+  await page.waitForNetworkIdle({idleTime: 200});
+  const shownSide = await page.evaluate(() => game.status.side);
+  check(shownSide === 'black', `after two steps back the board shows ${shownSide} to move, not black`);
+  // Then another move there: a branch.
   await page.select('#colour', 'both');  // the engine only analyses
   await page.waitForNetworkIdle({idleTime: 200});  // the position it asks for again
   await page.waitForFunction(() => document.getElementById('status').dataset.state === 'waiting');
