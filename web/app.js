@@ -328,6 +328,7 @@ async function maybeEngineMove() {
     game.line = base.concat([reply.move]);
     game.ply = game.line.length;
     game.status = reply.status;
+    game.asked++;  // a position reply still on its way is older than this one
     render();
   } catch (error) {
     if (game.search === search) { game.search = null; showError(error); render(); }
