@@ -3,7 +3,8 @@
 // waits for the engine's answer, checks the move list and the board; then
 // analyses with the net: the evaluation bar and the arrows change while the
 // search runs, a click in the principal variation goes there, two steps
-// back and another move make a branch; opens the Runs view, checks that a
+// back (the first one's reply arriving last) show the right position and
+// another move there makes a branch; opens the Runs view, checks that a
 // chart drew and that lines the run writes meanwhile are appended without
 // a reload; saves a screenshot of each view. Prints the time from the click
 // to the engine's move.
