@@ -28,6 +28,7 @@ int RunSelfplay(int argc, char** argv);
 int RunTrainer(int argc, char** argv);
 int RunEval(int argc, char** argv);
 int RunExport(int argc, char** argv);
+int RunFork(int argc, char** argv);
 int RunInitNet(int argc, char** argv);
 int RunBench(int argc, char** argv);
 int RunGtp(int argc, char** argv);

@@ -33,6 +33,7 @@ const std::vector<Command>& Commands() {
       {"trainer", "the trainer alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunTrainer)},
       {"eval", "rate every checkpoint of a run in one Elo table", LOAZ_TORCH_ENTRY(RunEval)},
       {"export", "write a checkpoint's net as a standalone safetensors file", LOAZ_TORCH_ENTRY(RunExport)},
+      {"fork", "a new run from a run's checkpoint, settings changed (a larger net: it grows)", LOAZ_TORCH_ENTRY(RunFork)},
       {"init-net", "write a freshly initialised net (checkpoint or export)", LOAZ_TORCH_ENTRY(RunInitNet)},
       {"bench", "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s)", LOAZ_TORCH_ENTRY(RunBench)},
       {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},

@@ -142,6 +142,31 @@ void CopyWeights(LoaNet& from, LoaNet& to) {
   ForEachPair(to, from, [](torch::Tensor dst, const torch::Tensor& src) { dst.copy_(src); });
 }
 
+void GrowInto(LoaNet& from, LoaNet& to) {
+  NetConfig same = to->config();
+  same.blocks = from->config().blocks;
+  if (same != from->config() || to->config().blocks <= from->config().blocks)
+    throw Error("cannot grow " + from->config().ToJson() + " into " + to->config().ToJson() +
+                ": only the block count may change, and only upwards");
+  torch::NoGradGuard no_grad;
+  auto is_new = [&](const std::string& name) {
+    // "blocks.K.<layer>": new when K >= from's block count.
+    if (name.rfind("blocks.", 0) != 0) return false;
+    return std::stoi(name.substr(7, name.find('.', 7) - 7)) >= from->config().blocks;
+  };
+  auto source_params = from->named_parameters(), source_buffers = from->named_buffers();
+  auto copy = [&](const std::string& name, torch::Tensor& tensor, auto& source) {
+    if (is_new(name)) {
+      const bool last_bn = name.find(".bn2.weight") != std::string::npos || name.find(".bn2.bias") != std::string::npos;
+      if (last_bn) tensor.zero_();
+      return;
+    }
+    tensor.copy_(source[name]);
+  };
+  for (auto& item : to->named_parameters()) copy(item.key(), item.value(), source_params);
+  for (auto& item : to->named_buffers()) copy(item.key(), item.value(), source_buffers);
+}
+
 void UpdateAverage(LoaNet& average, LoaNet& model, double keep) {
   ForEachPair(average, model, [keep](torch::Tensor avg, const torch::Tensor& value) {
     if (avg.is_floating_point())

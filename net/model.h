@@ -136,6 +136,17 @@ ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
 // architecture, any devices). Not thread-safe with training on either.
 void CopyWeights(LoaNet& from, LoaNet& to);
 
+// Copies `from` into `to`, a net of the same config but for more blocks:
+// the stem, the heads and the first from.blocks blocks get from's tensors,
+// and each new block (appended after them, before the heads) keeps its
+// fresh initialisation except its second batch norm's scale and shift,
+// which are zeroed. A new block then adds nothing to its input, so `to`
+// computes what `from` did, in training and in eval mode, and learns from
+// there (a net grown during a run, as KataGo's and Leela's runs grew
+// theirs). Throws Error when the configs differ in anything but a larger
+// block count. Not thread-safe with training on either.
+void GrowInto(LoaNet& from, LoaNet& to);
+
 // Moves the weight average towards model: each parameter and floating
 // batch-norm statistic becomes keep * average + (1 - keep) * model (an
 // exponential moving average, Polyak averaging); the batch counters are

@@ -236,6 +236,38 @@ TEST(WeightAverageTest, MovesEachTensorByItsShare) {
   EXPECT_TRUE(SameWeights(average, model));
 }
 
+TEST(GrowTest, ADeeperNetComputesWhatTheSmallerOneDidAndThenLearns) {
+  torch::manual_seed(11);
+  std::vector<Position> positions = RandomPositions(6, 3);
+  const torch::Tensor input = EncodeBatch(positions.data(), 6);
+  LoaNet small(SmallConfig(1, 8, 2, true));
+  // Batch-norm statistics other than the fresh ones, so that copying them counts.
+  small->train();
+  for (int i = 0; i < 3; ++i) small->forward(input);
+  LoaNet deep(SmallConfig(3, 8, 2, true));  // block 1 (new) has the pooling bias
+  GrowInto(small, deep);
+  for (bool training : {false, true}) {
+    small->train(training);
+    deep->train(training);
+    torch::NoGradGuard no_grad;
+    const NetOutput a = small->forward(input), b = deep->forward(input);
+    EXPECT_TRUE(torch::allclose(a.policy, b.policy, 1e-5, 1e-6)) << "training " << training;
+    EXPECT_TRUE(torch::allclose(a.value, b.value, 1e-5, 1e-6)) << "training " << training;
+    EXPECT_TRUE(torch::allclose(a.moves_left, b.moves_left, 1e-5, 1e-6)) << "training " << training;
+  }
+  // The new blocks learn: a step of SGD moves their zeroed scales.
+  deep->train();
+  torch::optim::SGD sgd(deep->parameters(), torch::optim::SGDOptions(0.1));
+  sgd.zero_grad();
+  deep->forward(input).value.select(1, 0).sum().backward();
+  sgd.step();
+  EXPECT_GT(deep->named_parameters()["blocks.2.bn2.weight"].abs().sum().item<float>(), 0.0f);
+  // Only a larger block count grows.
+  LoaNet wider(SmallConfig(3, 16, 2, true));
+  EXPECT_THROW(GrowInto(small, wider), Error);
+  EXPECT_THROW(GrowInto(deep, small), Error);
+}
+
 TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {
   torch::manual_seed(5);
   NetConfig config = SmallConfig(2, 8, 2, true);

@@ -2,7 +2,8 @@
 # End-to-end tests of a training run with the built binary (CTest runs it):
 #  1. a config error names the key and the file;
 #  2. a whole run of configs/tiny.yaml leaves checkpoints, shards, metrics,
-#     game records, an evaluation and an export that `loaz gtp` plays;
+#     game records, an evaluation and an export that `loaz gtp` plays, and
+#     a fork of it with a deeper net trains on from its checkpoint;
 #  3. a run killed with SIGKILL mid-run resumes (past a corrupt checkpoint,
 #     saying so) with its counters continuing and no shard lost or doubled;
 #  4. SIGINT stops a run cleanly;
@@ -77,6 +78,21 @@ reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$run/net.saf
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the export: $reply"
 "$loaz" export --run "$run" -o "$tmp/exported.safetensors" >/dev/null || fail "loaz export --run"
 "$loaz" export --run "$run" --step 20 -o "$tmp/step20.safetensors" >/dev/null || fail "loaz export --step"
+# A fork of the run at step 20 with a deeper net goes on from there.
+fork=$tmp/runs/tiny-deep
+"$loaz" fork --run "$run" --step 20 --to "$fork" --set net.blocks=2 >"$tmp/fork.log" 2>&1 || {
+  cat "$tmp/fork.log"
+  fail "loaz fork failed"
+}
+grep -q "grew from 1 to 2 blocks" "$tmp/fork.log" || fail "fork: $(cat "$tmp/fork.log")"
+"$loaz" train --run "$fork" --set train.max_steps=40 --set eval.every_checkpoints=0 >"$tmp/fork_train.log" 2>&1 || {
+  cat "$tmp/fork_train.log"
+  fail "the fork did not train"
+}
+grep -q "2x16 net on cpu.*from step 20" "$tmp/fork_train.log" || fail "fork resume: $(cat "$tmp/fork_train.log")"
+[ "$(newest_step "$fork")" -eq 40 ] || fail "the fork did not reach step 40"
+if "$loaz" fork --run "$run" --to "$fork" 2>"$tmp/err"; then fail "a fork went into an existing folder"; fi
+grep -q "exists already" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 # Whole outputs into variables: under pipefail, `cmd | grep -q` fails at
 # random when grep exits first and cmd dies of SIGPIPE.
 table=$("$loaz" eval --run "$run" --table-only)

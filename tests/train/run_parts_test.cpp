@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
 #include "train/evaluation.h"
+#include "train/fork.h"
 #include "train/game_samples.h"
 #include "train/losses.h"
 #include "train/metrics.h"
@@ -233,6 +235,112 @@ TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
   // Done once, it finds nothing more to do.
   const Reconciled again = ReconcileSelfplay(*run_, "test", metrics);
   EXPECT_EQ(again.records_removed + again.metrics_added, 0);
+}
+
+// Returns the names of the files in folder, sorted.
+std::vector<std::string> FileNames(const std::string& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
+  // The source run: two shards, training to step 3; a third shard, to step 6.
+  config_.replay.min_samples = 8;
+  config_.replay.max_train_ratio = 1e6;
+  config_.replay.validation_share = 0;
+  config_.train.batch_size = 16;
+  config_.train.checkpoint_every = 3;
+  WriteFileAtomic(run_->ConfigPath(), ConfigToYaml(config_));
+  Logger log(run_->LogPath(), LogLevel::kWarning);
+  MetricsLog metrics(run_->MetricsPath());
+  auto add_shard = [&](int seq) {
+    WriteShard(run_->ShardPath("test-w0", seq), UniformShard(2, 16));
+    WriteFileAtomic(run_->GamesDir() + "/test-w0_00000" + std::to_string(seq) + "_g0.txt", "1. d1-b3\n");
+    metrics.Write({{"event", "selfplay"}, {"writer", "test-w0"}, {"shard", seq}, {"shard_games", 2}});
+  };
+  auto train_to = [&](const Config& config, const RunDir& run, int64_t steps) {
+    Config c = config;
+    c.train.max_steps = steps;
+    MetricsLog run_metrics(run.MetricsPath());
+    Trainer trainer(c, run, log, run_metrics);
+    const int64_t from = trainer.RestoreOrStart();
+    EXPECT_EQ(trainer.Run(nullptr), steps);
+    return from;
+  };
+  add_shard(0);
+  add_shard(1);
+  train_to(config_, *run_, 3);
+  add_shard(2);
+  train_to(config_, *run_, 6);
+  {
+    MetricsLog matches(run_->EvalDir() + "/matches.jsonl");
+    for (int step : {3, 6}) matches.Write({{"a", "ckpt"}, {"b", "ab:depth=1"}, {"step", step}, {"games", 2}});
+  }
+
+  const std::string to = (root_ / "fork").string();
+  const ForkSummary fork = ForkRun(run_->root(), 3, to, {"train.learning_rate=0.01"});
+  EXPECT_EQ(fork.step, 3);
+  EXPECT_EQ(fork.checkpoints, 2);  // steps 0 and 3
+  EXPECT_EQ(fork.shards, 2);
+  EXPECT_EQ(fork.games, 4);
+  EXPECT_EQ(fork.grown_to, 0);
+  const RunDir forked(to);
+  EXPECT_EQ(forked.ListCheckpoints(), (std::vector<int64_t>{0, 3}));
+  EXPECT_EQ(FileNames(forked.SelfplayDir()), (std::vector<std::string>{"test-w0_000000.shard", "test-w0_000001.shard"}));
+  EXPECT_EQ(FileNames(forked.GamesDir()), (std::vector<std::string>{"test-w0_000000_g0.txt", "test-w0_000001_g0.txt"}));
+  EXPECT_TRUE(fs::exists(to + "/FORK.txt"));
+  int selfplay_events = 0, last_checkpoint = -1;
+  for (const nlohmann::json& event : ReadJsonLines(forked.MetricsPath())) {
+    selfplay_events += event.value("event", "") == "selfplay";
+    if (event.value("event", "") == "checkpoint") last_checkpoint = event.value("step", -1);
+  }
+  EXPECT_EQ(selfplay_events, 2);
+  EXPECT_EQ(last_checkpoint, 3);
+  const std::vector<nlohmann::json> matches = ReadJsonLines(forked.EvalDir() + "/matches.jsonl");
+  ASSERT_EQ(matches.size(), 1u);
+  EXPECT_EQ(matches[0].value("step", 0), 3);
+  // Its config is the source's with the change, named after its folder; a
+  // resume goes on from step 3.
+  const Config fork_config = LoadConfig(forked.ConfigPath());
+  EXPECT_DOUBLE_EQ(fork_config.train.learning_rate, 0.01);
+  EXPECT_EQ(fork_config.RunDirectory(), fs::path(to).lexically_normal().string());
+  EXPECT_EQ(train_to(fork_config, forked, 6), 3);
+  // The source is as it was.
+  EXPECT_EQ(run_->ListCheckpoints(), (std::vector<int64_t>{0, 3, 6}));
+  EXPECT_EQ(run_->ListShards().size(), 3u);
+
+  // A deeper net grows from the checkpoint: the same outputs, and it trains on.
+  const std::string deep_to = (root_ / "deep").string();
+  const ForkSummary deep = ForkRun(run_->root(), 3, deep_to, {"net.blocks=2"});
+  EXPECT_EQ(deep.grown_from, 1);
+  EXPECT_EQ(deep.grown_to, 2);
+  EXPECT_EQ(RunDir(deep_to).ListCheckpoints(), (std::vector<int64_t>{3}));
+  LoaNet trained(config_.net);
+  LoadCheckpoint(run_->CheckpointPath(3), trained, nullptr);
+  trained->eval();
+  LoaNet grown = LoadModel(RunDir(deep_to).CheckpointPath(3));
+  EXPECT_EQ(grown->config().blocks, 2);
+  std::vector<Position> positions = {Position::Start(), Position::Start()};
+  const torch::Tensor input = EncodeBatch(positions.data(), 2, config_.net.features());
+  EXPECT_TRUE(torch::allclose(trained->forward(input).value, grown->forward(input).value, 1e-5, 1e-6));
+  EXPECT_EQ(train_to(LoadConfig(RunDir(deep_to).ConfigPath()), RunDir(deep_to), 6), 3);
+
+  // What a fork refuses, leaving nothing behind.
+  auto refused = [&](const std::string& target, const std::vector<std::string>& sets, const std::string& why) {
+    try {
+      ForkRun(run_->root(), 3, target, sets);
+      ADD_FAILURE() << "no error for " << target;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused(to, {}, "exists already");
+  refused((root_ / "wide").string(), {"net.channels=16"}, "net.channels");
+  refused((root_ / "named").string(), {"run.name=x"}, "--to");
+  EXPECT_FALSE(fs::exists(root_ / "wide"));
+  EXPECT_FALSE(fs::exists(root_ / "named"));
 }
 
 TEST(CheckPlayerSpecsTest, ABadOpponentFailsAtTheStart) {

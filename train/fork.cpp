@@ -1,0 +1,200 @@
+#include "train/fork.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "net/checkpoint.h"
+#include "net/model.h"
+#include "train/config.h"
+#include "train/losses.h"
+#include "train/run.h"
+#include "train/run_dir.h"
+#include "train/shard.h"
+#include "train/trainer.h"
+
+namespace loa::train {
+namespace fs = std::filesystem;
+namespace {
+
+// Puts `source` at `target`: a hard link, or a copy with the source's
+// modification time (the replay window's order) where links cannot be made.
+void LinkOrCopy(const fs::path& source, const fs::path& target) {
+  std::error_code error;
+  fs::create_hard_link(source, target, error);
+  if (!error) return;
+  fs::copy_file(source, target, error);
+  if (!error) fs::last_write_time(target, fs::last_write_time(source, error), error);
+  if (error) throw IoError(target.string() + ": cannot link or copy " + source.string() + ": " + error.message());
+}
+
+// Returns the lines of a text file, or none when it does not exist.
+std::vector<std::string> Lines(const std::string& path) {
+  std::vector<std::string> lines;
+  if (!fs::exists(path)) return lines;
+  std::istringstream in(ReadFile(path));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+// The fork's config: the source's with overrides, checked as a resume
+// checks them, but for a larger net.blocks.
+Config ForkConfig(const std::string& from, const RunDir& source, const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) {
+    const std::string key = o.substr(0, o.find('='));
+    if (key == "run.name" || key == "run.directory")
+      throw Error("--set " + o + ": a fork's name and folder are --to's");
+  }
+  const Config saved = LoadConfig(source.ConfigPath());
+  Config asked = LoadConfig(source.ConfigPath(), overrides);
+  if (asked.net.blocks < saved.net.blocks)
+    throw Error(from + ": a fork may grow net.blocks (" + std::to_string(saved.net.blocks) + ") but not shrink it");
+  Config same_net = asked;
+  same_net.net.blocks = saved.net.blocks;
+  const std::string conflict = ResumeConflict(saved, same_net);
+  if (!conflict.empty())
+    throw Error(from + ": a fork cannot change " + conflict +
+                " (it goes on from the run's checkpoint; of the net only net.blocks may grow)");
+  return asked;
+}
+
+// Writes the fork's checkpoint of `step`: the source's net grown into
+// config's deeper one, with a fresh optimizer.
+void WriteGrownCheckpoint(const std::string& source_path, const Config& config, const std::string& target_path) {
+  LoaNet small(ReadCheckpointInfo(source_path).config);
+  const TrainingState state = LoadCheckpoint(source_path, small, nullptr);  // the trained weights
+  torch::manual_seed(uint64_t(config.run.seed) ^ uint64_t(state.step));
+  LoaNet grown(config.net);
+  GrowInto(small, grown);
+  auto optimizer = MakeOptimizer(config.train, grown);
+  LoaNet average{nullptr};
+  if (config.train.average_steps > 0) {
+    average = LoaNet(config.net);
+    CopyWeights(grown, average);
+  }
+  SaveCheckpoint(target_path, grown, optimizer.get(), state, average ? &average : nullptr);
+}
+
+// Returns the shard files that the trainer had counted at the checkpoint:
+// the oldest ones up to its games_seen counter, or, for a checkpoint
+// without the counter, those written before it.
+std::vector<ShardFile> ShardsSeen(const RunDir& source, const CheckpointInfo& info, const std::string& checkpoint) {
+  std::vector<ShardFile> all = source.ListShards(), seen;
+  const auto counter = info.state.counters.find(kGamesSeenCounter);
+  if (counter == info.state.counters.end()) {
+    const auto written = fs::last_write_time(checkpoint);
+    for (const ShardFile& f : all)
+      if (fs::last_write_time(source.SelfplayDir() + "/" + f.name) <= written) seen.push_back(f);
+    return seen;
+  }
+  int64_t games = 0;
+  for (const ShardFile& f : all) {
+    if (games >= counter->second) break;
+    games += ReadShardCounts(source.SelfplayDir() + "/" + f.name).games;
+    seen.push_back(f);
+  }
+  return seen;
+}
+
+}  // namespace
+
+ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to,
+                    const std::vector<std::string>& overrides) {
+  const RunDir source(from);
+  if (!source.Exists()) throw Error(from + ": not a run directory (no config.yaml)");
+  if (fs::exists(to)) throw Error(to + " exists already; a fork goes into a new folder");
+  Config config = ForkConfig(from, source, overrides);
+  const fs::path target_path = fs::path(to).lexically_normal();
+  config.run.name = target_path.filename().string();
+  config.run.directory = target_path.has_parent_path() ? target_path.parent_path().string() : ".";
+
+  const std::string checkpoint = ResolveRunCheckpoint(source, step);
+  const CheckpointInfo info = ReadCheckpointInfo(checkpoint);
+  ForkSummary summary;
+  summary.step = info.state.step;
+  const int old_blocks = info.config.blocks;
+  const bool grow = config.net.blocks != old_blocks;
+
+  const std::string temporary = TempFileName(to);
+  const RunDir fork(temporary);
+  try {
+    fork.Create();
+    WriteFileAtomic(fork.ConfigPath(), ConfigToYaml(config));
+    // Checkpoints.
+    if (grow) {
+      WriteGrownCheckpoint(checkpoint, config, fork.CheckpointPath(summary.step));
+      summary.checkpoints = 1;
+      summary.grown_from = old_blocks;
+      summary.grown_to = config.net.blocks;
+    } else {
+      for (int64_t s : source.ListCheckpoints()) {
+        if (s > summary.step) break;
+        LinkOrCopy(source.CheckpointPath(s), fork.CheckpointPath(s));
+        ++summary.checkpoints;
+      }
+    }
+    // Replay shards and their game records.
+    std::set<std::string> bases;
+    for (const ShardFile& f : ShardsSeen(source, info, checkpoint)) {
+      LinkOrCopy(source.SelfplayDir() + "/" + f.name, fork.SelfplayDir() + "/" + f.name);
+      summary.games += ReadShardCounts(fork.SelfplayDir() + "/" + f.name).games;
+      bases.insert(f.name.substr(0, f.name.size() - std::string(".shard").size()));
+      ++summary.shards;
+    }
+    std::error_code error;
+    for (fs::directory_iterator it(source.GamesDir(), error), end; !error && it != end; it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      const size_t cut = name.rfind("_g");
+      if (cut != std::string::npos && bases.count(name.substr(0, cut)))
+        LinkOrCopy(it->path(), fork.GamesDir() + "/" + name);
+    }
+    // Metrics up to the checkpoint's event, less the shards left behind;
+    // evaluations of the checkpoints kept.
+    std::vector<std::string> metrics;
+    for (const std::string& line : Lines(source.MetricsPath())) {
+      const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
+      if (event.is_object() && event.value("event", "") == "selfplay" && event.contains("writer") &&
+          event.contains("shard") && event["shard"].is_number_integer()) {
+        char base[32];
+        std::snprintf(base, sizeof base, "_%06lld", static_cast<long long>(event["shard"].get<int64_t>()));
+        if (!bases.count(event.value("writer", "") + base)) continue;
+      }
+      metrics.push_back(line);
+      if (event.is_object() && event.value("event", "") == "checkpoint" && event.value("step", -1) == summary.step)
+        break;
+    }
+    WriteFileAtomic(fork.MetricsPath(), Joined(metrics));
+    std::vector<std::string> matches;
+    for (const std::string& line : Lines(source.EvalDir() + "/matches.jsonl")) {
+      const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+      if (record.is_object() && record.value("step", int64_t{0}) <= summary.step) matches.push_back(line);
+    }
+    if (!matches.empty()) WriteFileAtomic(fork.EvalDir() + "/matches.jsonl", Joined(matches));
+    std::string note = "A fork of " + from + " at step " + std::to_string(summary.step) + " (" + checkpoint + ")";
+    for (const std::string& o : overrides) note += "\n  --set " + o;
+    if (grow)
+      note += "\nThe net grew from " + std::to_string(old_blocks) + " to " + std::to_string(config.net.blocks) +
+              " blocks (new blocks at identity); the optimizer starts afresh.";
+    WriteFileAtomic(fork.root() + "/FORK.txt", note + "\n");
+    fs::rename(temporary, to);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(temporary, ignored);
+    throw;
+  }
+  return summary;
+}
+
+}  // namespace loa::train

@@ -1,0 +1,41 @@
+#pragma once
+// `loaz fork`: a new run that goes on from a checkpoint of another, with
+// some settings changed (docs/DESIGN.md, "Forking a run"). The two runs then
+// share everything up to the checkpoint, so that a change to the later hours
+// of a run (an anneal, a larger net) is tested at the cost of those hours
+// alone.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loa::train {
+
+// What ForkRun made.
+struct ForkSummary {
+  int64_t step = 0;        // the checkpoint the fork goes on from
+  int checkpoints = 0;     // checkpoints in the fork (those up to step)
+  int shards = 0;          // replay shards: those the trainer had read by step
+  int64_t games = 0;       // the games in them
+  int grown_from = 0;      // the block count before growing, 0 when not grown
+  int grown_to = 0;        // the block count after
+};
+
+// Creates the run directory `to` from run directory `from` at its
+// checkpoint `step` (-1: the newest readable one) with `overrides`
+// ("section.key=value") applied to its config: the checkpoints up to step,
+// the replay shards and game records that the trainer had counted at step
+// (its games_seen counter, oldest first), the metrics up to the
+// checkpoint's event, the evaluations of checkpoints up to step, and
+// FORK.txt saying where it came from. Files are hard-linked where the
+// file system allows (a fork costs no space), else copied. An override
+// may change what a resume may change; besides, net.blocks may grow: the
+// fork's checkpoint then holds the net grown by GrowInto (the same
+// function, new blocks at identity) with a fresh optimizer state, and no
+// older checkpoints. The fork is built under a temporary name and renamed
+// into place, so `to` is whole or absent. Throws Error (a bad override,
+// `to` exists, no such checkpoint) and IoError.
+ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to,
+                    const std::vector<std::string>& overrides);
+
+}  // namespace loa::train
