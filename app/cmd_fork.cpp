@@ -28,8 +28,9 @@ int RunFork(int argc, char** argv) {
   LOAZ_PARSE(cli, argc, argv);
 
   const train::ForkSummary s = train::ForkRun(from, step, to, overrides);
-  std::printf("forked %s at step %lld into %s: %d checkpoints, %d replay shards (%lld games)\n", from.c_str(),
-              static_cast<long long>(s.step), to.c_str(), s.checkpoints, s.shards, static_cast<long long>(s.games));
+  std::printf("forked %s at step %lld (%.4f h of run time) into %s: %d checkpoints, %d replay shards (%lld games)\n",
+              from.c_str(), static_cast<long long>(s.step), s.hours, to.c_str(), s.checkpoints, s.shards,
+              static_cast<long long>(s.games));
   if (s.grown_to > 0)
     std::printf("the net grew from %d to %d blocks; the new blocks start at identity, the optimizer afresh\n",
                 s.grown_from, s.grown_to);

@@ -9,15 +9,20 @@
 #
 # usage: scripts/ab.sh NAME MINUTES "OVERRIDES_A" "OVERRIDES_B" ["OVERRIDES_C" ...]
 #   e.g. scripts/ab.sh gumbel 30 "" "mcts.root=gumbel"
-# environment: AB_GAMES (400), AB_SECONDS (0.1 per move), LOAZ (build/app/loaz)
+# environment: AB_GAMES (400), AB_SECONDS (0.1 per move), LOAZ (build/app/loaz),
+#   AB_FROM=RUN[:STEP]: the arms are forks of RUN at checkpoint STEP (default
+#   the newest; `loaz fork`) that run MINUTES more, to test a run's later hours
 #
+# With AB_FROM, every arm (the first too) is `loaz fork --run RUN --step STEP
+# --to runs/NAME-x` with its overrides, so the arms share RUN's hours up to
+# STEP and differ in their tails only; an override of net.blocks grows the net.
 # The runs are runs/NAME-a, runs/NAME-b, ... (an existing one resumes, so an
 # interrupted test goes on); the match of arm X against arm A is written to
 # runs/NAME-xa.json (X is player A: a positive Elo means X is better). SPRT:
 # H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
-  sed -n '10,12p' "$0" | sed 's/^# //' >&2
+  sed -n '10,14p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 name=$1 minutes=$2
@@ -38,7 +43,16 @@ for overrides in "$@"; do
   sets=()
   for o in $overrides; do sets+=(--set "$o"); done
   run=runs/$name-$side
-  if [ -d "$run" ]; then
+  if [ -n "${AB_FROM:-}" ]; then
+    source_run=${AB_FROM%%:*} step=
+    [ "$source_run" != "$AB_FROM" ] && step=${AB_FROM#*:}
+    if [ ! -d "$run" ]; then
+      "$loaz" fork --run "$source_run" ${step:+--step "$step"} --to "$run" --set eval.every_checkpoints=0 "${sets[@]}"
+    fi
+    # The tail ends MINUTES of run time after the fork's checkpoint.
+    start=$(sed -n 's/.*, \([0-9.]*\) h of run time$/\1/p' "$run/FORK.txt")
+    "$loaz" train --run "$run" --set run.max_hours="$(python3 -c "print($start + $minutes / 60)")" >"$run.log" 2>&1 &
+  elif [ -d "$run" ]; then
     "$loaz" train --run "$run" --set run.max_hours="$hours" >"$run.log" 2>&1 &
   else
     "$loaz" train "$root/configs/default.yaml" --set run.name="$name-$side" --set run.max_hours="$hours" \

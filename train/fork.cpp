@@ -124,6 +124,8 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
   const CheckpointInfo info = ReadCheckpointInfo(checkpoint);
   ForkSummary summary;
   summary.step = info.state.step;
+  const auto elapsed = info.state.counters.find(kElapsedMsCounter);
+  if (elapsed != info.state.counters.end()) summary.hours = double(elapsed->second) / 3.6e6;
   const int old_blocks = info.config.blocks;
   const bool grow = config.net.blocks != old_blocks;
 
@@ -182,7 +184,10 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
       if (record.is_object() && record.value("step", int64_t{0}) <= summary.step) matches.push_back(line);
     }
     if (!matches.empty()) WriteFileAtomic(fork.EvalDir() + "/matches.jsonl", Joined(matches));
-    std::string note = "A fork of " + from + " at step " + std::to_string(summary.step) + " (" + checkpoint + ")";
+    char hours[32];
+    std::snprintf(hours, sizeof hours, "%.4f", summary.hours);
+    std::string note = "A fork of " + from + " at step " + std::to_string(summary.step) + " (" + checkpoint + "), " +
+                       hours + " h of run time";
     for (const std::string& o : overrides) note += "\n  --set " + o;
     if (grow)
       note += "\nThe net grew from " + std::to_string(old_blocks) + " to " + std::to_string(config.net.blocks) +

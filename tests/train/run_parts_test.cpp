@@ -286,6 +286,8 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   EXPECT_EQ(fork.shards, 2);
   EXPECT_EQ(fork.games, 4);
   EXPECT_EQ(fork.grown_to, 0);
+  EXPECT_GT(fork.hours, 0);
+  EXPECT_NE(ReadFile(to + "/FORK.txt").find(" h of run time"), std::string::npos);
   const RunDir forked(to);
   EXPECT_EQ(forked.ListCheckpoints(), (std::vector<int64_t>{0, 3}));
   EXPECT_EQ(FileNames(forked.SelfplayDir()), (std::vector<std::string>{"test-w0_000000.shard", "test-w0_000001.shard"}));
