@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Plots of a training run from its metrics.jsonl (matplotlib, PNG files).
 
-usage: scripts/plot.py RUN_DIR [--out DIR]
+usage: scripts/plot.py RUN_DIR [--out DIR] [--table HOURS]
 
 Writes into RUN_DIR/eval/ (or --out):
   losses.png     training and validation losses against steps and hours
@@ -10,6 +10,10 @@ Writes into RUN_DIR/eval/ (or --out):
                  ladder player fixed at 0; the ladder as dashed lines), and the
                  score against each opponent
   selfplay.png   self-play games and positions per hour, mean game length
+With --table HOURS it prints instead, per period of HOURS of run time, what
+self-play made (games, positions an hour, draws, games capped at
+rules.max_plies, resignations, mean length), the training losses and the
+learning rate at the period's end: how a run changed as it went on.
 Lines that are not JSON (a write cut short by a crash) are skipped.
 """
 
@@ -150,15 +154,68 @@ def plot_selfplay(events, out):
     plt.close(fig)
 
 
+def period_table(events, hours):
+    """Returns the lines of the table of --table: one per period of `hours`."""
+    rows = {}
+    now = 0.0  # run hours of the latest event that carries them (file order is write order)
+    for e in events:
+        if e.get("hours") is not None:
+            now = e["hours"]
+        row = rows.setdefault(int(now // hours), {"games": 0, "draws": 0, "capped": 0, "resigned": 0, "plies": 0.0,
+                                                  "positions": [], "policy": [], "value": [], "lr": None,
+                                                  "step": None})
+        kind = e.get("event")
+        if kind == "selfplay" and "shard_games" in e and not e.get("reconciled"):
+            g = e["shard_games"]
+            row["games"] += g
+            for key in ("draws", "capped", "resigned"):
+                row[key] += e.get(key, 0)
+            row["plies"] += e.get("mean_plies", 0) * g
+            if "positions_per_hour" in e:
+                row["positions"].append(e["positions_per_hour"])
+        elif kind == "train":
+            row["policy"].append(e.get("policy_loss", 0))
+            row["value"].append(e.get("value_loss", 0))
+            row["lr"], row["step"] = e.get("lr"), e.get("step")
+
+    def mean(xs):
+        return sum(xs) / len(xs) if xs else float("nan")
+
+    def share(n, d):
+        return "%.1f%%" % (100.0 * n / d) if d else "-"
+
+    lines = ["%-11s %7s %7s %10s %6s %6s %8s %6s %7s %7s %8s" %
+             ("run hours", "step", "games", "pos/hour", "draws", "capped", "resigned", "plies", "policy", "value",
+              "lr")]
+    for k in sorted(rows):
+        r = rows[k]
+        if not r["games"] and r["step"] is None:
+            continue
+        lines.append("%-11s %7s %7d %10s %6s %6s %8s %6s %7.3f %7.3f %8s" % (
+            "%.2f-%.2f" % (k * hours, (k + 1) * hours), r["step"] if r["step"] is not None else "-", r["games"],
+            "%.0f" % r["positions"][-1] if r["positions"] else "-", share(r["draws"], r["games"]),
+            share(r["capped"], r["games"]), share(r["resigned"], r["games"]),
+            "%.1f" % (r["plies"] / r["games"]) if r["games"] else "-", mean(r["policy"]), mean(r["value"]),
+            "%.5f" % r["lr"] if r["lr"] is not None else "-"))
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run_dir", help="the run directory (holds metrics.jsonl)")
     parser.add_argument("--out", help="folder for the PNG files (default RUN_DIR/eval)")
+    parser.add_argument("--table", type=float, metavar="HOURS",
+                        help="print a table per period of HOURS of run time instead of plotting")
     args = parser.parse_args()
+    if args.table is not None and args.table <= 0:
+        sys.exit("plot.py: --table %s: the period must be positive" % args.table)
     metrics = os.path.join(args.run_dir, "metrics.jsonl")
     if not os.path.exists(metrics):
         sys.exit("plot.py: %s: no such file" % metrics)
     events = read_events(metrics)
+    if args.table is not None:
+        print("\n".join(period_table(events, args.table)))
+        return
     out = args.out or os.path.join(args.run_dir, "eval")
     os.makedirs(out, exist_ok=True)
     written = []

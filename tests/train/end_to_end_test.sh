@@ -78,6 +78,12 @@ reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$run/net.saf
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the export: $reply"
 "$loaz" export --run "$run" -o "$tmp/exported.safetensors" >/dev/null || fail "loaz export --run"
 "$loaz" export --run "$run" --step 20 -o "$tmp/step20.safetensors" >/dev/null || fail "loaz export --step"
+# scripts/plot.py --table: one period row that counts every self-play game.
+stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
+games=$(python3 -c 'import json, sys
+print(sum(e.get("shard_games", 0) for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "selfplay"))' \
+  "$run/metrics.jsonl")
+[ "$(awk 'NR == 2 {print $1, $3}' <<<"$stats")" = "0.00-1.00 $games" ] || fail "plot.py --table ($games games): $stats"
 # A fork of the run at step 20 with a deeper net goes on from there.
 fork=$tmp/runs/tiny-deep
 "$loaz" fork --run "$run" --step 20 --to "$fork" --set net.blocks=2 >"$tmp/fork.log" 2>&1 || {
