@@ -169,9 +169,8 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
       const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
       if (event.is_object() && event.value("event", "") == "selfplay" && event.contains("writer") &&
           event.contains("shard") && event["shard"].is_number_integer()) {
-        char base[32];
-        std::snprintf(base, sizeof base, "_%06lld", static_cast<long long>(event["shard"].get<int64_t>()));
-        if (!bases.count(event.value("writer", "") + base)) continue;
+        const std::string shard = source.ShardPath(event.value("writer", ""), event["shard"].get<int64_t>());
+        if (!bases.count(fs::path(shard).stem().string())) continue;
       }
       metrics.push_back(line);
       if (event.is_object() && event.value("event", "") == "checkpoint" && event.value("step", -1) == summary.step)

@@ -13,13 +13,13 @@ namespace loa::train {
 
 // What ForkRun made.
 struct ForkSummary {
-  int64_t step = 0;        // the checkpoint the fork goes on from
-  double hours = 0;        // its run time (the run.max_hours clock)
-  int checkpoints = 0;     // checkpoints in the fork (those up to step)
-  int shards = 0;          // replay shards: those the trainer had read by step
-  int64_t games = 0;       // the games in them
-  int grown_from = 0;      // the block count before growing, 0 when not grown
-  int grown_to = 0;        // the block count after
+  int64_t step = 0;     // the checkpoint the fork goes on from
+  double hours = 0;     // its run time (the run.max_hours clock)
+  int checkpoints = 0;  // checkpoints in the fork (those up to step)
+  int shards = 0;       // replay shards: those the trainer had read by step
+  int64_t games = 0;    // the games in them
+  int grown_from = 0;   // the block count before growing, 0 when not grown
+  int grown_to = 0;     // the block count after
 };
 
 // Creates the run directory `to` from run directory `from` at its

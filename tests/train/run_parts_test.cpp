@@ -290,7 +290,8 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   EXPECT_NE(ReadFile(to + "/FORK.txt").find(" h of run time"), std::string::npos);
   const RunDir forked(to);
   EXPECT_EQ(forked.ListCheckpoints(), (std::vector<int64_t>{0, 3}));
-  EXPECT_EQ(FileNames(forked.SelfplayDir()), (std::vector<std::string>{"test-w0_000000.shard", "test-w0_000001.shard"}));
+  EXPECT_EQ(FileNames(forked.SelfplayDir()),
+            (std::vector<std::string>{"test-w0_000000.shard", "test-w0_000001.shard"}));
   EXPECT_EQ(FileNames(forked.GamesDir()), (std::vector<std::string>{"test-w0_000000_g0.txt", "test-w0_000001_g0.txt"}));
   EXPECT_TRUE(fs::exists(to + "/FORK.txt"));
   int selfplay_events = 0, last_checkpoint = -1;
