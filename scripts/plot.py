@@ -179,7 +179,7 @@ def period_table(events, hours):
             row["lr"], row["step"] = e.get("lr"), e.get("step")
 
     def mean(xs):
-        return sum(xs) / len(xs) if xs else float("nan")
+        return "%.3f" % (sum(xs) / len(xs)) if xs else "-"
 
     def share(n, d):
         return "%.1f%%" % (100.0 * n / d) if d else "-"
@@ -191,7 +191,7 @@ def period_table(events, hours):
         r = rows[k]
         if not r["games"] and r["step"] is None:
             continue
-        lines.append("%-11s %7s %7d %10s %6s %6s %8s %6s %7.3f %7.3f %8s" % (
+        lines.append("%-11s %7s %7d %10s %6s %6s %8s %6s %7s %7s %8s" % (
             "%.2f-%.2f" % (k * hours, (k + 1) * hours), r["step"] if r["step"] is not None else "-", r["games"],
             "%.0f" % r["positions"][-1] if r["positions"] else "-", share(r["draws"], r["games"]),
             share(r["capped"], r["games"]), share(r["resigned"], r["games"]),
