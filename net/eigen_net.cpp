@@ -378,9 +378,14 @@ void EigenEvaluator::Evaluate(const Position* positions, int count, EvalOutput* 
   }
   std::vector<std::unique_ptr<Slot>> slots(threads);
   for (auto& slot : slots) slot = Acquire();
-    // Nested inside this team, oneDNN's own parallel regions run on one thread.
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (int chunk = 0; chunk < chunks; ++chunk) run_chunk(*slots[omp_get_thread_num()], chunk);
+#pragma omp parallel num_threads(threads)
+  {
+    // Each thread of this team is a team of one for oneDNN, which otherwise
+    // plans a kernel's work for more threads than its nested region has.
+    const OneThreadTeam one_thread;
+#pragma omp for schedule(static)
+    for (int chunk = 0; chunk < chunks; ++chunk) run_chunk(*slots[omp_get_thread_num()], chunk);
+  }
   for (auto& slot : slots) Release(std::move(slot));
 }
 

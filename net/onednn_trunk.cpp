@@ -88,7 +88,7 @@ struct OneDnnTrunk::Layer {
 struct OneDnnTrunk::Primitive {
   dnnl::convolution_forward conv;
   dnnl::memory weights, bias;
-  dnnl::memory::desc src, dst;
+  dnnl::memory::desc src, dst, scratchpad;
   uint64_t id = 0;  // unique in the process: the key of each thread's bound arguments
 };
 
@@ -97,7 +97,7 @@ namespace {
 // A primitive's arguments as one thread binds them: memory objects made once
 // and pointed at each call's buffers (making them costs a malloc each).
 struct BoundArguments {
-  dnnl::memory src, dst;
+  dnnl::memory src, dst, scratchpad;
   std::unordered_map<int, dnnl::memory> args;
 };
 
@@ -191,9 +191,14 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
+  // A kernel's scratch memory is its caller's (Run): oneDNN's own is shared
+  // among primitives, each to be run only by the thread that made it, and
+  // ours run on any thread.
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   if (int8) attr.set_output_scales(1 << 1, layer.output_scale);  // per output channel
   dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
   p->conv = dnnl::convolution_forward(pd);
+  p->scratchpad = pd.scratchpad_desc();
   // The weights in the layout the kernel chose, once per batch size.
   const dnnl::memory::desc plain({layer.out, layer.in, 3, 3}, int8 ? dt::s8 : dt::f32, tag::oihw);
   dnnl::memory user(plain, Engine(),
@@ -240,11 +245,20 @@ void OneDnnTrunk::Run(int index, int n, const float* in, const float* residual, 
     BoundArguments b;
     b.src = dnnl::memory(p.src, Engine(), DNNL_MEMORY_NONE);
     b.dst = dnnl::memory(p.dst, Engine(), DNNL_MEMORY_NONE);
-    b.args = {{DNNL_ARG_SRC, b.src}, {DNNL_ARG_WEIGHTS, p.weights}, {DNNL_ARG_BIAS, p.bias}, {DNNL_ARG_DST, b.dst}};
+    b.scratchpad = dnnl::memory(p.scratchpad, Engine(), DNNL_MEMORY_NONE);
+    b.args = {{DNNL_ARG_SRC, b.src},
+              {DNNL_ARG_WEIGHTS, p.weights},
+              {DNNL_ARG_BIAS, p.bias},
+              {DNNL_ARG_DST, b.dst},
+              {DNNL_ARG_SCRATCHPAD, b.scratchpad}};
     it = bound.emplace(p.id, std::move(b)).first;
   }
   it->second.src.set_data_handle(const_cast<void*>(source));
   it->second.dst.set_data_handle(out);
+  // This thread's scratch memory, as large as the largest kernel run here needs.
+  thread_local std::vector<uint8_t> kernel_scratch;
+  if (kernel_scratch.size() < p.scratchpad.get_size()) kernel_scratch.resize(p.scratchpad.get_size());
+  it->second.scratchpad.set_data_handle(kernel_scratch.data());
   p.conv.execute(Stream(), it->second.args);
   Stream().wait();
 }

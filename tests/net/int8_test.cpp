@@ -166,6 +166,33 @@ TEST_F(Int8Test, SearchesChooseTheSameMoveInMostPositions) {
   EXPECT_GT(share, 0.9);
 }
 
+// Self-play evaluates its batches on several threads at once, each a chunk
+// of the batch; the outputs must be those of one thread (up to the float
+// rounding of other chunk sizes), in both precisions. (In int8, oneDNN once
+// planned each kernel for the two threads of the team around it and ran
+// one: half the work; games of nets so misread lasted twice as long.)
+TEST_F(Int8Test, ThreadsGiveTheOutputsOfOneThread) {
+  const std::vector<Position> positions = RandomPositions(600, 7);
+  const int n = int(positions.size());
+  for (Precision precision : {Precision::kFp32, Precision::kInt8}) {
+    EigenEvaluator one(*shipped_, 1, precision), two(*shipped_, 2, precision);
+    std::vector<EvalOutput> a(n), b(n);
+    one.Evaluate(positions.data(), n, a.data());
+    // Batches of self-play's sizes, several rounds, so that the threads'
+    // convolutions overlap in time.
+    for (int round = 0; round < 4; ++round)
+      for (int first = 0; first < n; first += 200) {
+        const int count = std::min(200, n - first);
+        two.Evaluate(positions.data() + first, count, b.data() + first);
+        for (int i = first; i < first + count; ++i) {
+          ASSERT_NEAR(Value(a[i]), Value(b[i]), 1e-4) << "precision " << int(precision) << ", position " << i;
+          for (int m = 0; m < a[i].num_moves; ++m)
+            ASSERT_NEAR(a[i].priors[m], b[i].priors[m], 1e-4) << "position " << i;
+        }
+      }
+  }
+}
+
 TEST_F(Int8Test, AnInt8RequestFallsBackOnlyWithoutAvx2) {
   EXPECT_EQ(ResolvePrecision("fp32"), Precision::kFp32);
   EXPECT_EQ(ResolvePrecision("int8"), ResolvePrecision("auto"));
