@@ -168,9 +168,10 @@ TEST_F(Int8Test, SearchesChooseTheSameMoveInMostPositions) {
 
 // Self-play evaluates its batches on several threads at once, each a chunk
 // of the batch; the outputs must be those of one thread (up to the float
-// rounding of other chunk sizes), in both precisions. (In int8, oneDNN once
-// planned each kernel for the two threads of the team around it and ran
-// one: half the work; games of nets so misread lasted twice as long.)
+// rounding of other chunk sizes), in both precisions. (In int8, oneDNN's
+// kernels once ran inside the evaluator's team as if it were theirs and
+// returned wrong outputs; self-play games of nets so misread lasted twice
+// as long.)
 TEST_F(Int8Test, ThreadsGiveTheOutputsOfOneThread) {
   const std::vector<Position> positions = RandomPositions(600, 7);
   const int n = int(positions.size());
