@@ -3,7 +3,10 @@
 
 #include "app/cli.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "app/command.h"
 #include "core/error.h"
@@ -12,6 +15,7 @@
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "train/run.h"
+#include "train/run_dir.h"
 
 namespace loa::app {
 namespace {
@@ -25,6 +29,30 @@ void PrintSummary(const char* verb, const std::string& path, const ExportedNet& 
   std::printf("  architecture %s\n  rules %s\n", net.config.ToJson().c_str(), net.rules.c_str());
 }
 
+// Returns the paths of the `count` newest checkpoints of run at or before
+// step (the newest when step < 0), oldest first; throws Error when the run
+// has fewer.
+std::vector<std::string> AveragedCheckpoints(const train::RunDir& run, int64_t step, int count) {
+  std::vector<int64_t> steps = run.ListCheckpoints();
+  if (step >= 0) {
+    if (!std::binary_search(steps.begin(), steps.end(), step))
+      throw Error(run.root() + ": the run has no checkpoint of step " + std::to_string(step));
+    steps.erase(std::upper_bound(steps.begin(), steps.end(), step), steps.end());
+  }
+  if (int(steps.size()) < count)
+    throw Error(run.root() + ": --average " + std::to_string(count) + " needs " + std::to_string(count) +
+                " checkpoints, the run has " + std::to_string(steps.size()) + (step >= 0 ? " up to that step" : ""));
+  std::vector<std::string> paths;
+  for (auto it = steps.end() - count; it != steps.end(); ++it) paths.push_back(run.CheckpointPath(*it));
+  return paths;
+}
+
+std::vector<ExportedNet> ReadNets(const std::vector<std::string>& paths) {
+  std::vector<ExportedNet> nets;
+  for (const std::string& path : paths) nets.push_back(ReadNetFile(path));
+  return nets;
+}
+
 }  // namespace
 
 int RunExport(int argc, char** argv) {
@@ -34,20 +62,34 @@ int RunExport(int argc, char** argv) {
       argv[0]};
   std::string input, output, run_dir;
   int64_t step = -1;
+  int average = 1;
   cli.add_option("CHECKPOINT", input, "checkpoint (.pt) or export to read");
   cli.add_option("--run", run_dir, "instead of CHECKPOINT: a run directory's newest readable checkpoint");
   cli.add_option("--step", step, "with --run: the checkpoint of this step")->check(CLI::NonNegativeNumber);
+  cli.add_option("--average", average,
+                 "with --run: the mean of the weights of this many checkpoints, the newest at or before --step "
+                 "(stochastic weight averaging)")
+      ->check(CLI::Range(1, 1000));
   cli.add_option("-o,--output", output, "export to write (written atomically)")->required();
   LOAZ_PARSE(cli, argc, argv);
   if (input.empty() == run_dir.empty()) throw UsageError("give either CHECKPOINT or --run DIR (see --help)");
-  if (!run_dir.empty()) {
-    input = train::ResolveRunCheckpoint(train::RunDir(run_dir), step);
-  }
+  if (average > 1 && run_dir.empty()) throw UsageError("--average needs --run DIR");
 
-  ExportedNet net = ReadNetFile(input);
+  ExportedNet net;
+  std::string averaged;
+  if (average > 1) {
+    const std::vector<ExportedNet> nets = ReadNets(AveragedCheckpoints(train::RunDir(run_dir), step, average));
+    net = AverageNets(nets);
+    averaged = "  the mean of " + std::to_string(nets.size()) + " checkpoints, steps " +
+               std::to_string(nets.front().step) + " to " + std::to_string(nets.back().step) + "\n";
+  } else {
+    if (!run_dir.empty()) input = train::ResolveRunCheckpoint(train::RunDir(run_dir), step);
+    net = ReadNetFile(input);
+  }
   WriteExport(output, net);
   ReadExport(output);  // what the engine will do: fail here, not there
   PrintSummary("wrote", output, net);
+  std::fputs(averaged.c_str(), stdout);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "net/export.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -126,6 +127,32 @@ ExportedNet ReadNetFile(const std::string& path) {
   const TorchBackend* torch = GetTorchBackend();
   if (!torch) throw Error(NeedsTorchMessage(path + ": a checkpoint (not an export)"));
   return torch->read_checkpoint(path);
+}
+
+ExportedNet AverageNets(const std::vector<ExportedNet>& nets) {
+  if (nets.empty()) throw Error("no nets to average");
+  const ExportedNet& first = nets.front();
+  CheckTensorLayout(first);
+  ExportedNet mean = first;
+  for (std::size_t i = 1; i < nets.size(); ++i) {
+    const ExportedNet& net = nets[i];
+    if (net.config != first.config)
+      throw Error(net.source + ": architecture " + net.config.ToJson() + " differs from " + first.source + "'s " +
+                  first.config.ToJson() + "; only nets of one architecture can be averaged");
+    if (net.rules != first.rules)
+      throw Error(net.source + ": rules '" + net.rules + "' differ from " + first.source + "'s '" + first.rules + "'");
+    CheckTensorLayout(net);
+    for (auto& [name, tensor] : mean.tensors) {
+      const std::vector<float>& add = net.Get(name).data;
+      for (std::size_t k = 0; k < tensor.data.size(); ++k) tensor.data[k] += add[k];
+    }
+    mean.step = std::max(mean.step, net.step);
+  }
+  const float scale = 1.0f / float(nets.size());
+  for (auto& [name, tensor] : mean.tensors)
+    for (float& value : tensor.data) value *= scale;
+  mean.source = "the average of " + std::to_string(nets.size()) + " nets";
+  return mean;
 }
 
 bool LooksLikeSafeTensors(const std::string& path) {

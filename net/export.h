@@ -52,6 +52,13 @@ ExportedNet ReadExport(const std::string& path);
 // Error for a checkpoint when no backend is installed.
 ExportedNet ReadNetFile(const std::string& path);
 
+// Returns the element-wise mean of nets (stochastic weight averaging, as
+// KataGo exports an average of recent weights): every tensor, batch-norm
+// statistics included, averaged; the step is the newest net's. Throws Error
+// naming the sources when nets is empty or two differ in architecture or
+// rules.
+ExportedNet AverageNets(const std::vector<ExportedNet>& nets);
+
 // Returns whether the file at path starts like a safetensors file (as
 // opposed to a checkpoint, a zip archive); throws IoError if unreadable.
 bool LooksLikeSafeTensors(const std::string& path);

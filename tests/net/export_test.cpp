@@ -139,6 +139,47 @@ TEST(ExportTest, ErrorsNameTheFault) {
   }
 }
 
+TEST(ExportTest, AverageIsTheElementwiseMeanOfItsNets) {
+  const NetConfig config = SmallConfig(2, 16, 2, true);
+  std::vector<ExportedNet> nets = {RandomExport(config, 1), RandomExport(config, 2), RandomExport(config, 3)};
+  nets[0].step = 200;
+  nets[1].step = 600;
+  nets[2].step = 400;
+  const ExportedNet mean = AverageNets(nets);
+  EXPECT_EQ(mean.config, config);
+  EXPECT_EQ(mean.rules, nets[0].rules);
+  EXPECT_EQ(mean.step, 600);  // the newest net's
+  ASSERT_EQ(mean.tensors.size(), nets[0].tensors.size());
+  for (const auto& [name, tensor] : mean.tensors) {
+    ASSERT_EQ(tensor.shape, nets[0].Get(name).shape) << name;
+    for (std::size_t k = 0; k < tensor.data.size(); ++k) {
+      const float expected = (nets[0].Get(name).data[k] + nets[1].Get(name).data[k] + nets[2].Get(name).data[k]) / 3;
+      ASSERT_NEAR(tensor.data[k], expected, 1e-6f) << name << "[" << k << "]";
+    }
+  }
+  // One net averages to itself, and the average writes and reads as an export.
+  EXPECT_EQ(AverageNets({nets[1]}).Get("blocks.1.conv2.weight").data, nets[1].Get("blocks.1.conv2.weight").data);
+  const std::string path = TempPath("average.safetensors");
+  WriteExport(path, mean);
+  EXPECT_EQ(ReadExport(path).Get("policy.conv.weight").data, mean.Get("policy.conv.weight").data);
+}
+
+TEST(ExportTest, AverageRefusesNetsThatDoNotMatch) {
+  EXPECT_THROW(AverageNets({}), Error);
+  ExportedNet a = RandomExport(SmallConfig(2, 16, 2, true), 1);
+  ExportedNet wider = RandomExport(SmallConfig(2, 32, 2, true), 2);
+  wider.source = "wider.pt";
+  try {
+    AverageNets({a, wider});
+    ADD_FAILURE() << "nets of two architectures were averaged";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("wider.pt"), std::string::npos) << e.what();
+  }
+  ExportedNet other_rules = RandomExport(SmallConfig(2, 16, 2, true), 3);
+  other_rules.rules = "simultaneous=mover start=standard max_plies=0";
+  EXPECT_THROW(AverageNets({a, other_rules}), Error);
+}
+
 TEST(ExportTest, ArchitecturesWrittenBeforeTheOwnershipHeadHaveNone) {
   // The shipped nets' architecture JSON predates ownership_channels.
   nlohmann::json older = nlohmann::json::parse(SmallConfig(2, 16, 0, false).ToJson());

@@ -240,7 +240,7 @@ TEST_F(ServerTest, SpecsAndPathsInARequestAreRefused) {
 // overflow std::regex's stack, a rules value that smuggled a second rule.
 TEST_F(ServerTest, HostileRequestsAreAnsweredNotFatal) {
   httplib::Client client("127.0.0.1", port_);
-  for (const std::string path : {std::string("/%ff"), "/" + std::string(79, 'a') + "%c3%a9", std::string("/\xff")}) {
+  for (const std::string& path : {std::string("/%ff"), "/" + std::string(79, 'a') + "%c3%a9", std::string("/\xff")}) {
     const auto result = client.Get(path.c_str());
     ASSERT_TRUE(result) << path << ": no answer";
     EXPECT_EQ(result->status, 404) << path;
@@ -470,7 +470,9 @@ TEST_F(ServerTest, RequestBodiesAreBounded) {
         return sink.write(chunk.data(), chunk.size());
       },
       "application/json");
-  if (chunked) EXPECT_EQ(chunked->status, 413);  // or the connection closed under the sender
+  if (chunked) {
+    EXPECT_EQ(chunked->status, 413);  // or the connection closed under the sender
+  }
   EXPECT_LT(sent, size_t(10u << 20)) << "the server read the whole chunked body";
   const auto [small, answer] = Post("/api/position", "{}");
   EXPECT_EQ(small, 200) << answer.dump();

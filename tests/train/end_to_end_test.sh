@@ -78,6 +78,17 @@ reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$run/net.saf
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the export: $reply"
 "$loaz" export --run "$run" -o "$tmp/exported.safetensors" >/dev/null || fail "loaz export --run"
 "$loaz" export --run "$run" --step 20 -o "$tmp/step20.safetensors" >/dev/null || fail "loaz export --step"
+# --average: the mean of the newest checkpoints up to --step, which the engine plays.
+summary=$("$loaz" export --run "$run" --step 20 --average 2 -o "$tmp/average.safetensors") ||
+  fail "loaz export --average"
+grep -q "the mean of 2 checkpoints, steps 0 to 20" <<<"$summary" || fail "export --average summary: $summary"
+reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$tmp/average.safetensors,playouts=8")
+echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the averaged export: $reply"
+if "$loaz" export --run "$run" --step 20 --average 1000 -o "$tmp/none.safetensors" 2>"$tmp/avg.err"; then
+  fail "an average of more checkpoints than the run has was written"
+fi
+grep -q "needs 1000 checkpoints" "$tmp/avg.err" || fail "export --average error: $(cat "$tmp/avg.err")"
+[ ! -e "$tmp/none.safetensors" ] || fail "a refused average left a file"
 # scripts/plot.py --table: one period row that counts every self-play game.
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
 games=$(python3 -c 'import json, sys
