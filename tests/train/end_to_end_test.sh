@@ -89,6 +89,11 @@ if "$loaz" export --run "$run" --step 20 --average 1000 -o "$tmp/none.safetensor
 fi
 grep -q "needs 1000 checkpoints" "$tmp/avg.err" || fail "export --average error: $(cat "$tmp/avg.err")"
 [ ! -e "$tmp/none.safetensors" ] || fail "a refused average left a file"
+# scripts/curve.sh: the checkpoint at each hour (here the first and, nearest to 9 hours, the last) in a fresh match.
+curve=$(LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>/dev/null) || fail "curve.sh"
+grep -qE '^\| 0 h \(0\.00\) \| 0 \| 2 \| \+[0-2] =[0-2] -[0-2] \|' <<<"$curve" || fail "curve.sh, step 0: $curve"
+grep -qE "^\| 9 h \([0-9.]+\) \| $(newest_step "$run") \| 2 \|" <<<"$curve" || fail "curve.sh, the last: $curve"
+[ -s "$run/eval/curve/h9_vs_ab_depth=1.json" ] || fail "curve.sh wrote no summary"
 # scripts/plot.py --table: one period row that counts every self-play game.
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
 games=$(python3 -c 'import json, sys
