@@ -116,30 +116,49 @@ double EncodeNanoseconds(const std::vector<Position>& positions, InputFeatures f
   return timer.Seconds() / (double(calls) * positions.size()) * 1e9;
 }
 
-// The machine's peak float32 rate on `threads` cores: clock x FMA lanes x 2
-// FMA units x 2 flops, from /proc/cpuinfo (AVX-512: 16 lanes, AVX2: 8). An
-// estimate: all-core AVX-512 clocks are often below the nominal one.
-double PeakGflops(int threads, std::string* how) {
+// The machine's peak rates on `threads` cores, from /proc/cpuinfo: float32
+// is clock x FMA lanes x 2 FMA units x 2 flops (AVX-512: 16 lanes, AVX2:
+// 8); int8 twice that, or with AMX (which oneDNN's int8 kernels use where
+// the processor has it) clock x 1024 multiply-adds x 2 ops, a tile
+// multiply's rate. Estimates: all-core AVX-512 clocks are often below the
+// nominal one.
+struct PeakRates {
+  double fp32 = 0, int8 = 0;  // G operations per second
+  std::string fp32_how, int8_how;
+};
+
+PeakRates MachinePeak(int threads) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   double mhz = 0;
-  bool avx512 = false, avx2 = false;
+  bool avx512 = false, avx2 = false, amx = false;
   while (std::getline(cpuinfo, line)) {
     if (mhz == 0 && line.rfind("cpu MHz", 0) == 0) mhz = std::stod(line.substr(line.find(':') + 1));
     if (line.rfind("flags", 0) == 0) {
       avx512 = avx512 || line.find(" avx512f") != std::string::npos;
       avx2 = avx2 || line.find(" avx2") != std::string::npos;
+      amx = amx || line.find(" amx_int8") != std::string::npos;
     }
   }
   const int lanes = avx512 ? 16 : avx2 ? 8 : 4;
-  const double peak = threads * mhz / 1000 * lanes * 2 * 2;
+  const double ghz = threads * mhz / 1000;
+  PeakRates peak;
+  peak.fp32 = ghz * lanes * 2 * 2;
   char buffer[160];
   std::snprintf(buffer, sizeof buffer, "%d core%s x %.2f GHz x %d lanes (%s) x 2 FMA units x 2 flops", threads,
                 threads == 1 ? "" : "s", mhz / 1000, lanes,
                 avx512 ? "AVX-512"
                 : avx2 ? "AVX2"
                        : "SSE");
-  *how = buffer;
+  peak.fp32_how = buffer;
+  if (amx) {
+    peak.int8 = ghz * 1024 * 2;
+    peak.int8_how = "AMX: 1024 int8 multiply-adds a cycle a core";
+  } else {
+    peak.int8 = 2 * peak.fp32;
+    peak.int8_how =
+        "twice that\n  (without VNNI, vpmaddubsw does 32 byte products where an FMA does 8 or 16 floats)";
+  }
   return peak;
 }
 
@@ -161,17 +180,14 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
   options.batch_wait_us = 0;
   TorchEvaluator torch_evaluator(net, options);
   EigenByPrecision eigen(net, threads);
-  std::string how;
-  const double peak = PeakGflops(threads, &how);
+  const PeakRates peak = MachinePeak(threads);
   std::printf("bench net: %s%s, %.1f MFLOP per position, encoder v%d\n", net.config.ShortName().c_str(),
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
   std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
               threads);
   std::printf("trunk on oneDNN %s, heads on Eigen\n", OneDnnVersion().c_str());
-  std::printf(
-      "peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = twice that\n"
-      "  (without VNNI, vpmaddubsw does 32 byte products where an FMA does 8 or 16 floats)\n",
-      peak, how.c_str(), 2 * peak);
+  std::printf("peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = %s\n", peak.fp32, peak.fp32_how.c_str(),
+              peak.int8, peak.int8_how.c_str());
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
@@ -192,9 +208,9 @@ int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batch
                   100 * rate * flops / 1e9 / precision_peak, rate / fp32);
       std::fflush(stdout);
     };
-    row("eigen fp32", *eigen.evaluators[0], peak);
-    row("eigen int8", *eigen.evaluators[1], 2 * peak);
-    row("torch fp32", torch_evaluator, peak);
+    row("eigen fp32", *eigen.evaluators[0], peak.fp32);
+    row("eigen int8", *eigen.evaluators[1], peak.int8);
+    row("torch fp32", torch_evaluator, peak.fp32);
   }
   return 0;
 }
