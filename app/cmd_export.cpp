@@ -3,7 +3,6 @@
 
 #include "app/cli.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -27,30 +26,6 @@ void PrintSummary(const char* verb, const std::string& path, const ExportedNet& 
               path.c_str(), net.config.ShortName().c_str(), net.tensors.size(), values,
               static_cast<long long>(net.step), kEncoderVersion);
   std::printf("  architecture %s\n  rules %s\n", net.config.ToJson().c_str(), net.rules.c_str());
-}
-
-// Returns the paths of the `count` newest checkpoints of run at or before
-// step (the newest when step < 0), oldest first; throws Error when the run
-// has fewer.
-std::vector<std::string> AveragedCheckpoints(const train::RunDir& run, int64_t step, int count) {
-  std::vector<int64_t> steps = run.ListCheckpoints();
-  if (step >= 0) {
-    if (!std::binary_search(steps.begin(), steps.end(), step))
-      throw Error(run.root() + ": the run has no checkpoint of step " + std::to_string(step));
-    steps.erase(std::upper_bound(steps.begin(), steps.end(), step), steps.end());
-  }
-  if (int(steps.size()) < count)
-    throw Error(run.root() + ": --average " + std::to_string(count) + " needs " + std::to_string(count) +
-                " checkpoints, the run has " + std::to_string(steps.size()) + (step >= 0 ? " up to that step" : ""));
-  std::vector<std::string> paths;
-  for (auto it = steps.end() - count; it != steps.end(); ++it) paths.push_back(run.CheckpointPath(*it));
-  return paths;
-}
-
-std::vector<ExportedNet> ReadNets(const std::vector<std::string>& paths) {
-  std::vector<ExportedNet> nets;
-  for (const std::string& path : paths) nets.push_back(ReadNetFile(path));
-  return nets;
 }
 
 }  // namespace
@@ -78,10 +53,14 @@ int RunExport(int argc, char** argv) {
   ExportedNet net;
   std::string averaged;
   if (average > 1) {
-    const std::vector<ExportedNet> nets = ReadNets(AveragedCheckpoints(train::RunDir(run_dir), step, average));
-    net = AverageNets(nets);
-    averaged = "  the mean of " + std::to_string(nets.size()) + " checkpoints, steps " +
-               std::to_string(nets.front().step) + " to " + std::to_string(nets.back().step) + "\n";
+    const train::RunDir run(run_dir);
+    const std::vector<int64_t> steps = train::CheckpointsUpTo(run, step, average);
+    if (int(steps.size()) < average)
+      throw Error(run.root() + ": --average " + std::to_string(average) + " needs " + std::to_string(average) +
+                  " checkpoints, the run has " + std::to_string(steps.size()) + (step >= 0 ? " up to that step" : ""));
+    net = train::ExportRunNet(run, steps);
+    averaged = "  the mean of " + std::to_string(steps.size()) + " checkpoints, steps " + std::to_string(steps.front()) +
+               " to " + std::to_string(steps.back()) + "\n";
   } else {
     if (!run_dir.empty()) input = train::ResolveRunCheckpoint(train::RunDir(run_dir), step);
     net = ReadNetFile(input);

@@ -86,6 +86,9 @@ void TrainConfig::Visit(ParamVisitor& v) {
         "self-play and exports use a moving average of the weights over about this many steps (0: off)");
   v.Int("checkpoint_every", checkpoint_every, 1, 100000000, "steps between checkpoints");
   v.Int("keep_checkpoints", keep_checkpoints, 0, 1000000, "newest checkpoints kept (0: all)");
+  v.Int("export_average", export_average, 1, 1000,
+        "the export at the run's end is the mean of up to this many newest checkpoints of its second half "
+        "(1: the last alone)");
   v.Int("log_every", log_every, 1, 100000000, "steps between metrics lines");
   v.Int("validation_batches", validation_batches, 0, 100000, "validation batches at each checkpoint");
 }

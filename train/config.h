@@ -130,6 +130,10 @@ struct TrainConfig {
   // themselves), as KataGo's self-play uses an average of recent weights.
   int average_steps = 0;
   int checkpoint_every = 200;  // steps between checkpoints
+  // The run's export at its end is the mean of up to this many newest
+  // checkpoints from its second half (stochastic weight averaging; 1: the
+  // last checkpoint alone). Its A/B is in docs/DESIGN.md.
+  int export_average = 10;
   int keep_checkpoints = 0;    // newest checkpoints kept (0: all)
   int log_every = 20;          // steps between metrics lines
   int validation_batches = 4;  // validation batches at each checkpoint

@@ -175,10 +175,30 @@ std::string ResolveRunCheckpoint(const RunDir& dir, int64_t step) {
   return path;
 }
 
-int64_t ExportRunCheckpoint(const RunDir& dir, int64_t step, const std::string& path) {
-  ExportedNet net = ExportCheckpoint(ResolveRunCheckpoint(dir, step));
-  WriteExport(path, net);
-  return net.step;
+std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count, int64_t min_step) {
+  const std::string newest = ResolveRunCheckpoint(dir, step);
+  std::vector<int64_t> steps = dir.ListCheckpoints();
+  if (step < 0) {
+    step = -1;
+    for (int64_t s : steps)
+      if (dir.CheckpointPath(s) == newest) step = s;
+  }
+  std::vector<int64_t> chosen;
+  for (auto it = steps.rbegin(); it != steps.rend() && int(chosen.size()) < count; ++it)
+    if (*it <= step && *it >= min_step) chosen.push_back(*it);
+  std::reverse(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+ExportedNet ExportRunNet(const RunDir& dir, const std::vector<int64_t>& steps) {
+  if (steps.empty()) throw Error(dir.root() + ": no checkpoint to export");
+  std::vector<ExportedNet> nets;
+  for (int64_t step : steps) nets.push_back(ExportCheckpoint(dir.CheckpointPath(step)));
+  return nets.size() == 1 ? nets.front() : AverageNets(nets);
+}
+
+std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int average) {
+  return CheckpointsUpTo(dir, last, average, last / 2);
 }
 
 namespace {
@@ -204,8 +224,13 @@ bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer,
   if (StopRequested() || !trainer.Finished()) return true;
   if (config.eval.every_checkpoints > 0 && last > 0) evals.Push(last, trainer.Hours());
   evals.Close();
-  ExportRunCheckpoint(dir, last, RunExportPath(dir));
-  log.Info("run finished at step " + std::to_string(last) + "; exported it to " + RunExportPath(dir));
+  const std::vector<int64_t> steps = FinalExportSteps(dir, last, config.train.export_average);
+  WriteExport(RunExportPath(dir), ExportRunNet(dir, steps));
+  log.Info("run finished at step " + std::to_string(last) + "; exported " +
+           (steps.size() == 1 ? std::string("it")
+                              : "the mean of its checkpoints " + std::to_string(steps.front()) + " to " +
+                                    std::to_string(last) + " (" + std::to_string(steps.size()) + ")") +
+           " to " + RunExportPath(dir));
   return true;
 }
 

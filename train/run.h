@@ -3,9 +3,11 @@
 // and running self-play, the trainer and evaluation together (`loaz train`)
 // or apart (`loaz selfplay`, `loaz trainer`) over one run directory.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "net/export.h"
 #include "train/config.h"
 #include "train/run_dir.h"
 
@@ -55,9 +57,20 @@ std::string RunExportPath(const RunDir& dir);
 // checkpoint when step < 0. Throws Error naming the run when there is none.
 std::string ResolveRunCheckpoint(const RunDir& dir, int64_t step);
 
-// Writes the export of checkpoint `step` (the newest readable one when
-// step < 0) of a run to path; returns the step exported. Throws Error when
-// the run has no such checkpoint.
-int64_t ExportRunCheckpoint(const RunDir& dir, int64_t step, const std::string& path);
+// Returns the steps of the `count` newest checkpoints of a run from
+// min_step up to step (the newest readable one when step < 0), oldest
+// first: fewer when fewer exist. Throws Error naming the run when it has no
+// checkpoint of step.
+std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count, int64_t min_step = 0);
+
+// Returns the export of a run's checkpoints `steps`: the one as it is, or
+// the mean of several (stochastic weight averaging, AverageNets). Throws
+// Error when steps is empty or a checkpoint cannot be read.
+ExportedNet ExportRunNet(const RunDir& dir, const std::vector<int64_t>& steps);
+
+// The steps the export at a run's end averages: up to `average` newest
+// checkpoints up to `last`, from the run's second half (never its first
+// minutes' nets, in a run of few checkpoints).
+std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int average);
 
 }  // namespace loa::train

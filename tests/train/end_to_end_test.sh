@@ -74,6 +74,10 @@ record=${records[0]}
 "$loaz" replay "$record" >/dev/null || fail "loaz replay cannot read $record"
 [ -s "$run/eval/ratings.txt" ] || fail "no ratings table"
 [ -s "$run/net.safetensors" ] || fail "no export"
+# The run's export is the mean of its second half's checkpoints (steps 40 and 60 of 60).
+grep -q "exported the mean of its checkpoints 40 to 60 (2)" "$tmp/tiny.log" || fail "final export: $(tail -3 "$tmp/tiny.log")"
+"$loaz" export --run "$run" --average 2 -o "$tmp/last2.safetensors" >/dev/null || fail "export --average 2"
+cmp -s "$run/net.safetensors" "$tmp/last2.safetensors" || fail "the run's export is not the mean of its last 2 checkpoints"
 reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp --player "mcts:net=$run/net.safetensors,playouts=8")
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp did not play the export: $reply"
 "$loaz" export --run "$run" -o "$tmp/exported.safetensors" >/dev/null || fail "loaz export --run"

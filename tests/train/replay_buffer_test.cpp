@@ -82,7 +82,9 @@ TEST(ReplayBufferTest, SamplesAreConsistentUnderSymmetries) {
       const float p = batch.policy[size_t(r) * kPolicySize + i];
       mass += p;
       // The target is always a legal move of the transformed position.
-      if (p > 0) EXPECT_EQ(batch.legal_mask[size_t(r) * kPolicySize + i], 0.0f);
+      if (p > 0) {
+        EXPECT_EQ(batch.legal_mask[size_t(r) * kPolicySize + i], 0.0f);
+      }
     }
     for (int k = 0; k < 3; ++k) wdl += batch.wdl[size_t(r) * 3 + k];
     EXPECT_NEAR(mass, 1.0f, 1e-4);
