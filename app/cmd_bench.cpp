@@ -156,8 +156,7 @@ PeakRates MachinePeak(int threads) {
     peak.int8_how = "AMX: 1024 int8 multiply-adds a cycle a core";
   } else {
     peak.int8 = 2 * peak.fp32;
-    peak.int8_how =
-        "twice that\n  (without VNNI, vpmaddubsw does 32 byte products where an FMA does 8 or 16 floats)";
+    peak.int8_how = "twice that\n  (without VNNI, vpmaddubsw does 32 byte products where an FMA does 8 or 16 floats)";
   }
   return peak;
 }

@@ -59,8 +59,8 @@ int RunExport(int argc, char** argv) {
       throw Error(run.root() + ": --average " + std::to_string(average) + " needs " + std::to_string(average) +
                   " checkpoints, the run has " + std::to_string(steps.size()) + (step >= 0 ? " up to that step" : ""));
     net = train::ExportRunNet(run, steps);
-    averaged = "  the mean of " + std::to_string(steps.size()) + " checkpoints, steps " + std::to_string(steps.front()) +
-               " to " + std::to_string(steps.back()) + "\n";
+    averaged = "  the mean of " + std::to_string(steps.size()) + " checkpoints, steps " +
+               std::to_string(steps.front()) + " to " + std::to_string(steps.back()) + "\n";
   } else {
     if (!run_dir.empty()) input = train::ResolveRunCheckpoint(train::RunDir(run_dir), step);
     net = ReadNetFile(input);
