@@ -150,12 +150,15 @@ lines_before=$(wc -l <"$run/metrics.jsonl")
 }
 grep -q "$(basename "$newest").*falling back" "$tmp/resume.log" || fail "no fallback warning: $(cat "$tmp/resume.log")"
 [ "$(newest_step "$run")" -eq 160 ] || fail "the resumed run did not reach step 160"
-first_step=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep -m1 '"event":"train"' |
-  sed -E 's/.*"step":([0-9]+).*/\1/')
+# The resumed run's first train event. Every reader in the pipe reads to the
+# end: under pipefail, one that stops early (grep -m1, head) can leave tail
+# killed by SIGPIPE once the run has written more than a pipe holds, and
+# set -e would end the test without a word.
+first_train=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep '"event":"train"' | sed -n 1p)
+first_step=$(sed -E 's/.*"step":([0-9]+).*/\1/' <<<"$first_train")
 [ "$first_step" -gt 0 ] && [ "$first_step" -le "$killed_at" ] || fail "steps restart at $first_step"
 [ "$first_step" -gt $((killed_at - 40)) ] || fail "resumed from step $first_step, not near $killed_at"
-first_games=$(tail -n +"$((lines_before + 1))" "$run/metrics.jsonl" | grep -m1 '"event":"train"' |
-  sed -E 's/.*"games":([0-9]+).*/\1/')
+first_games=$(sed -E 's/.*"games":([0-9]+).*/\1/' <<<"$first_train")
 [ "$first_games" -ge "$last_games" ] || fail "the game count went back from $last_games to $first_games"
 (cd "$run/selfplay" && md5sum *.shard) | sort >"$tmp/shards_after"
 missing=$(comm -23 "$tmp/shards_before" "$tmp/shards_after")
