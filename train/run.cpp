@@ -224,8 +224,17 @@ bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer,
   if (StopRequested() || !trainer.Finished()) return true;
   if (config.eval.every_checkpoints > 0 && last > 0) evals.Push(last, trainer.Hours());
   evals.Close();
-  const std::vector<int64_t> steps = FinalExportSteps(dir, last, config.train.export_average);
-  WriteExport(RunExportPath(dir), ExportRunNet(dir, steps));
+  std::vector<int64_t> steps = FinalExportSteps(dir, last, config.train.export_average);
+  ExportedNet net;
+  try {
+    net = ExportRunNet(dir, steps);
+  } catch (const Error& e) {
+    // An older checkpoint that cannot be read costs the average, not the export.
+    log.Warn(std::string("the export is the last checkpoint alone: ") + e.what());
+    steps = {last};
+    net = ExportRunNet(dir, steps);
+  }
+  WriteExport(RunExportPath(dir), net);
   log.Info("run finished at step " + std::to_string(last) + "; exported " +
            (steps.size() == 1 ? std::string("it")
                               : "the mean of its checkpoints " + std::to_string(steps.front()) + " to " +

@@ -243,6 +243,16 @@ grep -q "ckpt_00000020.pt" "$tmp/nan.err" || fail "the export error does not nam
 "$loaz" eval --run "$run" --steps 20 --games 2 >"$tmp/eval_damaged.out" 2>&1 || fail "eval stopped at a damaged checkpoint"
 grep -q "skipping step 20" "$tmp/eval_damaged.out" || fail "eval did not say it skipped step 20: $(cat "$tmp/eval_damaged.out")"
 cp "$tmp/ckpt20.pt" "$damaged"
+# A finished run resumed exports again; a damaged checkpoint among those it
+# averages costs the average (a warning), never the export.
+older=$(ls "$run/checkpoints" | grep '\.pt$' | tail -2 | sed -n 1p)
+cp "$run/checkpoints/$older" "$tmp/older.pt"
+printf 'junk' >"$run/checkpoints/$older"
+"$loaz" train --run "$run" >"$tmp/reexport.log" 2>&1 || fail "re-export: $(tail -3 "$tmp/reexport.log")"
+grep -q "the export is the last checkpoint alone" "$tmp/reexport.log" || fail "no warning: $(tail -3 "$tmp/reexport.log")"
+"$loaz" export --run "$run" -o "$tmp/last_alone.safetensors" >/dev/null
+cmp -s "$run/net.safetensors" "$tmp/last_alone.safetensors" || fail "the fallback export is not the last checkpoint"
+cp "$tmp/older.pt" "$run/checkpoints/$older"
 
 echo "== 7. kill -9 at several moments, then run to the end: shards, records and metrics agree"
 run=$tmp/runs/killed_often
