@@ -7,11 +7,14 @@
 #
 # usage: scripts/curve.sh RUN_DIR [OPPONENT=ab:time=0.1] [GAMES=200] [HOURS="1 2 3 4"] [SECONDS=0.1]
 #   e.g. scripts/curve.sh runs/h4 "ab:time=0.1" 200 "1 2 3 4"
-# environment: LOAZ (build/app/loaz)
+# environment: LOAZ (build/app/loaz); AVERAGE=N plays at each hour the mean
+#   of the N newest checkpoints up to it (`loaz export --average N`, as a
+#   run's own export at its end; fewer where the run has fewer) instead of
+#   the checkpoint alone.
 #
-# Writes RUN_DIR/eval/curve/hH.safetensors and hH_vs_OPPONENT.json (the
-# match summary, `loaz match --summary`); a point whose summary exists is
-# not played again, so an interrupted curve goes on where it stopped.
+# Writes RUN_DIR/eval/curve/hH[_avgN].safetensors and hH[_avgN]_vs_OPPONENT.json
+# (the match summary, `loaz match --summary`); a point whose summary exists
+# is not played again, so an interrupted curve goes on where it stopped.
 set -euo pipefail
 if [ $# -lt 1 ] || [ $# -gt 5 ]; then
   sed -n '8p' "$0" | sed 's/^# //' >&2
@@ -23,26 +26,35 @@ loaz=${LOAZ:-$root/build/app/loaz}
 out=$run/eval/curve
 mkdir -p "$out"
 tag=$(tr -c 'A-Za-z0-9.=\n' '_' <<<"$opponent")
+average=${AVERAGE:-1}
+[[ $average =~ ^[1-9][0-9]*$ ]] || { echo "curve.sh: AVERAGE=$average is not a positive count" >&2; exit 2; }
 
 # The step and run time of the checkpoint nearest to run time H (so that
-# the last hour's is the one the run wrote when its budget ran out).
+# the last hour's is the one the run wrote when its budget ran out), and how
+# many checkpoints up to it an average of AVERAGE takes.
 checkpoint_at() {
-  python3 - "$run/metrics.jsonl" "$1" <<'EOF'
-import json, sys
+  python3 - "$run/metrics.jsonl" "$1" "$average" <<'EOF'
+import json, os, re, sys
 points = [e for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "checkpoint"]
 if not points:
     sys.exit(f"{sys.argv[1]}: no checkpoint")
 best = min(points, key=lambda e: (abs(e["hours"] - float(sys.argv[2])), -e["step"]))
-print(best["step"], f"{best['hours']:.2f}")
+# Counted on disk: a run with train.keep_checkpoints keeps only its newest.
+run_dir = os.path.dirname(sys.argv[1]) or "."
+older = [f for f in os.listdir(f"{run_dir}/checkpoints")
+         if re.fullmatch(r"ckpt_(\d+)\.pt", f) and int(f[5:-3]) <= best["step"]]
+print(best["step"], f"{best['hours']:.2f}", min(int(sys.argv[3]), len(older)))
 EOF
 }
 
 rows=()
 for h in $hours; do
-  read -r step at <<<"$(checkpoint_at "$h")"
-  net=$out/h$h.safetensors summary=$out/h${h}_vs_$tag.json
+  read -r step at count <<<"$(checkpoint_at "$h")"
+  name=h$h
+  [ "$average" = 1 ] || name=${name}_avg$average
+  net=$out/$name.safetensors summary=$out/${name}_vs_$tag.json
   if [ ! -s "$summary" ]; then
-    "$loaz" export --run "$run" --step "$step" -o "$net" >/dev/null
+    "$loaz" export --run "$run" --step "$step" --average "$count" -o "$net" >/dev/null
     "$loaz" match "mcts:net=$net,time=$seconds,threads=1" "$opponent" --games "$games" \
       --openings random:plies=4 --threads 2 --summary "$summary" >/dev/null
   fi
@@ -54,7 +66,9 @@ print(f"| {sys.argv[2]} h ({sys.argv[3]}) | {sys.argv[4]} | {s['games']} | +{s['
 EOF
 )")
 done
-echo "$run against $opponent, $seconds s a move"
+what=checkpoints
+[ "$average" = 1 ] || what="means of the $average newest checkpoints up to each"
+echo "$run ($what) against $opponent, $seconds s a move"
 echo "| run time (checkpoint's) | step | games | +W =D -L | score | Elo (95%) |"
 echo "| --- | --- | --- | --- | --- | --- |"
 printf '%s\n' "${rows[@]}"

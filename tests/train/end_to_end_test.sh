@@ -98,6 +98,14 @@ curve=$(LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>
 grep -qE '^\| 0 h \(0\.00\) \| 0 \| 2 \| \+[0-2] =[0-2] -[0-2] \|' <<<"$curve" || fail "curve.sh, step 0: $curve"
 grep -qE "^\| 9 h \([0-9.]+\) \| $(newest_step "$run") \| 2 \|" <<<"$curve" || fail "curve.sh, the last: $curve"
 [ -s "$run/eval/curve/h9_vs_ab_depth=1.json" ] || fail "curve.sh wrote no summary"
+# AVERAGE=2: the mean of the last two checkpoints at 9 hours, the first alone at 0 (it has no older one).
+curve=$(AVERAGE=2 LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>/dev/null) ||
+  fail "curve.sh with AVERAGE=2"
+grep -q "means of the 2 newest checkpoints" <<<"$curve" || fail "curve.sh AVERAGE=2 title: $curve"
+[ -s "$run/eval/curve/h9_avg2_vs_ab_depth=1.json" ] && [ -s "$run/eval/curve/h0_avg2.safetensors" ] ||
+  fail "curve.sh AVERAGE=2 wrote no summary or net"
+cmp -s "$run/eval/curve/h9_avg2.safetensors" "$tmp/last2.safetensors" ||
+  fail "curve.sh AVERAGE=2 did not play the mean of the last 2 checkpoints"
 # scripts/plot.py --table: one period row that counts every self-play game.
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
 games=$(python3 -c 'import json, sys
