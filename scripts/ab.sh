@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
 # A/B tests of training settings at equal compute: one run of
-# configs/default.yaml per arm, all at the same time on the same machine for
+# configs/default.yaml (AB_CONFIG) per arm, all at the same time on the same machine for
 # the same wall time (so each arm gets the same share of the cores and the
 # same background noise), each with its own --set overrides and no
-# evaluation during the run; then the last net of every other arm meets the
-# first arm's at equal time per move until the SPRT decides or the games run
-# out.
+# evaluation during the run; then the export of every other arm (what the
+# run writes at its end: the mean of its last train.export_average
+# checkpoints) meets the first arm's at equal time per move until the SPRT
+# decides or the games run out.
 #
 # usage: scripts/ab.sh NAME MINUTES "OVERRIDES_A" "OVERRIDES_B" ["OVERRIDES_C" ...]
 #   e.g. scripts/ab.sh gumbel 30 "" "mcts.root=gumbel"
 # environment: AB_GAMES (400), AB_SECONDS (0.1 per move), LOAZ (build/app/loaz),
 #   AB_FROM=RUN[:STEP]: the arms are forks of RUN at checkpoint STEP (default
-#   the newest; `loaz fork`) that run MINUTES more, to test a run's later hours
+#   the newest; `loaz fork`) that run MINUTES more, to test a run's later hours;
+#   AB_RUNS: the folder of the arms (runs; one outside the checkout survives a
+#   new work tree), AB_CONFIG: the arms' config (configs/default.yaml)
 #
 # With AB_FROM, every arm (the first too) is `loaz fork --run RUN --step STEP
-# --to runs/NAME-x` with its overrides, so the arms share RUN's hours up to
+# --to AB_RUNS/NAME-x` with its overrides, so the arms share RUN's hours up to
 # STEP and differ in their tails only; an override of net.blocks grows the net.
-# The runs are runs/NAME-a, runs/NAME-b, ... (an existing one resumes, so an
-# interrupted test goes on); the match of arm X against arm A is written to
-# runs/NAME-xa.json (X is player A: a positive Elo means X is better). SPRT:
+# The runs are AB_RUNS/NAME-a, AB_RUNS/NAME-b, ... (an existing one resumes, so
+# an interrupted test goes on); the match of arm X against arm A is written to
+# AB_RUNS/NAME-xa.json (X is player A: a positive Elo means X is better). SPRT:
 # H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
-  sed -n '10,14p' "$0" | sed 's/^# //' >&2
+  sed -n '11,17p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 name=$1 minutes=$2
@@ -30,6 +33,8 @@ shift 2
 games=${AB_GAMES:-400} seconds=${AB_SECONDS:-0.1}
 root=$(cd "$(dirname "$0")/.." && pwd)
 loaz=${LOAZ:-$root/build/app/loaz}
+dir=${AB_RUNS:-runs} config=${AB_CONFIG:-$root/configs/default.yaml}
+mkdir -p "$dir"
 hours=$(python3 -c "print($minutes / 60)")
 # Idle OpenMP threads sleep instead of spinning, so that no arm burns the
 # cores the others need.
@@ -42,7 +47,7 @@ for overrides in "$@"; do
   side=${arms[$i]}
   sets=()
   for o in $overrides; do sets+=(--set "$o"); done
-  run=runs/$name-$side
+  run=$dir/$name-$side
   if [ -n "${AB_FROM:-}" ]; then
     source_run=${AB_FROM%%:*} step=
     [ "$source_run" != "$AB_FROM" ] && step=${AB_FROM#*:}
@@ -55,8 +60,8 @@ for overrides in "$@"; do
   elif [ -d "$run" ]; then
     "$loaz" train --run "$run" --set run.max_hours="$hours" >"$run.log" 2>&1 &
   else
-    "$loaz" train "$root/configs/default.yaml" --set run.name="$name-$side" --set run.max_hours="$hours" \
-      --set eval.every_checkpoints=0 "${sets[@]}" >"runs/$name-$side.log" 2>&1 &
+    "$loaz" train "$config" --set run.name="$name-$side" --set run.directory="$dir" \
+      --set run.max_hours="$hours" --set eval.every_checkpoints=0 "${sets[@]}" >"$run.log" 2>&1 &
   fi
   pids+=($!)
   i=$((i + 1))
@@ -64,11 +69,12 @@ done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
 for ((j = 0; j < i; j++)); do
-  "$loaz" export --run "runs/$name-${arms[$j]}" -o "runs/$name-${arms[$j]}/net.safetensors"
+  run=$dir/$name-${arms[$j]}
+  [ -s "$run/net.safetensors" ] || { echo "ab.sh: $run has no export (see $run.log)" >&2; exit 1; }
 done
 for ((j = 1; j < i; j++)); do
   x=${arms[$j]}
-  "$loaz" match "mcts:net=runs/$name-$x/net.safetensors,time=$seconds" \
-    "mcts:net=runs/$name-a/net.safetensors,time=$seconds" \
-    --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 --summary "runs/$name-${x}a.json"
+  "$loaz" match "mcts:net=$dir/$name-$x/net.safetensors,time=$seconds" \
+    "mcts:net=$dir/$name-a/net.safetensors,time=$seconds" \
+    --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 --summary "$dir/$name-${x}a.json"
 done

@@ -106,6 +106,13 @@ grep -q "means of the 2 newest checkpoints" <<<"$curve" || fail "curve.sh AVERAG
   fail "curve.sh AVERAGE=2 wrote no summary or net"
 cmp -s "$run/eval/curve/h9_avg2.safetensors" "$tmp/last2.safetensors" ||
   fail "curve.sh AVERAGE=2 did not play the mean of the last 2 checkpoints"
+# scripts/ab.sh: two arms side by side in a folder of their own, then their exports' match.
+AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/ab" AB_GAMES=2 AB_SECONDS=0.01 LOAZ="$loaz" \
+  "$src/scripts/ab.sh" t 5 "" "mcts.playouts=16" >"$tmp/ab.log" 2>&1 || fail "ab.sh: $(tail -3 "$tmp/ab.log")"
+[ -s "$tmp/ab/t-a/net.safetensors" ] && [ -s "$tmp/ab/t-b/net.safetensors" ] || fail "ab.sh: an arm has no export"
+sed -n '/^mcts:/,/^[a-z]/p' "$tmp/ab/t-b/config.yaml" | grep -q '^  playouts: 16$' || fail "ab.sh: arm b's override"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2' "$tmp/ab/t-ba.json" ||
+  fail "ab.sh: no match summary"
 # scripts/plot.py --table: one period row that counts every self-play game.
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
 games=$(python3 -c 'import json, sys
