@@ -106,6 +106,10 @@ grep -q "means of the 2 newest checkpoints" <<<"$curve" || fail "curve.sh AVERAG
   fail "curve.sh AVERAGE=2 wrote no summary or net"
 cmp -s "$run/eval/curve/h9_avg2.safetensors" "$tmp/last2.safetensors" ||
   fail "curve.sh AVERAGE=2 did not play the mean of the last 2 checkpoints"
+if AVERAGE=two LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "9" 0.01 2>"$tmp/curve.err"; then
+  fail "curve.sh took AVERAGE=two"
+fi
+grep -q "AVERAGE=two is not a positive count" "$tmp/curve.err" || fail "curve.sh AVERAGE error: $(cat "$tmp/curve.err")"
 # scripts/ab.sh: two arms side by side in a folder of their own, then their exports' match.
 AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/ab" AB_GAMES=2 AB_SECONDS=0.01 LOAZ="$loaz" \
   "$src/scripts/ab.sh" t 5 "" "mcts.playouts=16" >"$tmp/ab.log" 2>&1 || fail "ab.sh: $(tail -3 "$tmp/ab.log")"
