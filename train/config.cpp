@@ -85,6 +85,8 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Int("average_steps", average_steps, 0, 100000000,
         "self-play and exports use a moving average of the weights over about this many steps (0: off)");
   v.Int("checkpoint_every", checkpoint_every, 1, 100000000, "steps between checkpoints");
+  v.String("initial_net", initial_net, true,
+           "a fresh run starts from this export or checkpoint (grown to net.blocks) instead of a random net");
   v.Int("keep_checkpoints", keep_checkpoints, 0, 1000000, "newest checkpoints kept (0: all)");
   v.Int("export_average", export_average, 1, 1000,
         "the export at the run's end is the mean of up to this many newest checkpoints of its second half "

@@ -130,6 +130,11 @@ struct TrainConfig {
   // themselves), as KataGo's self-play uses an average of recent weights.
   int average_steps = 0;
   int checkpoint_every = 200;  // steps between checkpoints
+  // A fresh run's first net: this export or checkpoint's weights (grown
+  // when it has fewer blocks than net.blocks) instead of a random
+  // initialisation, with a fresh optimizer (KataGo's -initial-checkpoint).
+  // Read only when the run has no checkpoint; "" starts from random.
+  std::string initial_net;
   // The run's export at its end is the mean of up to this many newest
   // checkpoints from its second half (stochastic weight averaging; 1: the
   // last checkpoint alone). Its A/B is in docs/DESIGN.md.

@@ -93,6 +93,7 @@ struct Trainer::Impl {
     return s;
   }
 
+  void LoadInitialNet();
   void PollShards(bool force);
   bool WaitForData();
   void TrainStep();
@@ -118,6 +119,31 @@ struct Trainer::Impl {
   int64_t interval_samples = 0;
   LossSums sums;
 };
+
+// Starts from train.initial_net: its weights, grown where it has fewer
+// blocks than the run's net (GrowInto), the ownership head (which exports
+// lack) left at its initialisation.
+void Trainer::Impl::LoadInitialNet() {
+  const std::string& path = config.train.initial_net;
+  const ExportedNet net = ReadNetFile(path);
+  const std::string where = "train.initial_net: " + path;
+  if (net.rules != config.rules.ToString())
+    throw Error(where + ": trained for rules '" + net.rules + "', the run plays '" + config.rules.ToString() + "'");
+  NetConfig shape = config.net;
+  shape.blocks = net.config.blocks;
+  if (net.config != shape.Exported() || net.config.blocks > config.net.blocks)
+    throw Error(where + ": a " + net.config.ShortName() + " net cannot start a run of " + config.net.ShortName() +
+                " (only net.blocks may differ, and only upwards)");
+  LoaNet start(shape);
+  LoadExportInto(net, start);
+  if (shape.blocks == config.net.blocks)
+    CopyWeights(start, model);
+  else
+    GrowInto(start, model);
+  if (average) CopyWeights(model, average);
+  log.Info("fresh run: starting from " + path + " (" + net.config.ShortName() + ", step " + std::to_string(net.step) +
+           (shape.blocks == config.net.blocks ? ")" : ", grown to " + config.net.ShortName() + ")"));
+}
 
 void Trainer::Impl::PollShards(bool force) {
   const auto now = Clock::now();
@@ -251,6 +277,9 @@ int64_t Trainer::RestoreOrStart() {
     s.samples_trained = state->counters[kSamplesTrainedCounter];
     s.elapsed_ms_base = state->counters[kElapsedMsCounter];
     s.started = Clock::now();
+  } else if (!s.config.train.initial_net.empty()) {
+    s.LoadInitialNet();
+    s.SaveCheckpoint();
   } else {
     s.log.Info("fresh run: writing the randomly initialised net " + s.config.net.ShortName() + " as step 0");
     s.SaveCheckpoint();

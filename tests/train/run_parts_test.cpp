@@ -167,6 +167,53 @@ TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
   EXPECT_FALSE(SameParameters(average12, average));
 }
 
+// Returns the message of the Error that starting a run of config throws,
+// or "no error".
+std::string StartError(const Config& config, const RunDir& run) {
+  Logger log("", LogLevel::kError);
+  MetricsLog metrics(run.MetricsPath());
+  try {
+    Trainer trainer(config, run, log, metrics);
+    trainer.RestoreOrStart();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST_F(RunPartsTest, AFreshRunStartsFromItsInitialNetGrownAndOnlyOnce) {
+  const std::string initial = (root_ / "initial.safetensors").string();
+  WriteNewNet(initial, config_.net, 11, config_.rules.ToString());
+  const ExportedNet small = ReadExport(initial);
+  config_.net.blocks = 2;
+  config_.train.initial_net = initial;
+  ASSERT_EQ(StartError(config_, *run_), "no error");
+
+  // Step 0 is the initial net with a second block that adds nothing.
+  const ExportedNet first = ExportCheckpoint(run_->CheckpointPath(0));
+  EXPECT_EQ(first.config.blocks, 2);
+  for (const auto& [name, tensor] : small.tensors) EXPECT_EQ(first.Get(name).data, tensor.data) << name;
+  for (float scale : first.Get("blocks.1.bn2.weight").data) EXPECT_EQ(scale, 0.0f);
+
+  // A run with a checkpoint resumes from it and never reads the net again.
+  config_.train.initial_net = (root_ / "gone.safetensors").string();
+  EXPECT_EQ(StartError(config_, *run_), "no error");
+
+  // A net that cannot start the run is one line naming the key and file.
+  RunDir other((root_ / "other").string());
+  other.Create();
+  config_.train.initial_net = initial;
+  config_.net.channels = 16;
+  std::string message = StartError(config_, other);
+  EXPECT_NE(message.find("train.initial_net: " + initial), std::string::npos) << message;
+  EXPECT_NE(message.find("only net.blocks may differ"), std::string::npos) << message;
+  config_.net.channels = 8;
+  config_.rules.max_plies = 77;
+  message = StartError(config_, other);
+  EXPECT_NE(message.find("trained for rules"), std::string::npos) << message;
+  EXPECT_TRUE(other.ListCheckpoints().empty());
+}
+
 TEST_F(RunPartsTest, SelfPlayWithTheUniformEvaluatorWritesShardsRecordsAndMetrics) {
   config_.selfplay.workers = 1;
   config_.selfplay.games_per_worker = 2;
