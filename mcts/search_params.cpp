@@ -5,10 +5,6 @@
 
 namespace loa {
 
-namespace {
-constexpr int kMaxPlayouts = 100'000'000;
-}  // namespace
-
 void SearchParams::VisitSearch(ParamVisitor& v) {
   v.Int("playouts", playouts, 1, kMaxPlayouts, "root visits per move (a reused subtree's visits count)");
   v.Float("cpuct_init", cpuct_init, 0, 100, "PUCT exploration c(N) = cpuct_init + cpuct_factor * log((N+base+1)/base)");

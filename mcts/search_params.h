@@ -9,6 +9,9 @@
 
 namespace loa {
 
+// The most playouts a search may be given.
+inline constexpr int kMaxPlayouts = 100'000'000;
+
 class ParamVisitor;
 
 struct SearchParams {

@@ -41,6 +41,14 @@ SelfPlayDriver::SelfPlayDriver(Evaluator* evaluator, const SearchParams& params,
 
 SelfPlayDriver::~SelfPlayDriver() = default;
 
+void SelfPlayDriver::set_playouts(int full, int cheap) {
+  SearchParams changed = params_;
+  changed.playouts = full;
+  changed.cheap_playouts = cheap;
+  changed.Validate();
+  params_ = changed;
+}
+
 bool SelfPlayDriver::StartGame(Slot& slot) {
   slot.active = next_game_ < end_game_;
   if (!slot.active) return false;

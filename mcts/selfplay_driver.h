@@ -68,6 +68,11 @@ class SelfPlayDriver {
   // game not over. Used by train/ (selfplay.resign_*); none by default.
   void set_resign_check(std::function<bool(const SelfPlayGame&)> check) { resign_check_ = std::move(check); }
 
+  // Sets the playouts of a full and of a cheap search (each >= 1) from
+  // every game's next move on (a run's later hours search deeper:
+  // selfplay.late_hours). Throws loa::Error when out of range.
+  void set_playouts(int full, int cheap);
+
   int64_t evaluations() const { return evaluations_; }
   int64_t moves_played() const { return moves_played_; }
 
@@ -78,7 +83,7 @@ class SelfPlayDriver {
   void FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished);
 
   Evaluator* evaluator_;
-  const SearchParams params_;
+  SearchParams params_;
   const bool gumbel_;  // params_.root == "gumbel"
   const Rules rules_;
   const uint64_t seed_;

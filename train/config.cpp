@@ -45,6 +45,10 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
   v.Int("record_every", record_every, 0, 1000000, "keep the record of every k-th game (0: none)");
   v.Double("policy_surprise_weight", policy_surprise_weight, 0, 1,
            "share of a game's samples placed by policy surprise (KataGo)");
+  v.Double("late_hours", late_hours, 0, 1e6,
+           "from a net this many hours of run time old, searches use the late playouts (0: never)");
+  v.Int("late_playouts", late_playouts, 1, kMaxPlayouts, "playouts of a full search from late_hours on");
+  v.Int("late_cheap_playouts", late_cheap_playouts, 1, kMaxPlayouts, "playouts of a cheap search from late_hours on");
 }
 
 void ReplayConfig::Visit(ParamVisitor& v) {

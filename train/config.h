@@ -61,6 +61,14 @@ struct SelfplayConfig {
   // game's expected samples is placed in proportion to how far the search's
   // target is from the net's raw policy; 0 writes each full search once.
   double policy_surprise_weight = 0.5;
+  // A run's later hours search deeper: from the first net whose checkpoint
+  // is late_hours of run time old, self-play's full and cheap searches use
+  // late_playouts and late_cheap_playouts instead of mcts.playouts and
+  // mcts.cheap_playouts (KataGo raised its visits as its nets improved;
+  // the A/B is in docs/DESIGN.md). 0: never.
+  double late_hours = 0;
+  int late_playouts = 320;
+  int late_cheap_playouts = 64;
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);

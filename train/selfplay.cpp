@@ -1,6 +1,7 @@
 #include "train/selfplay.h"
 
 #include <cctype>
+#include <cstdio>
 #include <chrono>
 #include <exception>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "mcts/selfplay_driver.h"
 #include "train/game_samples.h"
 #include "train/net_source.h"
+#include "train/run.h"
 #include "train/shard.h"
 #include "train/stop.h"
 
@@ -41,6 +43,7 @@ struct SelfPlay::Worker {
   // Playout games (resignation off) in which a side would have resigned.
   std::unordered_map<int64_t, Color> would_resign;
   int plies = 0, results[3] = {0, 0, 0}, resigned = 0, capped = 0;  // of the shard in the making
+  bool late = false;  // its driver searches with the late playouts
 };
 
 struct SelfPlay::Shared {
@@ -142,9 +145,10 @@ void SelfPlay::Run(const std::atomic<bool>& stop) {
     if (stop || StopRequested()) return;
     std::this_thread::sleep_for(kNoNetWait);  // a separate trainer has not written step 0 yet
   }
+  NoteNetAge();
   log_.Info("self-play: " + std::to_string(config_.selfplay.workers) + " workers x " +
             std::to_string(config_.selfplay.games_per_worker) + " games, net of step " +
-            std::to_string(shared_->net.step()) + ", " + std::to_string(config_.mcts.playouts) + " playouts");
+            std::to_string(shared_->net.step()) + ", " + std::to_string(Playouts()) + " playouts");
   std::vector<std::thread> threads;
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -185,9 +189,15 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   std::vector<SelfPlayGame> finished;
   while (!stop && !StopRequested() && !reached_max_games_) {
     if (index == 0 && Now() - last_refresh >= sc.checkpoint_poll_seconds) {
-      if (shared_->net.Refresh())
+      if (shared_->net.Refresh()) {
         log_.Info("self-play: now playing with the net of step " + std::to_string(shared_->net.step()));
+        NoteNetAge();
+      }
       last_refresh = Now();
+    }
+    if (late_ && !w.late) {
+      driver.set_playouts(sc.late_playouts, sc.late_cheap_playouts);
+      w.late = true;
     }
     driver.Step(&finished);
     evaluations_ += driver.evaluations() - evaluations_before;
@@ -246,6 +256,23 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
   w.results[0] = w.results[1] = w.results[2] = 0;
 }
 
+void SelfPlay::NoteNetAge() {
+  const SelfplayConfig& sc = config_.selfplay;
+  if (late_ || sc.late_hours <= 0) return;
+  const int64_t step = shared_->net.step();
+  const double hours = step > 0 ? CheckpointHours(run_, step) : 0.0;
+  if (hours < sc.late_hours) return;
+  late_ = true;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "self-play: the net of step %lld has %.2f hours of run time (selfplay.late_hours %g): "
+                "searches now use %d playouts, cheap ones %d",
+                (long long)step, hours, sc.late_hours, sc.late_playouts, sc.late_cheap_playouts);
+  log_.Info(text);
+}
+
+int SelfPlay::Playouts() const { return late_ ? config_.selfplay.late_playouts : config_.mcts.playouts; }
+
 void SelfPlay::Report(const Worker& w, int games, int samples) {
   const double hours = std::max(1e-9, (Now() - started_) / 3600);
   const int64_t checked = resign_checked_.load();
@@ -253,6 +280,7 @@ void SelfPlay::Report(const Worker& w, int games, int samples) {
                   {"writer", w.writer},
                   {"shard", w.seq},
                   {"net_step", shared_->net.step()},
+                  {"playouts", Playouts()},
                   {"shard_games", games},
                   {"shard_samples", samples},
                   {"mean_plies", double(w.plies) / std::max(1, games)},

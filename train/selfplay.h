@@ -57,6 +57,11 @@ class SelfPlay {
   void AddGame(Worker& w, const SelfPlayGame& g);
   void WriteShard(Worker& w, bool last);
   void Report(const Worker& w, int games, int samples);
+  // Switches to the late playouts (selfplay.late_hours) once the net in use
+  // is old enough; a resumed run's first net may already be.
+  void NoteNetAge();
+  // The playouts of a full search now.
+  int Playouts() const;
 
   const Config& config_;
   const RunDir& run_;
@@ -67,6 +72,7 @@ class SelfPlay {
   std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};
   std::atomic<int64_t> resign_checked_{0}, false_resigns_{0};
   std::atomic<bool> reached_max_games_{false};
+  std::atomic<bool> late_{false};  // searches use the late playouts
   double started_ = 0;
   struct Shared;
   std::unique_ptr<Shared> shared_;

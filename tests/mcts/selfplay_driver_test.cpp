@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "core/error.h"
 #include "mcts/search.h"
 #include "tests/mcts/test_util.h"
 
@@ -109,6 +111,29 @@ TEST(SelfPlayTest, WithoutRandomnessTheDriverPlaysTheEnginesMoves) {
     game.Play(result.best_move);
   }
   EXPECT_TRUE(game.over());
+}
+
+TEST(SelfPlayTest, NewPlayoutsTakeOverFromTheNextMove) {
+  SearchParams params = NoisyParams();
+  HashEvaluator evaluator;
+  SelfPlayDriver driver(&evaluator, params, CappedRules(), 1, 3, 0, 2);
+  std::vector<SelfPlayGame> finished;
+  while (finished.empty()) driver.Step(&finished);
+  EXPECT_THROW(driver.set_playouts(0, 12), Error);
+  driver.set_playouts(4 * params.playouts, 2 * params.cheap_playouts);
+  while (!driver.done()) driver.Step(&finished);
+  ASSERT_EQ(finished.size(), 2u);
+  // Full searches (noised, so never on a reused tree) stop at their
+  // target: the first game's the old one, the second's (from its second
+  // move: its first began in the first game's last step) the new one.
+  uint32_t most_before = 0, most_after = 0;
+  for (const SearchedMove& m : finished[0].moves)
+    if (m.full_search) most_before = std::max(most_before, m.visits);
+  for (size_t i = 1; i < finished[1].moves.size(); ++i)
+    if (finished[1].moves[i].full_search) most_after = std::max(most_after, finished[1].moves[i].visits);
+  EXPECT_LE(most_after, uint32_t(4 * params.playouts));
+  EXPECT_LE(most_before, uint32_t(params.playouts));
+  EXPECT_GT(most_after, uint32_t(params.playouts));
 }
 
 TEST(SelfPlayTest, RecordsAreConsistent) {

@@ -167,6 +167,37 @@ TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
   EXPECT_FALSE(SameParameters(average12, average));
 }
 
+TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
+  config_.selfplay.workers = 1;
+  config_.selfplay.games_per_worker = 2;
+  config_.selfplay.games_per_shard = 2;
+  config_.selfplay.max_games = 2;
+  config_.selfplay.record_every = 0;
+  config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
+  config_.selfplay.late_hours = 1.5;
+  config_.selfplay.late_playouts = config_.selfplay.late_cheap_playouts = 24;
+  config_.rules.max_plies = 40;
+  // A net of step 200 trained for 2 hours of run time.
+  LoaNet model(config_.net);
+  TrainingState state;
+  state.step = 200;
+  state.rules = config_.rules.ToString();
+  state.counters[kElapsedMsCounter] = 2 * 3600 * 1000;
+  SaveCheckpoint(run_->CheckpointPath(200), model, nullptr, state);
+  const std::string log_path = (root_ / "late.log").string();
+  {
+    Logger log(log_path, LogLevel::kInfo);
+    MetricsLog metrics(run_->MetricsPath());
+    SelfPlay selfplay(config_, *run_, log, metrics, "test");
+    std::atomic<bool> stop{false};
+    selfplay.Run(stop);
+  }
+  const std::string text = ReadFile(log_path);
+  EXPECT_NE(text.find("searches now use 24 playouts, cheap ones 24"), std::string::npos) << text;
+  EXPECT_EQ(MetricsLines("selfplay"), 1);
+  EXPECT_NE(ReadFile(run_->MetricsPath()).find("\"playouts\":24"), std::string::npos);
+}
+
 // Returns the message of the Error that starting a run of config throws,
 // or "no error".
 std::string StartError(const Config& config, const RunDir& run) {
