@@ -1,8 +1,8 @@
 #include "train/selfplay.h"
 
 #include <cctype>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <set>
@@ -43,7 +43,7 @@ struct SelfPlay::Worker {
   // Playout games (resignation off) in which a side would have resigned.
   std::unordered_map<int64_t, Color> would_resign;
   int plies = 0, results[3] = {0, 0, 0}, resigned = 0, capped = 0;  // of the shard in the making
-  bool late = false;  // its driver searches with the late playouts
+  bool late = false;                                                // its driver searches with the late playouts
 };
 
 struct SelfPlay::Shared {
