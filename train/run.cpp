@@ -128,6 +128,8 @@ OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<st
     run.resumed = true;
     return run;
   }
+  // A net that cannot start the run stops it before its folder exists.
+  if (!run.config.train.initial_net.empty()) ReadInitialNet(run.config);
   run.dir.Create();
   WriteFileAtomic(run.dir.ConfigPath(), yaml);
   return run;

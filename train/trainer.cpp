@@ -120,13 +120,15 @@ struct Trainer::Impl {
   LossSums sums;
 };
 
-// Starts from train.initial_net: its weights, grown where it has fewer
-// blocks than the run's net (GrowInto), the ownership head (which exports
-// lack) left at its initialisation.
-void Trainer::Impl::LoadInitialNet() {
+ExportedNet ReadInitialNet(const Config& config) {
   const std::string& path = config.train.initial_net;
-  const ExportedNet net = ReadNetFile(path);
   const std::string where = "train.initial_net: " + path;
+  ExportedNet net;
+  try {
+    net = ReadNetFile(path);
+  } catch (const Error& e) {
+    throw Error(std::string("train.initial_net: ") + e.what());  // the message names the file
+  }
   if (net.rules != config.rules.ToString())
     throw Error(where + ": trained for rules '" + net.rules + "', the run plays '" + config.rules.ToString() + "'");
   NetConfig shape = config.net;
@@ -134,6 +136,17 @@ void Trainer::Impl::LoadInitialNet() {
   if (net.config != shape.Exported() || net.config.blocks > config.net.blocks)
     throw Error(where + ": a " + net.config.ShortName() + " net cannot start a run of " + config.net.ShortName() +
                 " (only net.blocks may differ, and only upwards)");
+  return net;
+}
+
+// Starts from train.initial_net: its weights, grown where it has fewer
+// blocks than the run's net (GrowInto), the ownership head (which exports
+// lack) left at its initialisation.
+void Trainer::Impl::LoadInitialNet() {
+  const std::string& path = config.train.initial_net;
+  const ExportedNet net = ReadInitialNet(config);
+  NetConfig shape = config.net;
+  shape.blocks = net.config.blocks;
   LoaNet start(shape);
   LoadExportInto(net, start);
   if (shape.blocks == config.net.blocks)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "net/export.h"
 #include "train/config.h"
 #include "train/logger.h"
 #include "train/metrics.h"
@@ -21,6 +22,11 @@ inline constexpr char kSamplesTrainedCounter[] = "samples_trained";
 inline constexpr char kElapsedMsCounter[] = "elapsed_ms";  // run time behind the checkpoint
 inline constexpr char kGamesSeenCounter[] = "games_seen";
 inline constexpr char kSelfplaySamplesCounter[] = "selfplay_samples";
+
+// Reads train.initial_net and checks that it can start a run of config:
+// the run's net but for fewer or as many blocks, and the run's rules.
+// Throws Error (one line naming the key and the file) or IoError.
+ExportedNet ReadInitialNet(const Config& config);
 
 class Trainer {
  public:

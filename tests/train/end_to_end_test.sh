@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of a training run with the built binary (CTest runs it):
-#  1. a config error names the key and the file;
+#  1. a config error names the key and the file (a first net that cannot
+#     start the run, too);
 #  2. a whole run of configs/tiny.yaml leaves checkpoints, shards, metrics,
 #     game records, an evaluation and an export that `loaz gtp` plays, and
 #     a fork of it with a deeper net trains on from its checkpoint;
@@ -56,6 +57,12 @@ if "$loaz" train "$tmp/bad.yaml" 2>"$tmp/err"; then fail "a bad config was accep
 grep -q "bad.yaml" "$tmp/err" && grep -q "train.bach_size" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 if "$loaz" train "$src/configs/tiny.yaml" --set train.batch_size=0 2>"$tmp/err"; then fail "batch_size 0 accepted"; fi
 grep -q "train.batch_size" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+# A first net of another shape stops the run before its folder exists.
+if "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/init" --set rules.max_plies=300 \
+  --set train.initial_net="$src/nets/default.safetensors" 2>"$tmp/err"; then fail "a 4x32 net started a tiny run"; fi
+grep -q "train.initial_net: $src/nets/default.safetensors: a 4x32 net cannot start a run of" "$tmp/err" ||
+  fail "message: $(cat "$tmp/err")"
+[ ! -e "$tmp/init" ] || fail "a refused initial net left a run folder"
 
 echo "== 2. a whole tiny run"
 "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" >"$tmp/tiny.log" 2>&1 || {
