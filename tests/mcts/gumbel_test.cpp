@@ -145,8 +145,9 @@ TEST(GumbelTest, SelfPlayWithAGumbelRootIsDeterministicAndItsTargetsAreDistribut
       double sum = 0;
       for (const MoveProbability& p : m.policy) sum += p.probability;
       EXPECT_NEAR(sum, 1.0, 1e-4);
-      if (m.full_search && m.proven == Proven::kUnknown)
+      if (m.full_search && m.proven == Proven::kUnknown) {
         EXPECT_EQ(int(m.policy.size()), replay.position().CountMoves());
+      }
       replay.Play(m.move);
     }
   }

@@ -55,7 +55,9 @@ TEST(SearchTest, ManyThreadsReturnLegalMoves) {
     const SearchResult result = search.Run(game, limits);
     EXPECT_TRUE(game.position().IsLegal(result.best_move));
     ExpectConsistent(result);
-    if (result.proven == Proven::kUnknown) EXPECT_EQ(result.visits, 600u);
+    if (result.proven == Proven::kUnknown) {
+      EXPECT_EQ(result.visits, 600u);
+    }
   }
 }
 

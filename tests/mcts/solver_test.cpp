@@ -45,7 +45,9 @@ TEST_P(SolverTest, TheRulesCoreAgreesWithTheCase) {
   Game game(Rules(), Position::FromString(c.position));
   const int expected = c.result == Proven::kWin ? 1 : -1;
   EXPECT_EQ(SolveWithin(game, c.plies), expected);
-  if (c.plies > 2) EXPECT_EQ(SolveWithin(game, c.plies - 2), 0);
+  if (c.plies > 2) {
+    EXPECT_EQ(SolveWithin(game, c.plies - 2), 0);
+  }
 }
 
 TEST_P(SolverTest, SearchProvesTheResultAndPlaysTheWin) {
@@ -71,8 +73,9 @@ TEST_P(SolverTest, SearchProvesTheResultAndPlaysTheWin) {
     EXPECT_FLOAT_EQ(result.value, c.result == Proven::kWin ? 1.0f : -1.0f);
     if (c.result == Proven::kWin) {
       // Brute force checks the move where it is cheap (proofs of up to 5 plies).
-      if (result.end_plies <= 5)
+      if (result.end_plies <= 5) {
         EXPECT_EQ(SolveAfter(game, result.best_move, result.end_plies - 1), 1) << FormatMove(result.best_move);
+      }
     } else {
       EXPECT_TRUE(game.position().IsLegal(result.best_move));
     }
@@ -90,7 +93,9 @@ TEST_P(SolverTest, WithoutTheSolverNothingIsProvenButWinsInOneAreFound) {
   limits.playouts = 3000;
   const SearchResult result = search.Run(game, limits);
   EXPECT_EQ(result.proven, Proven::kUnknown);
-  if (c.result == Proven::kWin && c.plies == 1) EXPECT_EQ(SolveAfter(game, result.best_move, 0), 1);
+  if (c.result == Proven::kWin && c.plies == 1) {
+    EXPECT_EQ(SolveAfter(game, result.best_move, 0), 1);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Positions, SolverTest, ::testing::ValuesIn(kCases));

@@ -141,7 +141,9 @@ TEST(TreeTest, ASecondOccurrenceIsNoDraw) {
   RunPlayouts(tree, evaluator, 2);
   const Move back = ParseMove("f3-h3", game.position());
   for (const RootChild& c : tree.RootChildren())
-    if (c.move == back) EXPECT_EQ(c.proven, Proven::kUnknown);
+    if (c.move == back) {
+      EXPECT_EQ(c.proven, Proven::kUnknown);
+    }
 }
 
 TEST(TreeTest, BothUnitedFollowsTheSimultaneousRule) {
