@@ -66,7 +66,7 @@ struct SelfplayConfig {
   // late_playouts and late_cheap_playouts instead of mcts.playouts and
   // mcts.cheap_playouts (KataGo raised its visits as its nets improved;
   // the A/B is in docs/DESIGN.md). 0: never.
-  double late_hours = 0;
+  double late_hours = 1;
   int late_playouts = 320;
   int late_cheap_playouts = 64;
 
