@@ -323,10 +323,12 @@ std::vector<json> StreamLines(int port, const std::string& path, const json& bod
 }
 
 TEST_F(ServerTest, AStreamedMoveSendsTheSearchAsItRuns) {
-  // Alpha-beta at 1 s a move: each finished depth, then the move.
+  // Alpha-beta at 1 s a move: each finished depth, then the move. On a
+  // loaded machine the time may allow only the first depth (the search
+  // does not start one it cannot finish), so one update is all that is sure.
   const std::vector<json> lines =
       StreamLines(port_, "/api/genmove", {{"player", "ab:depth=2"}, {"seconds", 1}, {"stream", true}});
-  ASSERT_GE(lines.size(), 3u);
+  ASSERT_GE(lines.size(), 2u);
   for (size_t i = 0; i + 1 < lines.size(); ++i) {
     EXPECT_FALSE(lines[i].contains("done")) << lines[i].dump();
     EXPECT_EQ(lines[i]["analysis"]["player"], "ab:time=1.0");
