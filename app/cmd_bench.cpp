@@ -1,7 +1,8 @@
 // loaz bench: speed figures, side by side in one run. `bench net`: network
 // evaluations per second on LibTorch and Eigen by batch size; `bench mcts`:
 // playouts per second of the engine's search and of batched self-play, with
-// the uniform evaluator and with a net. Thread counts go with every figure.
+// the uniform evaluator and with a net; `bench train`: samples per second of
+// the trainer's step in each precision. Thread counts go with every figure.
 
 #include "app/cli.h"
 
@@ -29,7 +30,11 @@
 #include "net/export.h"
 #include "net/net_evaluator.h"
 #include "net/onednn_trunk.h"
+#include "net/model.h"
 #include "net/torch_evaluator.h"
+#include "train/config.h"
+#include "train/losses.h"
+#include "train/replay_buffer.h"
 
 namespace loa::app {
 namespace {
@@ -302,12 +307,81 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   return 0;
 }
 
+// Returns a training batch of n random positions: targets uniform over the
+// legal moves, random outcomes (the step's cost does not depend on them).
+train::Batch RandomBatch(int n, InputFeatures features) {
+  train::Batch batch;
+  batch.features = features;
+  batch.Resize(n);
+  const std::vector<Position> positions = RandomPositions(n, 4242);
+  EncodePositions(positions.data(), n, batch.planes.data(), features);
+  for (int i = 0; i < n; ++i) {
+    MoveList moves;
+    positions[i].GenerateMoves(moves);
+    float* policy = batch.policy.data() + std::size_t(i) * kPolicySize;
+    float* mask = batch.legal_mask.data() + std::size_t(i) * kPolicySize;
+    std::fill(mask, mask + kPolicySize, train::kIllegalLogit);
+    for (Move m : moves) {
+      policy[PolicyIndexOf(m)] = 1.0f / float(moves.size());
+      mask[PolicyIndexOf(m)] = 0.0f;
+    }
+    batch.wdl[std::size_t(i) * 3 + i % 3] = 1.0f;
+    batch.moves_left[i] = 0.5f;
+  }
+  return batch;
+}
+
+// Samples per second of the trainer's step (losses, backward, clip, SGD) at
+// each precision, on the cpu with LibTorch's intra-op threads.
+int BenchTrain(const NetChoice& choice, int threads, int batch_size, double seconds, bool cpu_time) {
+  torch::set_num_threads(threads);
+  NetConfig config = choice.file.empty() ? choice.config : choice.Load().config;
+  const train::Batch batch = RandomBatch(batch_size, config.features());
+  const torch::Device cpu(torch::kCPU);
+  std::printf("bench train: %s%s, batch %d, %d intra-op thread%s\nrates per second of %s; load average %.2f on %d cpus\n",
+              config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), batch_size,
+              threads, threads == 1 ? "" : "s", cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
+              std::thread::hardware_concurrency());
+  std::printf("%-10s %12s %12s %10s\n", "precision", "samples/s", "vs fp32", "loss");
+  double fp32 = 0;
+  for (const char* precision : {"fp32", "bf16"}) {
+    torch::manual_seed(1);
+    LoaNet model(config);
+    model->train();
+    train::TrainConfig c;
+    c.precision = precision;
+    auto optimizer = train::MakeOptimizer(c, model);
+    auto step = [&] {
+      optimizer->zero_grad();
+      train::Losses l = train::ComputeLosses(model, batch, c, 0.0, cpu);
+      l.total.backward();
+      torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
+      optimizer->step();
+      return l.policy + l.value;
+    };
+    step();  // warm-up: kernels chosen, buffers allocated
+    long steps = 0;
+    double loss = 0;
+    Timer timer(cpu_time);
+    do {
+      loss = step();
+      ++steps;
+    } while (timer.WallSeconds() < seconds || steps < 3);
+    const double rate = steps * batch_size / timer.Seconds();
+    if (fp32 == 0) fp32 = rate;
+    std::printf("%-10s %12.0f %11.2fx %10.3f\n", precision, rate, rate / fp32, loss);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunBench(int argc, char** argv) {
   CLI::App cli{
-      "Speed figures: `bench net` (evaluations per second, LibTorch and Eigen, by batch size) and\n"
-      "`bench mcts` (playouts per second: one game multi-threaded, many games batched).",
+      "Speed figures: `bench net` (evaluations per second, LibTorch and Eigen, by batch size),\n"
+      "`bench mcts` (playouts per second: one game multi-threaded, many games batched) and\n"
+      "`bench train` (training samples per second, fp32 and bf16).",
       argv[0]};
   cli.require_subcommand(1);
   NetChoice net_choice;
@@ -340,9 +414,17 @@ int RunBench(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   mcts->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
+  CLI::App* train = cli.add_subcommand("train", "training samples per second, fp32 and bf16");
+  AddNetOptions(train, net_choice);
+  int batch_size = 256;
+  train->add_option("--threads", threads, "LibTorch intra-op threads")->capture_default_str()->check(CLI::Range(1, 256));
+  train->add_option("--batch", batch_size, "samples per step")->capture_default_str()->check(CLI::Range(1, 65536));
+  train->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
+  train->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
   LOAZ_PARSE(cli, argc, argv);
 
   if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
+  if (*train) return BenchTrain(net_choice, threads, batch_size, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
 }
 

@@ -68,6 +68,8 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Int64("max_steps", max_steps, 0, kMaxCount, "stop after this many steps (0: never)");
   v.Int("threads", threads, 1, kMaxThreads, "intra-op threads of training");
   v.Choice("optimizer", optimizer, {"sgd", "adamw"}, "the optimiser");
+  v.Choice("precision", precision, {"fp32", "bf16"},
+           "the forward pass in training: bf16 runs convolutions and linear layers in bfloat16 (autocast)");
   v.Double("learning_rate", learning_rate, 1e-8, 10, "peak learning rate");
   v.Double("momentum", momentum, 0, 0.999, "SGD momentum");
   v.Double("weight_decay", weight_decay, 0, 1, "L2 coefficient (AdamW: decoupled)");

@@ -103,6 +103,10 @@ struct TrainConfig {
   int64_t max_steps = 0;          // stop after this many steps (0: never)
   int threads = 2;                // intra-op threads of training
   std::string optimizer = "sgd";  // sgd | adamw
+  // The forward pass's arithmetic: bf16 runs the convolutions and linear
+  // layers in bfloat16 (autocast); weights, gradients, the optimizer and the
+  // losses stay float32.
+  std::string precision = "fp32";  // fp32 | bf16
   double learning_rate = 0.02;
   double momentum = 0.9;               // SGD momentum (AlphaZero)
   double weight_decay = 1e-4;          // L2 coefficient (AlphaZero c = 1e-4); AdamW: decoupled

@@ -1,15 +1,71 @@
 #include "train/losses.h"
 
+#include <ATen/autocast_mode.h>
+
 #include "net/encoder.h"
 
 namespace loa::train {
+namespace {
+
+// While it lives, this thread's forward passes on `device` run their
+// convolutions and linear layers in bfloat16 (PyTorch's autocast, as
+// `torch.autocast(device_type, torch.bfloat16)` does); the state before is
+// restored, and the autocast's cast weights are dropped, when it ends.
+class Bf16Autocast {
+ public:
+  explicit Bf16Autocast(torch::Device device) : cuda_(device.is_cuda()) {
+    if (cuda_) {
+      was_enabled_ = at::autocast::is_enabled();
+      was_type_ = at::autocast::get_autocast_gpu_dtype();
+      at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+      at::autocast::set_enabled(true);
+    } else {
+      was_enabled_ = at::autocast::is_cpu_enabled();
+      was_type_ = at::autocast::get_autocast_cpu_dtype();
+      at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+      at::autocast::set_cpu_enabled(true);
+    }
+    at::autocast::increment_nesting();
+  }
+  ~Bf16Autocast() {
+    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+    if (cuda_) {
+      at::autocast::set_enabled(was_enabled_);
+      at::autocast::set_autocast_gpu_dtype(was_type_);
+    } else {
+      at::autocast::set_cpu_enabled(was_enabled_);
+      at::autocast::set_autocast_cpu_dtype(was_type_);
+    }
+  }
+  Bf16Autocast(const Bf16Autocast&) = delete;
+  Bf16Autocast& operator=(const Bf16Autocast&) = delete;
+
+ private:
+  bool cuda_, was_enabled_ = false;
+  at::ScalarType was_type_ = at::kFloat;
+};
+
+// The net's outputs for a batch in train.precision, as float32.
+NetOutput Forward(LoaNet& model, const torch::Tensor& input, const TrainConfig& c, torch::Device device) {
+  if (c.precision != "bf16") return model->forward(input);
+  NetOutput out;
+  {
+    const Bf16Autocast bf16(device);
+    out = model->forward(input);
+  }
+  for (torch::Tensor* t : {&out.policy, &out.value, &out.moves_left, &out.ownership})
+    if (t->defined()) *t = t->to(torch::kFloat32);
+  return out;
+}
+
+}  // namespace
 
 Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double q_weight, torch::Device device) {
   auto tensor = [&](const std::vector<float>& data, std::vector<int64_t> shape) {
     return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
   };
   const int64_t n = b.size;
-  const NetOutput out = model->forward(tensor(b.planes, {n, NumInputPlanes(b.features), 8, 8}));
+  const NetOutput out = Forward(model, tensor(b.planes, {n, NumInputPlanes(b.features), 8, 8}), c, device);
   const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
   const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
   const torch::Tensor wdl = tensor(b.wdl, {n, 3});

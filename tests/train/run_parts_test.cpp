@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -20,6 +21,7 @@
 #include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
+#include "net/encoder.h"
 #include "train/evaluation.h"
 #include "train/fork.h"
 #include "train/game_samples.h"
@@ -82,17 +84,26 @@ Shard UniformShard(int games, int playouts) {
   return shard;
 }
 
-TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
-  torch::manual_seed(3);
-  const Shard shard = UniformShard(2, 16);
-  ASSERT_GT(shard.samples.size(), 8u);
+// A batch of the connection input set from real self-play targets.
+Batch ConnectionBatch(const Shard& shard) {
   const int n = std::min<int>(32, int(shard.samples.size()));
-  // The connection input set and an ownership head: the trainer's
-  // batches, losses and model with both.
   Batch batch;
   batch.features = InputFeatures::kConnection;
   batch.Resize(n);
   for (int i = 0; i < n; ++i) FillBatchRow(shard, shard.samples[i], 0, i, &batch);
+  return batch;
+}
+
+// The training step, in fp32 and in bf16 (train.precision).
+class TrainingStepTest : public RunPartsTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
+  torch::manual_seed(3);
+  const Shard shard = UniformShard(2, 16);
+  ASSERT_GT(shard.samples.size(), 8u);
+  // The connection input set and an ownership head: the trainer's
+  // batches, losses and model with both.
+  const Batch batch = ConnectionBatch(shard);
 
   NetConfig net = config_.net;
   net.input_features = "connection";
@@ -101,6 +112,7 @@ TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
   model->train();
   TrainConfig c = config_.train;
   c.learning_rate = 0.05;
+  c.precision = GetParam();
   auto optimizer = MakeOptimizer(c, model);
   const torch::Device cpu(torch::kCPU);
   const Losses first = ComputeLosses(model, batch, c, 0.0, cpu);
@@ -119,6 +131,34 @@ TEST_F(RunPartsTest, TrainingStepsLowerTheRealLossOnATinyBuffer) {
   EXPECT_LT(last.ownership, 0.8 * first.ownership) << first.ownership << " -> " << last.ownership;
   // A value target mixed with the root value is another loss of the same batch.
   EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
+  // The weights stay float32 whatever the forward pass's precision.
+  for (const torch::Tensor& p : model->parameters()) EXPECT_EQ(p.scalar_type(), torch::kFloat32);
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, TrainingStepTest, ::testing::Values("fp32", "bf16"));
+
+TEST_F(RunPartsTest, Bf16LossesAreNearFp32sAndAutocastEndsWithTheForwardPass) {
+  torch::manual_seed(5);
+  const Batch batch = ConnectionBatch(UniformShard(2, 16));
+  NetConfig net = config_.net;
+  net.input_features = "connection";
+  LoaNet model(net);
+  model->eval();
+  TrainConfig c = config_.train;
+  const torch::Device cpu(torch::kCPU);
+  const Losses fp32 = ComputeLosses(model, batch, c, 0.0, cpu);
+  c.precision = "bf16";
+  const Losses bf16 = ComputeLosses(model, batch, c, 0.0, cpu);
+  // bfloat16 keeps 8 bits of mantissa: the losses agree to about 1%, and
+  // differ (the precision was applied).
+  EXPECT_NEAR(bf16.policy, fp32.policy, 0.02 * fp32.policy);
+  EXPECT_NEAR(bf16.value, fp32.value, 0.02 * fp32.value);
+  EXPECT_NE(bf16.policy + bf16.value, fp32.policy + fp32.value);
+  EXPECT_EQ(bf16.total.scalar_type(), torch::kFloat32);
+  // Autocast is this thread's state: off again once the forward pass is done.
+  EXPECT_FALSE(at::autocast::is_cpu_enabled());
+  EXPECT_EQ(model->forward(torch::zeros({1, NumInputPlanes(InputFeatures::kConnection), 8, 8})).policy.scalar_type(),
+            torch::kFloat32);
 }
 
 // Returns whether every parameter of a and b is equal.
