@@ -131,8 +131,11 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   EXPECT_LT(last.ownership, 0.8 * first.ownership) << first.ownership << " -> " << last.ownership;
   // A value target mixed with the root value is another loss of the same batch.
   EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
-  // The weights stay float32 whatever the forward pass's precision.
+  // The weights and the batch norms' statistics stay float32 whatever the
+  // forward pass's precision.
   for (const torch::Tensor& p : model->parameters()) EXPECT_EQ(p.scalar_type(), torch::kFloat32);
+  for (const torch::Tensor& b : model->buffers())
+    if (b.is_floating_point()) EXPECT_EQ(b.scalar_type(), torch::kFloat32);
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, TrainingStepTest, ::testing::Values("fp32", "bf16"));
