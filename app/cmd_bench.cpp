@@ -342,6 +342,10 @@ int BenchTrain(const NetChoice& choice, int threads, int batch_size, double seco
               config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), batch_size,
               threads, threads == 1 ? "" : "s", cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
               std::thread::hardware_concurrency());
+  // Without bf16 dot products (AVX512_BF16 or AMX) oneDNN converts to float
+  // and back: bf16 then costs more than it saves.
+  const bool bf16_native = __builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16");
+  std::printf("bf16 dot products: %s\n", bf16_native ? "yes" : "no (bf16 is emulated here)");
   std::printf("%-10s %12s %12s %10s\n", "precision", "samples/s", "vs fp32", "loss");
   double fp32 = 0;
   for (const char* precision : {"fp32", "bf16"}) {

@@ -2,7 +2,8 @@
 # The two binaries (docs/DESIGN.md, Build):
 #  1. loaz maps no LibTorch library;
 #  2. loaz runs its own commands (perft, config) without loaz-torch;
-#  3. loaz hands a LibTorch command to loaz-torch beside it (when built);
+#  3. loaz hands a LibTorch command to loaz-torch beside it (when built),
+#     `bench train` among them, which prints a row for each precision;
 #  4. without loaz-torch beside it, a LibTorch command fails in one line
 #     naming the command, exit code 1;
 #  5. loaz refuses a checkpoint (.pt) net in one line that names loaz-torch;
@@ -33,6 +34,11 @@ grep -q "^  net.channels .*\*$" <<<"$listing" || fail "loaz config does not mark
 if [ -n "$loaz_torch" ]; then
   help=$("$loaz" export --help)
   grep -q "safetensors" <<<"$help" || fail "loaz export --help did not reach loaz-torch"
+  # The trainer's step in both precisions: a row each, a rate and a finite loss.
+  bench=$("$loaz" bench train --blocks 1 --channels 8 --batch 16 --threads 1 --seconds 0.05)
+  for precision in fp32 bf16; do
+    grep -Eq "^$precision +[0-9]+ +[0-9.]+x +[0-9]+\.[0-9]+$" <<<"$bench" || fail "bench train has no $precision row: $bench"
+  done
 fi
 
 cp "$loaz" "$tmp/loaz"
