@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -36,7 +37,8 @@ const std::vector<Command>& Commands() {
       {"fork", "a new run from a run's checkpoint, settings changed (a larger net: it grows)",
        LOAZ_TORCH_ENTRY(RunFork)},
       {"init-net", "write a freshly initialised net (checkpoint or export)", LOAZ_TORCH_ENTRY(RunInitNet)},
-      {"bench", "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s)", LOAZ_TORCH_ENTRY(RunBench)},
+      {"bench", "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s), `bench train` (samples/s)",
+       LOAZ_TORCH_ENTRY(RunBench)},
       {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},
       {"match", "play two players against each other: Elo, interval, SPRT", RunMatch},
       {"tournament", "round robin and Bradley-Terry ratings table", RunTournament},
@@ -84,11 +86,30 @@ int ExecTorchBinary(char** argv, const char* command) {
   return 1;
 }
 
+// Makes OpenMP's waiting threads sleep (OMP_WAIT_POLICY=PASSIVE) unless the
+// environment chose: by default libgomp spins up to some milliseconds when a
+// thread waits for its team, and a run's teams (self-play's inference, the
+// trainer's LibTorch) share the cores with each other, so a spinning thread
+// takes the core its partner needs (docs/DESIGN.md, Hardware). libgomp
+// reads the variable when it loads, before main, so the process runs itself
+// again with it set; if that fails it goes on as it is.
+void WaitPassivelyUnlessTold(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return;
+  self[n] = '\0';
+  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  std::fflush(nullptr);
+  execv(self, argv);
+}
+
 }  // namespace
 }  // namespace loa::app
 
 int main(int argc, char** argv) {
   using loa::app::Find;
+  loa::app::WaitPassivelyUnlessTold(argv);
 #if LOAZ_TORCH_COMMANDS
   loa::InstallTorchBackend();
 #endif

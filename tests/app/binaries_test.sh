@@ -10,7 +10,10 @@
 #  6. errors are one line: exit 2 for a usage error, 1 for bad input;
 #  7. Ctrl-C on a match kills its external engines with their children;
 #  8. with no arguments, `loaz gtp` plays the shipped net (nets/), and a
-#     missing default net is one error line naming it and LOAZ_NET.
+#     missing default net is one error line naming it and LOAZ_NET;
+#  9. SIGTERM ends a busy server;
+# 10. OpenMP's waiting threads sleep (OMP_WAIT_POLICY=PASSIVE) unless the
+#     environment chose a policy.
 # usage: binaries_test.sh LOAZ [LOAZ_TORCH]
 set -euo pipefail
 loaz=$1
@@ -147,6 +150,27 @@ done
 wait "$server" 2>/dev/null || true
 reply=$(cat <&4 || true)
 grep -q '"move"' <<<"$reply" || fail "the search stopped by SIGTERM got no move: $reply"
+
+# 10. The wait policy a running `loaz gtp` has, started with `env ARGS`: the
+# variable as its process sees it once it shows one (the binary runs itself
+# again to set it), or after two seconds.
+wait_policy() {
+  local pid value=""
+  sleep 30 | env "$@" "$loaz" gtp >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 20); do
+    sleep 0.1
+    value=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^OMP_WAIT_POLICY=//p') || true
+    [ -n "$value" ] && [ "$value" != ACTIVE ] && break
+  done
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  echo "$value"
+}
+policy=$(wait_policy -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT)
+[ "$policy" = PASSIVE ] || fail "loaz runs with OMP_WAIT_POLICY='$policy', not PASSIVE, when the environment sets none"
+policy=$(wait_policy OMP_WAIT_POLICY=ACTIVE)
+[ "$policy" = ACTIVE ] || fail "loaz changed the OMP_WAIT_POLICY the environment chose (ACTIVE) to '$policy'"
 
 echo "binaries_test: all passed"
 
