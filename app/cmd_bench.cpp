@@ -28,9 +28,9 @@
 #include "net/eigen_net.h"
 #include "net/encoder.h"
 #include "net/export.h"
+#include "net/model.h"
 #include "net/net_evaluator.h"
 #include "net/onednn_trunk.h"
-#include "net/model.h"
 #include "net/torch_evaluator.h"
 #include "train/config.h"
 #include "train/losses.h"
@@ -338,10 +338,11 @@ int BenchTrain(const NetChoice& choice, int threads, int batch_size, double seco
   NetConfig config = choice.file.empty() ? choice.config : choice.Load().config;
   const train::Batch batch = RandomBatch(batch_size, config.features());
   const torch::Device cpu(torch::kCPU);
-  std::printf("bench train: %s%s, batch %d, %d intra-op thread%s\nrates per second of %s; load average %.2f on %d cpus\n",
-              config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), batch_size,
-              threads, threads == 1 ? "" : "s", cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
-              std::thread::hardware_concurrency());
+  std::printf(
+      "bench train: %s%s, batch %d, %d intra-op thread%s\nrates per second of %s; load average %.2f on %d cpus\n",
+      config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), batch_size, threads,
+      threads == 1 ? "" : "s", cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
+      std::thread::hardware_concurrency());
   // Without bf16 dot products (AVX512_BF16 or AMX) oneDNN converts to float
   // and back: bf16 then costs more than it saves.
   const bool bf16_native = __builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16");
@@ -421,7 +422,9 @@ int RunBench(int argc, char** argv) {
   CLI::App* train = cli.add_subcommand("train", "training samples per second, fp32 and bf16");
   AddNetOptions(train, net_choice);
   int batch_size = 256;
-  train->add_option("--threads", threads, "LibTorch intra-op threads")->capture_default_str()->check(CLI::Range(1, 256));
+  train->add_option("--threads", threads, "LibTorch intra-op threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
   train->add_option("--batch", batch_size, "samples per step")->capture_default_str()->check(CLI::Range(1, 65536));
   train->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
   train->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
