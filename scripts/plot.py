@@ -12,8 +12,10 @@ Writes into RUN_DIR/eval/ (or --out):
   selfplay.png   self-play games and positions per hour, mean game length
 With --table HOURS it prints instead, per period of HOURS of run time, what
 self-play made (games, positions an hour, draws, games capped at
-rules.max_plies, resignations, mean length), the training losses and the
-learning rate at the period's end: how a run changed as it went on.
+rules.max_plies, resignations, mean length), the training losses, the
+learning rate at the period's end and the playouts of self-play's full
+searches (two where selfplay.late_hours switched within the period): how a
+run changed as it went on.
 Lines that are not JSON (a write cut short by a crash) are skipped.
 """
 
@@ -163,7 +165,7 @@ def period_table(events, hours):
             now = e["hours"]
         row = rows.setdefault(int(now // hours), {"games": 0, "draws": 0, "capped": 0, "resigned": 0, "plies": 0.0,
                                                   "positions": [], "policy": [], "value": [], "lr": None,
-                                                  "step": None})
+                                                  "step": None, "playouts": set()})
         kind = e.get("event")
         if kind == "selfplay" and "shard_games" in e and not e.get("reconciled"):
             g = e["shard_games"]
@@ -173,6 +175,8 @@ def period_table(events, hours):
             row["plies"] += e.get("mean_plies", 0) * g
             if "positions_per_hour" in e:
                 row["positions"].append(e["positions_per_hour"])
+            if "playouts" in e:
+                row["playouts"].add(e["playouts"])
         elif kind == "train":
             row["policy"].append(e.get("policy_loss", 0))
             row["value"].append(e.get("value_loss", 0))
@@ -184,19 +188,20 @@ def period_table(events, hours):
     def share(n, d):
         return "%.1f%%" % (100.0 * n / d) if d else "-"
 
-    lines = ["%-11s %7s %7s %10s %6s %6s %8s %6s %7s %7s %8s" %
+    lines = ["%-11s %7s %7s %10s %6s %6s %8s %6s %7s %7s %8s %9s" %
              ("run hours", "step", "games", "pos/hour", "draws", "capped", "resigned", "plies", "policy", "value",
-              "lr")]
+              "lr", "playouts")]
     for k in sorted(rows):
         r = rows[k]
         if not r["games"] and r["step"] is None:
             continue
-        lines.append("%-11s %7s %7d %10s %6s %6s %8s %6s %7s %7s %8s" % (
+        lines.append("%-11s %7s %7d %10s %6s %6s %8s %6s %7s %7s %8s %9s" % (
             "%.2f-%.2f" % (k * hours, (k + 1) * hours), r["step"] if r["step"] is not None else "-", r["games"],
             "%.0f" % r["positions"][-1] if r["positions"] else "-", share(r["draws"], r["games"]),
             share(r["capped"], r["games"]), share(r["resigned"], r["games"]),
             "%.1f" % (r["plies"] / r["games"]) if r["games"] else "-", mean(r["policy"]), mean(r["value"]),
-            "%.5f" % r["lr"] if r["lr"] is not None else "-"))
+            "%.5f" % r["lr"] if r["lr"] is not None else "-",
+            "/".join(str(n) for n in sorted(r["playouts"])) or "-"))
     return lines
 
 

@@ -124,12 +124,14 @@ AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/ab" AB_GAMES=2 AB_SECONDS=0.01 
 sed -n '/^mcts:/,/^[a-z]/p' "$tmp/ab/t-b/config.yaml" | grep -q '^  playouts: 16$' || fail "ab.sh: arm b's override"
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2' "$tmp/ab/t-ba.json" ||
   fail "ab.sh: no match summary"
-# scripts/plot.py --table: one period row that counts every self-play game.
+# scripts/plot.py --table: one period row that counts every self-play game
+# and says the playouts of its full searches (tiny.yaml's 24).
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
 games=$(python3 -c 'import json, sys
 print(sum(e.get("shard_games", 0) for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "selfplay"))' \
   "$run/metrics.jsonl")
-[ "$(awk 'NR == 2 {print $1, $3}' <<<"$stats")" = "0.00-1.00 $games" ] || fail "plot.py --table ($games games): $stats"
+[ "$(awk 'NR == 2 {print $1, $3, $NF}' <<<"$stats")" = "0.00-1.00 $games 24" ] ||
+  fail "plot.py --table ($games games, 24 playouts): $stats"
 # A fork of the run at step 20 with a deeper net goes on from there.
 fork=$tmp/runs/tiny-deep
 "$loaz" fork --run "$run" --step 20 --to "$fork" --set net.blocks=2 >"$tmp/fork.log" 2>&1 || {
