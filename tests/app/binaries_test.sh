@@ -151,19 +151,24 @@ wait "$server" 2>/dev/null || true
 reply=$(cat <&4 || true)
 grep -q '"move"' <<<"$reply" || fail "the search stopped by SIGTERM got no move: $reply"
 
-# 10. The wait policy a running `loaz gtp` has, started with `env ARGS`: the
-# variable as its process sees it once it shows one (the binary runs itself
-# again to set it), or after two seconds.
+# 10. The wait policy a running `loaz gtp` has, started with `env ARGS`: read
+# from its process once it has answered a command (so after any run of
+# itself again), while it waits for the next.
 wait_policy() {
-  local pid value=""
-  sleep 30 | env "$@" "$loaz" gtp >/dev/null 2>&1 &
+  local fifo=$tmp/gtp.in out=$tmp/gtp.out pid value deadline
+  rm -f "$fifo" "$out"
+  mkfifo "$fifo"
+  env "$@" "$loaz" gtp <"$fifo" >"$out" 2>/dev/null &
   pid=$!
-  for _ in $(seq 20); do
+  exec 5>"$fifo"
+  echo name >&5
+  deadline=$((SECONDS + 30))
+  until grep -q "^= LOAZero" "$out" 2>/dev/null; do
+    [ $SECONDS -lt $deadline ] || break
     sleep 0.1
-    value=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^OMP_WAIT_POLICY=//p') || true
-    [ -n "$value" ] && [ "$value" != ACTIVE ] && break
   done
-  kill "$pid" 2>/dev/null || true
+  value=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^OMP_WAIT_POLICY=//p') || true
+  exec 5>&-
   wait "$pid" 2>/dev/null || true
   echo "$value"
 }
