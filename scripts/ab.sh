@@ -6,7 +6,8 @@
 # evaluation during the run; then the export of every other arm (what the
 # run writes at its end: the mean of its last train.export_average
 # checkpoints) meets the first arm's at equal time per move until the SPRT
-# decides or the games run out.
+# decides or the games run out. Before the matches it prints what each arm
+# made: games, positions (and an hour), samples, steps.
 #
 # usage: scripts/ab.sh NAME MINUTES "OVERRIDES_A" "OVERRIDES_B" ["OVERRIDES_C" ...]
 #   e.g. scripts/ab.sh gumbel 30 "" "mcts.root=gumbel"
@@ -25,7 +26,7 @@
 # H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
-  sed -n '11,17p' "$0" | sed 's/^# //' >&2
+  sed -n '12,18p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 name=$1 minutes=$2
@@ -71,6 +72,30 @@ for pid in "${pids[@]}"; do wait "$pid"; done
 for ((j = 0; j < i; j++)); do
   run=$dir/$name-${arms[$j]}
   [ -s "$run/net.safetensors" ] || { echo "ab.sh: $run has no export (see $run.log)" >&2; exit 1; }
+done
+# What each arm made of its share: self-play games, positions (a game's
+# plies) and samples, the trainer's steps, and positions per hour of run time.
+for ((j = 0; j < i; j++)); do
+  python3 - "$dir/$name-${arms[$j]}" "${arms[$j]}" <<'EOF'
+import json, sys
+games = positions = samples = step = 0
+hours = 0.0
+for line in open(sys.argv[1] + "/metrics.jsonl"):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue  # a line cut short by a kill
+    hours = max(hours, e.get("hours") or 0.0)
+    if e.get("event") == "selfplay" and "shard_games" in e and not e.get("reconciled"):
+        games += e["shard_games"]
+        positions += e["shard_games"] * e.get("mean_plies", 0)
+        samples += e.get("shard_samples", 0)
+    elif e.get("event") == "train":
+        step = e.get("step", step)
+rate = positions / hours if hours > 0 else 0
+print(f"arm {sys.argv[2]}: {games} games, {positions:.0f} positions ({rate:,.0f} an hour of run time), "
+      f"{samples} samples, {step} steps, {hours:.2f} h")
+EOF
 done
 for ((j = 1; j < i; j++)); do
   x=${arms[$j]}

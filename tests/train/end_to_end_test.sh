@@ -122,6 +122,10 @@ AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/ab" AB_GAMES=2 AB_SECONDS=0.01 
   "$src/scripts/ab.sh" t 5 "" "mcts.playouts=16" >"$tmp/ab.log" 2>&1 || fail "ab.sh: $(tail -3 "$tmp/ab.log")"
 [ -s "$tmp/ab/t-a/net.safetensors" ] && [ -s "$tmp/ab/t-b/net.safetensors" ] || fail "ab.sh: an arm has no export"
 sed -n '/^mcts:/,/^[a-z]/p' "$tmp/ab/t-b/config.yaml" | grep -q '^  playouts: 16$' || fail "ab.sh: arm b's override"
+for arm in a b; do
+  grep -Eq "^arm $arm: [1-9][0-9]* games, [0-9]+ positions \([0-9,]+ an hour of run time\), [0-9]+ samples" "$tmp/ab.log" ||
+    fail "ab.sh: no summary of arm $arm: $(cat "$tmp/ab.log")"
+done
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2' "$tmp/ab/t-ba.json" ||
   fail "ab.sh: no match summary"
 # scripts/plot.py --table: one period row that counts every self-play game
