@@ -395,39 +395,33 @@ int RunBench(int argc, char** argv) {
   double seconds = 1.0;
   std::vector<int> batches = {1, 8, 64, 256};
 
-  CLI::App* net = cli.add_subcommand("net", "network evaluations per second");
-  AddNetOptions(net, net_choice);
-  net->add_option("--threads", threads, "inference threads (LibTorch intra-op, Eigen)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+  // The options every figure takes: the net, threads, time, CPU time.
+  auto subcommand = [&](const char* name, const char* summary, const char* threads_help, const char* seconds_help) {
+    CLI::App* sub = cli.add_subcommand(name, summary);
+    AddNetOptions(sub, net_choice);
+    sub->add_option("--threads", threads, threads_help)->capture_default_str()->check(CLI::Range(1, 256));
+    sub->add_option("--seconds", seconds, seconds_help)->capture_default_str()->check(CLI::Range(0.01, 600.0));
+    sub->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
+    return sub;
+  };
+  CLI::App* net = subcommand("net", "network evaluations per second", "inference threads (LibTorch intra-op, Eigen)",
+                             "time per figure");
   net->add_option("--batches", batches, "batch sizes")->capture_default_str()->check(CLI::Range(1, 4096));
-  net->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
-  net->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
 
-  CLI::App* mcts = cli.add_subcommand("mcts", "search playouts per second");
-  AddNetOptions(mcts, net_choice);
-  mcts->add_option("--threads", threads, "search threads of the one-game search, and inference threads")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+  CLI::App* mcts =
+      subcommand("mcts", "search playouts per second", "search threads of the one-game search, and inference threads",
+                 "time per self-play figure");
   mcts->add_option("--playouts", playouts, "playouts of the uniform one-game search (a tenth with the net)")
       ->capture_default_str()
       ->check(CLI::Range(10, 100000000));
   mcts->add_option("--games", games, "self-play games advanced together")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
-  mcts->add_option("--seconds", seconds, "time per self-play figure")
-      ->capture_default_str()
-      ->check(CLI::Range(0.01, 600.0));
-  mcts->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
-  CLI::App* train = cli.add_subcommand("train", "training samples per second, fp32 and bf16");
-  AddNetOptions(train, net_choice);
+
+  CLI::App* train =
+      subcommand("train", "training samples per second, fp32 and bf16", "LibTorch intra-op threads", "time per figure");
   int batch_size = 256;
-  train->add_option("--threads", threads, "LibTorch intra-op threads")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
   train->add_option("--batch", batch_size, "samples per step")->capture_default_str()->check(CLI::Range(1, 65536));
-  train->add_option("--seconds", seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.01, 600.0));
-  train->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
   LOAZ_PARSE(cli, argc, argv);
 
   if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
