@@ -88,9 +88,9 @@ int ExecTorchBinary(char** argv, const char* command) {
 
 // Makes OpenMP's waiting threads sleep (OMP_WAIT_POLICY=PASSIVE) unless the
 // environment chose: by default libgomp spins up to some milliseconds when a
-// thread waits for its team, and a run's teams (self-play's inference, the
-// trainer's LibTorch) share the cores with each other, so a spinning thread
-// takes the core its partner needs (docs/DESIGN.md, Hardware). libgomp
+// thread waits for its team, and where processes share the cores (A/B arms,
+// a match beside a run) a spinning thread takes the core its partner needs
+// (docs/DESIGN.md, Hardware). libgomp
 // reads the variable when it loads, before main, so the process runs itself
 // again with it set; if that fails it goes on as it is.
 void WaitPassivelyUnlessTold(char** argv) {
