@@ -50,6 +50,8 @@ void AddMatchOptions(CLI::App& cli, MatchConfig& config, std::string& rules, std
       ->capture_default_str();
   cli.add_option("--rules", rules, "the other rule options, e.g. \"simultaneous=mover start=scrambled\"");
   cli.add_option("--out", config.out_dir, "folder for one record per game");
+  cli.add_flag("--resume", config.resume,
+               "with --out: the games recorded there (same players, openings and seed) count, the rest are played");
   if (sprt) cli.add_option("--sprt", *sprt, "elo0,elo1,alpha,beta: stop when the test decides");
 }
 
@@ -82,6 +84,8 @@ int RunMatch(int argc, char** argv) {
   if (!sprt.empty()) config.sprt = ParseSprt(sprt);
   config.on_progress = [](const MatchProgress& p) { ReportProgress("", p); };
   const MatchResult result = loa::RunMatch(config);
+  if (result.resumed)
+    std::fprintf(stderr, "%d of the games were read back from %s\n", result.resumed, config.out_dir.c_str());
   std::printf("%s vs %s: %s\n", result.a.c_str(), result.b.c_str(),
               FormatProgress({result.games, result.games, result.wins, result.draws, result.losses, result.elo,
                               result.sprt.has_value(), result.llr})

@@ -21,6 +21,7 @@ namespace {
 struct MatchState {
   std::mutex mutex;
   int next_game = 0;
+  std::vector<bool> recorded;  // games read back from out_dir (resume): not played again
   bool stop = false;
   std::exception_ptr error;
   MatchResult result;
@@ -30,6 +31,32 @@ std::string RecordPath(const std::string& dir, int index) {
   char name[32];
   std::snprintf(name, sizeof(name), "game_%06d.txt", index + 1);
   return (std::filesystem::path(dir) / name).string();
+}
+
+// The tags of game `index`'s record; resume compares them with a record found.
+Tags RecordTags(const MatchConfig& config, const Openings& openings, int index, const std::string& a_name,
+                const std::string& b_name) {
+  const bool a_is_black = index % 2 == 0;
+  return {{"Event", "loaz match"},
+          {"Round", std::to_string(index + 1)},
+          {"Black", a_is_black ? a_name : b_name},
+          {"White", a_is_black ? b_name : a_name},
+          {"Opening", openings.Describe(index / 2)},
+          {"Seed", std::to_string(config.seed)}};
+}
+
+// Game `index` as a match counts it.
+MatchGame Summarise(const Game& game, int index) {
+  MatchGame summary;
+  summary.index = index;
+  summary.a_is_black = index % 2 == 0;
+  summary.result = game.result();
+  summary.reason = game.reason();
+  summary.plies = game.ply();
+  summary.a_score = game.result() == Result::kDraw                                ? 0.5
+                    : (game.result() == Result::kBlackWins) == summary.a_is_black ? 1.0
+                                                                                  : 0.0;
+  return summary;
 }
 
 // Plays game `index` between a and b from its opening and returns it.
@@ -96,6 +123,28 @@ void Tally(const MatchConfig& config, MatchState& state, const MatchGame& game) 
   }
 }
 
+// Counts the games that out_dir already records (resume); a record of
+// another match there is an error naming it, as is an unfinished game.
+void ReadRecordedGames(const MatchConfig& config, const Openings& openings, MatchState& state) {
+  for (int index = 0; index < config.games; ++index) {
+    const std::string path = RecordPath(config.out_dir, index);
+    if (!std::filesystem::exists(path)) continue;
+    const Record record = ParseRecord(ReadFile(path), path);
+    for (const auto& [name, value] : RecordTags(config, openings, index, state.result.a, state.result.b))
+      if (TagValue(record.tags, name) != value)
+        throw ParseError(path + ": [" + name + " \"" + Excerpt(TagValue(record.tags, name), 60) +
+                         "\"] is not this match's \"" + Excerpt(value, 60) +
+                         "\" (--resume counts only its own games; name another --out)");
+    if (!(record.rules == config.rules))
+      throw ParseError(path + ": played under other rules (" + record.rules.ToString() + ")");
+    const Game game = ReplayRecord(record, config.rules, path);
+    if (!game.over()) throw ParseError(path + ": the game has no result");
+    state.recorded[index] = true;
+    ++state.result.resumed;
+    Tally(config, state, Summarise(game, index));
+  }
+}
+
 void Worker(const MatchConfig& config, const Openings& openings, MatchState& state, std::unique_ptr<Player> a,
             std::unique_ptr<Player> b) {
   try {
@@ -105,30 +154,16 @@ void Worker(const MatchConfig& config, const Openings& openings, MatchState& sta
       int index;
       {
         std::lock_guard<std::mutex> lock(state.mutex);
+        while (state.next_game < config.games && state.recorded[state.next_game]) ++state.next_game;
         if (state.stop || state.next_game >= config.games) return;
         index = state.next_game++;
       }
       const Game game = PlayGame(config, openings, index, *a, *b);
-      MatchGame summary;
-      summary.index = index;
-      summary.a_is_black = index % 2 == 0;
-      summary.result = game.result();
-      summary.reason = game.reason();
-      summary.plies = game.ply();
-      summary.a_score = game.result() == Result::kDraw                                ? 0.5
-                        : (game.result() == Result::kBlackWins) == summary.a_is_black ? 1.0
-                                                                                      : 0.0;
-      if (!config.out_dir.empty()) {
-        const Tags tags = {{"Event", "loaz match"},
-                           {"Round", std::to_string(index + 1)},
-                           {"Black", summary.a_is_black ? a->name() : b->name()},
-                           {"White", summary.a_is_black ? b->name() : a->name()},
-                           {"Opening", openings.Describe(index / 2)},
-                           {"Seed", std::to_string(config.seed)}};
-        WriteFileAtomic(RecordPath(config.out_dir, index), FormatRecord(game, tags));
-      }
+      if (!config.out_dir.empty())
+        WriteFileAtomic(RecordPath(config.out_dir, index),
+                        FormatRecord(game, RecordTags(config, openings, index, a->name(), b->name())));
       std::lock_guard<std::mutex> lock(state.mutex);
-      Tally(config, state, summary);
+      Tally(config, state, Summarise(game, index));
     }
   } catch (...) {
     std::lock_guard<std::mutex> lock(state.mutex);
@@ -143,6 +178,7 @@ MatchResult RunMatch(const MatchConfig& input) {
   MatchConfig config = input;
   if (config.games < 1) throw Error("match: --games must be at least 1");
   if (config.threads < 1) throw Error("match: --threads must be at least 1");
+  if (config.resume && config.out_dir.empty()) throw Error("match: --resume needs --out, the folder of the records");
   if (!config.make_a) config.make_a = [spec = config.player_a] { return MakePlayer(spec); };
   if (!config.make_b) config.make_b = [spec = config.player_b] { return MakePlayer(spec); };
   const Openings openings(config.openings, config.rules);
@@ -157,6 +193,8 @@ MatchResult RunMatch(const MatchConfig& input) {
   state.result.a = first_a->name();
   state.result.b = first_b->name();
   state.result.sprt = config.sprt;
+  state.recorded.assign(config.games, false);
+  if (config.resume) ReadRecordedGames(config, openings, state);
   const int threads = std::min(config.threads, config.games);
   std::vector<std::thread> workers;
   for (int t = 1; t < threads; ++t)

@@ -49,6 +49,10 @@ struct MatchConfig {
     return r;
   }();
   std::string out_dir;  // a record per game when set
+  // With out_dir: a game whose record is already there (from these players,
+  // this opening and seed, under these rules) counts as played, and only the
+  // others are played, so that a match cut short goes on where it stopped.
+  bool resume = false;
   std::optional<SprtConfig> sprt;
   // A player that times out (an external engine) loses the game when set;
   // else the match fails with the PlayerTimeout.
@@ -81,6 +85,7 @@ struct MatchResult {
   int decided_after = 0;
   double decided_llr = 0;
   std::vector<MatchGame> game_list;  // finished games in game-number order
+  int resumed = 0;                    // of them, read back from out_dir (resume)
 
   // Returns {a, b, games, wins, draws, losses, score, elo, elo_ci95} and,
   // with an SPRT, its parameters, llr and decision (with decided_after and
@@ -91,7 +96,8 @@ struct MatchResult {
 // Plays the match; with one thread and a fixed seed it plays the same games
 // every time (and with more threads too, unless the SPRT stops it). Throws
 // Error when a player fails (an external engine dies, plays an illegal move,
-// or times out without forfeit_on_timeout) or a record cannot be written.
+// or times out without forfeit_on_timeout) or a record cannot be written,
+// and ParseError when resume finds a record of another match, naming it.
 MatchResult RunMatch(const MatchConfig& config);
 
 // Returns one line of progress: "games 12/40  +8 =2 -2  score 75.0%  Elo +191 +- 120".

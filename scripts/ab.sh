@@ -22,8 +22,9 @@
 # STEP and differ in their tails only; an override of net.blocks grows the net.
 # The runs are AB_RUNS/NAME-a, AB_RUNS/NAME-b, ... (an existing one resumes, so
 # an interrupted test goes on); the match of arm X against arm A is written to
-# AB_RUNS/NAME-xa.json (X is player A: a positive Elo means X is better). SPRT:
-# H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
+# AB_RUNS/NAME-xa.json (X is player A: a positive Elo means X is better), its
+# games to AB_RUNS/NAME-xa.games/ (a match cut short keeps them: `loaz match
+# --resume`). SPRT: H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
   sed -n '12,18p' "$0" | sed 's/^# //' >&2
@@ -101,5 +102,6 @@ for ((j = 1; j < i; j++)); do
   x=${arms[$j]}
   "$loaz" match "mcts:net=$dir/$name-$x/net.safetensors,time=$seconds" \
     "mcts:net=$dir/$name-a/net.safetensors,time=$seconds" \
-    --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 --summary "$dir/$name-${x}a.json"
+    --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 \
+    --out "$dir/$name-${x}a.games" --resume --summary "$dir/$name-${x}a.json"
 done

@@ -12,9 +12,11 @@
 #   run's own export at its end; fewer where the run has fewer) instead of
 #   the checkpoint alone.
 #
-# Writes RUN_DIR/eval/curve/hH[_avgN].safetensors and hH[_avgN]_vs_OPPONENT.json
-# (the match summary, `loaz match --summary`); a point whose summary exists
-# is not played again, so an interrupted curve goes on where it stopped.
+# Writes RUN_DIR/eval/curve/hH[_avgN].safetensors, hH[_avgN]_vs_OPPONENT.json
+# (the match summary, `loaz match --summary`) and its games' records in
+# hH[_avgN]_vs_OPPONENT/; a point whose summary exists is not played again,
+# and one cut short keeps the games it recorded (`loaz match --resume`), so
+# an interrupted curve goes on where it stopped.
 set -euo pipefail
 if [ $# -lt 1 ] || [ $# -gt 5 ]; then
   sed -n '8p' "$0" | sed 's/^# //' >&2
@@ -56,7 +58,7 @@ for h in $hours; do
   if [ ! -s "$summary" ]; then
     "$loaz" export --run "$run" --step "$step" --average "$count" -o "$net" >/dev/null
     "$loaz" match "mcts:net=$net,time=$seconds,threads=1" "$opponent" --games "$games" \
-      --openings random:plies=4 --threads 2 --summary "$summary" >/dev/null
+      --openings random:plies=4 --threads 2 --out "${summary%.json}" --resume --summary "$summary" >/dev/null
   fi
   rows+=("$(python3 - "$summary" "$h" "$at" "$step" <<'EOF'
 import json, sys

@@ -102,6 +102,46 @@ TEST(MatchTest, SwapsColoursAndWritesReplayableRecords) {
     EXPECT_TRUE(json.contains(key)) << key;
 }
 
+TEST(MatchTest, ResumeCountsTheRecordedGamesAndPlaysTheRest) {
+  MatchConfig config = SmallMatch("random", "greedy", 6);
+  config.out_dir = TempDir("resume");
+  const MatchResult full = RunMatch(config);
+  ASSERT_EQ(full.resumed, 0);
+  const auto path = [&](int game) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "/game_%06d.txt", game);
+    return config.out_dir + name;
+  };
+  // Games 2 and 5 were never written; game 1's record is marked, so that a
+  // replay of it (which rewrites the file) would show.
+  std::filesystem::remove(path(2));
+  std::filesystem::remove(path(5));
+  WriteFileAtomic(path(1), "[Annotator \"kept\"]\n" + ReadFile(path(1)));
+  config.resume = true;
+  config.threads = 2;
+  const MatchResult resumed = RunMatch(config);
+  EXPECT_EQ(resumed.resumed, 4);
+  ExpectSameGames(full, resumed);
+  EXPECT_NE(ReadFile(path(1)).find("kept"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(path(2)) && std::filesystem::exists(path(5)));
+  // Everything recorded: nothing is played.
+  EXPECT_EQ(RunMatch(config).resumed, 6);
+
+  // Records of other players, or of a game without its end, are errors naming the file.
+  MatchConfig other = config;
+  other.player_b = "ab:depth=1";
+  EXPECT_NE(MatchError<ParseError>(other).find(path(1) + ": [White \"greedy\"] is not this match's \"ab:depth=1\""),
+            std::string::npos)
+      << MatchError<ParseError>(other);
+  const std::string text = ReadFile(path(3));
+  const size_t moves = text.find("\n\n") + 2;  // the move text's first line: two moves of a longer game
+  WriteFileAtomic(path(3), text.substr(0, moves) + text.substr(moves, text.find('\n', moves) - moves) + "\n");
+  EXPECT_NE(MatchError<ParseError>(config).find(path(3) + ": the game has no result"), std::string::npos)
+      << MatchError<ParseError>(config);
+  config.out_dir.clear();
+  EXPECT_NE(MatchError(config).find("--resume needs --out"), std::string::npos);
+}
+
 TEST(MatchTest, SprtStopsEarly) {
   MatchConfig config = SmallMatch("ab:depth=2", "random", 1000);
   config.sprt = SprtConfig{0, 200, 0.05, 0.05};

@@ -105,6 +105,13 @@ curve=$(LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>
 grep -qE '^\| 0 h \(0\.00\) \| 0 \| 2 \| \+[0-2] =[0-2] -[0-2] \|' <<<"$curve" || fail "curve.sh, step 0: $curve"
 grep -qE "^\| 9 h \([0-9.]+\) \| $(newest_step "$run") \| 2 \|" <<<"$curve" || fail "curve.sh, the last: $curve"
 [ -s "$run/eval/curve/h9_vs_ab_depth=1.json" ] || fail "curve.sh wrote no summary"
+# A point cut short goes on: with its summary and one game's record gone, the other game is read back.
+rm "$run/eval/curve/h9_vs_ab_depth=1.json" "$run/eval/curve/h9_vs_ab_depth=1/game_000001.txt"
+LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "9" 0.01 >/dev/null 2>"$tmp/curve_resume.err" ||
+  fail "curve.sh, resumed: $(tail -3 "$tmp/curve_resume.err")"
+grep -q "^1 of the games were read back from $run/eval/curve/h9_vs_ab_depth=1\$" "$tmp/curve_resume.err" &&
+  [ -s "$run/eval/curve/h9_vs_ab_depth=1/game_000001.txt" ] && [ -s "$run/eval/curve/h9_vs_ab_depth=1.json" ] ||
+  fail "curve.sh did not resume its point: $(cat "$tmp/curve_resume.err")"
 # AVERAGE=2: the mean of the last two checkpoints at 9 hours, the first alone at 0 (it has no older one).
 curve=$(AVERAGE=2 LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>/dev/null) ||
   fail "curve.sh with AVERAGE=2"
@@ -128,6 +135,7 @@ for arm in a b; do
 done
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2' "$tmp/ab/t-ba.json" ||
   fail "ab.sh: no match summary"
+[ -s "$tmp/ab/t-ba.games/game_000001.txt" ] || fail "ab.sh kept no records of its match"
 # scripts/plot.py --table: one period row that counts every self-play game
 # and says the playouts of its full searches (tiny.yaml's 24).
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)
