@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -300,7 +301,10 @@ TEST_F(ServerTest, ANewerRequestOfATabStopsItsOlderSearch) {
 
 // Posts a streamed search and returns its JSON lines; with stop_after > 0,
 // drops the connection after that many lines.
-std::vector<json> StreamLines(int port, const std::string& path, const json& body, int stop_after = 0) {
+// The JSON lines of a streamed reply; with stop_after, the connection drops
+// after that many; `received`, when given, counts the lines as they come.
+std::vector<json> StreamLines(int port, const std::string& path, const json& body, int stop_after = 0,
+                              std::atomic<int>* received = nullptr) {
   httplib::Client client("127.0.0.1", port);
   client.set_read_timeout(90, 0);
   std::string pending;
@@ -315,6 +319,7 @@ std::vector<json> StreamLines(int port, const std::string& path, const json& bod
     for (size_t end; (end = pending.find('\n')) != std::string::npos;) {
       lines.push_back(json::parse(pending.substr(0, end), nullptr, false));
       pending.erase(0, end + 1);
+      if (received) ++*received;
     }
     return stop_after == 0 || int(lines.size()) < stop_after;
   };
@@ -366,13 +371,15 @@ TEST_F(ServerTest, AStreamedMoveSendsTheSearchAsItRuns) {
 TEST_F(ServerTest, AnAnalysisRunsUntilItsTabStopsItOrGoes) {
   const std::string net = Get("/api/info").second["players"].back();
   auto running = [] { return Get("/api/info").second["searches"].value("running", -1); };
-  // Stopped by its tab: the stream ends with the best move so far.
+  // Stopped by its tab once an update has come (a fixed wait is not
+  // enough on a loaded machine): the stream ends with the best move so far.
   std::vector<json> lines;
+  std::atomic<int> received{0};
   std::thread analyse([&] {
-    lines = StreamLines(port_, "/api/analyse", {{"player", net}, {"client", "tab-s"}, {"stream", true}});
+    lines = StreamLines(port_, "/api/analyse", {{"player", net}, {"client", "tab-s"}, {"stream", true}}, 0, &received);
   });
-  for (int tries = 0; tries < 600 && running() < 1; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (int tries = 0; tries < 3000 && received < 1; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(running(), 1);
   EXPECT_EQ(Post("/api/stop", json{{"client", "tab-s"}}.dump()).second["stopped"], true);
   analyse.join();
   ASSERT_GE(lines.size(), 2u);
