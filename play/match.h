@@ -85,7 +85,7 @@ struct MatchResult {
   int decided_after = 0;
   double decided_llr = 0;
   std::vector<MatchGame> game_list;  // finished games in game-number order
-  int resumed = 0;                    // of them, read back from out_dir (resume)
+  int resumed = 0;                   // of them, read back from out_dir (resume)
 
   // Returns {a, b, games, wins, draws, losses, score, elo, elo_ci95} and,
   // with an SPRT, its parameters, llr and decision (with decided_after and
