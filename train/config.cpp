@@ -49,6 +49,11 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
            "from a net this many hours of run time old, searches use the late playouts (0: never)");
   v.Int("late_playouts", late_playouts, 1, kMaxPlayouts, "playouts of a full search from late_hours on");
   v.Int("late_cheap_playouts", late_cheap_playouts, 1, kMaxPlayouts, "playouts of a cheap search from late_hours on");
+  v.Double("later_hours", later_hours, 0, 1e6,
+           "from a net this many hours old (after late_hours), searches use the later playouts (0: never)");
+  v.Int("later_playouts", later_playouts, 1, kMaxPlayouts, "playouts of a full search from later_hours on");
+  v.Int("later_cheap_playouts", later_cheap_playouts, 1, kMaxPlayouts,
+        "playouts of a cheap search from later_hours on");
 }
 
 void ReplayConfig::Visit(ParamVisitor& v) {
@@ -186,6 +191,13 @@ void CheckConsistency(const Config& c, const std::string& source) {
     fail("replay.min_samples (" + std::to_string(c.replay.min_samples) + ") exceeds replay.window (" +
          std::to_string(c.replay.window) + ")");
   if (c.mcts.cheap_playouts > c.mcts.playouts) fail("mcts.cheap_playouts exceeds mcts.playouts");
+  const SelfplayConfig& sp = c.selfplay;
+  if (sp.late_cheap_playouts > sp.late_playouts) fail("selfplay.late_cheap_playouts exceeds selfplay.late_playouts");
+  if (sp.later_cheap_playouts > sp.later_playouts)
+    fail("selfplay.later_cheap_playouts exceeds selfplay.later_playouts");
+  if (sp.later_hours > 0 && !(sp.late_hours > 0 && sp.later_hours > sp.late_hours))
+    fail("selfplay.later_hours (" + FormatDouble(sp.later_hours) +
+         ") is a second step: it needs selfplay.late_hours above 0 and below it (" + FormatDouble(sp.late_hours) + ")");
   try {
     c.net.Validate();
     c.mcts.Validate();

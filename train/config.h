@@ -69,6 +69,11 @@ struct SelfplayConfig {
   double late_hours = 1;
   int late_playouts = 320;
   int late_cheap_playouts = 64;
+  // A second step of the same kind: from a net later_hours old (more than
+  // late_hours), later_playouts and later_cheap_playouts. 0: never.
+  double later_hours = 0;
+  int later_playouts = 640;
+  int later_cheap_playouts = 128;
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);

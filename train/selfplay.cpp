@@ -43,7 +43,7 @@ struct SelfPlay::Worker {
   // Playout games (resignation off) in which a side would have resigned.
   std::unordered_map<int64_t, Color> would_resign;
   int plies = 0, results[3] = {0, 0, 0}, resigned = 0, capped = 0;  // of the shard in the making
-  bool late = false;                                                // its driver searches with the late playouts
+  int stage = 0;  // the step of the playouts schedule its driver searches with (SelfPlay::stage_)
 };
 
 struct SelfPlay::Shared {
@@ -195,9 +195,10 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
       }
       last_refresh = Now();
     }
-    if (late_ && !w.late) {
-      driver.set_playouts(sc.late_playouts, sc.late_cheap_playouts);
-      w.late = true;
+    if (const int stage = stage_.load(); stage != w.stage) {
+      const StagePlayouts p = PlayoutsOf(stage);
+      driver.set_playouts(p.full, p.cheap);
+      w.stage = stage;
     }
     driver.Step(&finished);
     evaluations_ += driver.evaluations() - evaluations_before;
@@ -256,22 +257,32 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
   w.results[0] = w.results[1] = w.results[2] = 0;
 }
 
+SelfPlay::StagePlayouts SelfPlay::PlayoutsOf(int stage) const {
+  const SelfplayConfig& sc = config_.selfplay;
+  if (stage == 2) return {sc.later_playouts, sc.later_cheap_playouts};
+  if (stage == 1) return {sc.late_playouts, sc.late_cheap_playouts};
+  return {config_.mcts.playouts, config_.mcts.cheap_playouts};
+}
+
 void SelfPlay::NoteNetAge() {
   const SelfplayConfig& sc = config_.selfplay;
-  if (late_ || sc.late_hours <= 0) return;
+  if (sc.late_hours <= 0) return;
   const int64_t step = shared_->net.step();
   const double hours = step > 0 ? CheckpointHours(run_, step) : 0.0;
-  if (hours < sc.late_hours) return;
-  late_ = true;
+  const int stage = sc.later_hours > 0 && hours >= sc.later_hours ? 2 : hours >= sc.late_hours ? 1 : 0;
+  if (stage <= stage_.load()) return;
+  stage_ = stage;
+  const StagePlayouts p = PlayoutsOf(stage);
   char text[200];
   std::snprintf(text, sizeof text,
-                "self-play: the net of step %lld has %.2f hours of run time (selfplay.late_hours %g): "
+                "self-play: the net of step %lld has %.2f hours of run time (selfplay.%s %g): "
                 "searches now use %d playouts, cheap ones %d",
-                (long long)step, hours, sc.late_hours, sc.late_playouts, sc.late_cheap_playouts);
+                (long long)step, hours, stage == 2 ? "later_hours" : "late_hours",
+                stage == 2 ? sc.later_hours : sc.late_hours, p.full, p.cheap);
   log_.Info(text);
 }
 
-int SelfPlay::Playouts() const { return late_ ? config_.selfplay.late_playouts : config_.mcts.playouts; }
+int SelfPlay::Playouts() const { return PlayoutsOf(stage_.load()).full; }
 
 void SelfPlay::Report(const Worker& w, int games, int samples) {
   const double hours = std::max(1e-9, (Now() - started_) / 3600);

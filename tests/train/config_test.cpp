@@ -95,6 +95,14 @@ TEST(ConfigTest, WrongTypeNamesKeyAndFile) {
 
 TEST(ConfigTest, InconsistentFieldsAreErrors) {
   EXPECT_NE(ErrorOf("replay: {window: 10, min_samples: 20}").find("replay.min_samples"), std::string::npos);
+  EXPECT_NE(ErrorOf("selfplay: {late_playouts: 50, late_cheap_playouts: 60}").find("selfplay.late_cheap_playouts"),
+            std::string::npos);
+  // The later step comes after the late one, and only with one.
+  EXPECT_EQ(ErrorOf("selfplay: {late_hours: 1, later_hours: 2}"), "");
+  EXPECT_NE(ErrorOf("selfplay: {late_hours: 2, later_hours: 1}").find("selfplay.later_hours (1.0)"), std::string::npos);
+  EXPECT_NE(ErrorOf("selfplay: {late_hours: 0, later_hours: 1}").find("selfplay.later_hours"), std::string::npos);
+  EXPECT_NE(ErrorOf("selfplay: {later_playouts: 100, later_cheap_playouts: 101}").find("selfplay.later_cheap_playouts"),
+            std::string::npos);
 }
 
 TEST(ConfigTest, OverridesApplyAndAreNamedInErrors) {

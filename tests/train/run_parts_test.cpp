@@ -210,35 +210,57 @@ TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
   EXPECT_FALSE(SameParameters(average12, average));
 }
 
-TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
-  config_.selfplay.workers = 1;
-  config_.selfplay.games_per_worker = 2;
-  config_.selfplay.games_per_shard = 2;
-  config_.selfplay.max_games = 2;
-  config_.selfplay.record_every = 0;
-  config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
-  config_.selfplay.late_hours = 1.5;
-  config_.selfplay.late_playouts = config_.selfplay.late_cheap_playouts = 24;
-  config_.rules.max_plies = 40;
-  // A net of step 200 trained for 2 hours of run time.
-  LoaNet model(config_.net);
+// Self-plays two games of 40 plies at most with a net of step 200 that has
+// two hours of run time behind it; returns the log.
+std::string SelfPlayWithATwoHourNet(const Config& base, const RunDir& run, const fs::path& log_path) {
+  Config config = base;
+  config.selfplay.workers = 1;
+  config.selfplay.games_per_worker = 2;
+  config.selfplay.games_per_shard = 2;
+  config.selfplay.max_games = 2;
+  config.selfplay.record_every = 0;
+  config.rules.max_plies = 40;
+  LoaNet model(config.net);
   TrainingState state;
   state.step = 200;
-  state.rules = config_.rules.ToString();
+  state.rules = config.rules.ToString();
   state.counters[kElapsedMsCounter] = 2 * 3600 * 1000;
-  SaveCheckpoint(run_->CheckpointPath(200), model, nullptr, state);
-  const std::string log_path = (root_ / "late.log").string();
+  SaveCheckpoint(run.CheckpointPath(200), model, nullptr, state);
   {
-    Logger log(log_path, LogLevel::kInfo);
-    MetricsLog metrics(run_->MetricsPath());
-    SelfPlay selfplay(config_, *run_, log, metrics, "test");
+    Logger log(log_path.string(), LogLevel::kInfo);
+    MetricsLog metrics(run.MetricsPath());
+    SelfPlay selfplay(config, run, log, metrics, "test");
     std::atomic<bool> stop{false};
     selfplay.Run(stop);
   }
-  const std::string text = ReadFile(log_path);
-  EXPECT_NE(text.find("searches now use 24 playouts, cheap ones 24"), std::string::npos) << text;
+  return ReadFile(log_path.string());
+}
+
+TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
+  config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
+  config_.selfplay.late_hours = 1.5;
+  config_.selfplay.late_playouts = config_.selfplay.late_cheap_playouts = 24;
+  config_.selfplay.later_hours = 2.5;  // the net is not that old
+  const std::string text = SelfPlayWithATwoHourNet(config_, *run_, root_ / "late.log");
+  EXPECT_NE(text.find("(selfplay.late_hours 1.5): searches now use 24 playouts, cheap ones 24"), std::string::npos)
+      << text;
   EXPECT_EQ(MetricsLines("selfplay"), 1);
   EXPECT_NE(ReadFile(run_->MetricsPath()).find("\"playouts\":24"), std::string::npos);
+}
+
+TEST_F(RunPartsTest, SelfPlayTakesTheLaterPlayoutsOnceItsNetIsLaterHoursOld) {
+  config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
+  config_.selfplay.late_hours = 1;
+  config_.selfplay.late_playouts = config_.selfplay.late_cheap_playouts = 16;
+  config_.selfplay.later_hours = 1.75;
+  config_.selfplay.later_playouts = 32;
+  config_.selfplay.later_cheap_playouts = 12;
+  const std::string text = SelfPlayWithATwoHourNet(config_, *run_, root_ / "later.log");
+  // A resumed run whose net is past both steps goes straight to the second.
+  EXPECT_NE(text.find("(selfplay.later_hours 1.75): searches now use 32 playouts, cheap ones 12"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("searches now use 16 playouts"), std::string::npos) << text;
+  EXPECT_NE(ReadFile(run_->MetricsPath()).find("\"playouts\":32"), std::string::npos);
 }
 
 // Returns the message of the Error that starting a run of config throws,
