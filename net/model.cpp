@@ -17,9 +17,15 @@ nn::BatchNorm2d BatchNorm(int channels) {
 }
 
 // Whether a tensor of the model goes into exports: not the batch counters,
-// not the ownership head (a training target only).
+// not the training-only heads (ownership, reply).
 bool IsExported(const std::string& name) {
-  return name.find("num_batches_tracked") == std::string::npos && name.rfind("ownership.", 0) != 0;
+  return name.find("num_batches_tracked") == std::string::npos && name.rfind("ownership.", 0) != 0 &&
+         name.rfind("reply.", 0) != 0;
+}
+
+// [N, 8 directions, 64 squares] -> [N, 64, 8] -> policy index s * 8 + d.
+torch::Tensor PolicyLogits(const torch::Tensor& head) {
+  return head.transpose(1, 2).reshape({head.size(0), kPolicySize});
 }
 
 }  // namespace
@@ -83,17 +89,19 @@ LoaNetImpl::LoaNetImpl(const NetConfig& config) : config_(config) {
         register_module("moves_left", DenseHead(c, config_.moves_left_channels, config_.moves_left_hidden, 1));
   if (config_.ownership_channels > 0)
     ownership_ = register_module("ownership", ConvHead(c, config_.ownership_channels, kOwnershipClasses));
+  if (config_.reply_channels > 0)
+    reply_ = register_module("reply", ConvHead(c, config_.reply_channels, kNumDirections));
 }
 
 NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
   torch::Tensor x = torch::relu(stem_(input));
   for (const auto& block : *blocks_) x = block->as<ResidualBlock>()->forward(x);
   NetOutput out;
-  // [N, 8 directions, 64 squares] -> [N, 64, 8] -> policy index s * 8 + d.
-  out.policy = policy_(x).transpose(1, 2).reshape({x.size(0), kPolicySize});
+  out.policy = PolicyLogits(policy_(x));
   out.value = value_(x);
   if (moves_left_) out.moves_left = moves_left_(x).squeeze(1);
   if (ownership_) out.ownership = ownership_(x);
+  if (reply_) out.reply = PolicyLogits(reply_(x));
   return out;
 }
 

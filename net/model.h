@@ -10,6 +10,8 @@
 //     -> moves-left head -> 1        (remaining plies / kMovesLeftScale)
 //     -> ownership head  -> 3 x 64   (own, enemy, empty at the game's end;
 //                                     training only, not exported)
+//     -> reply head      -> 512 logits (the opponent's next move; training
+//                                     only, not exported)
 
 #include <torch/torch.h>
 
@@ -26,6 +28,7 @@ struct NetOutput {
   torch::Tensor value;       // [N, 3]: win, draw, loss logits
   torch::Tensor moves_left;  // [N]; undefined when the config has no such head
   torch::Tensor ownership;   // [N, 3, 64] logits (OwnershipClass); undefined without the head
+  torch::Tensor reply;       // [N, 512] logits of the opponent's reply; undefined without the head
 };
 
 // conv (no bias) -> batch norm, the unit every layer is built of.
@@ -66,8 +69,9 @@ TORCH_MODULE(ResidualBlock);
 // A convolutional head: per square, `outputs` logits. The policy head, as
 // in Leela Chess Zero (direction d of the piece on square s is output plane
 // d at s, so that the 512 logits come out in policy index order s * 8 + d
-// after a transpose), and the ownership head (KataGo's, with LOA's three
-// states of a square: own piece, enemy piece, empty at the game's end).
+// after a transpose; the reply head is a second one), and the ownership
+// head (KataGo's, with LOA's three states of a square: own piece, enemy
+// piece, empty at the game's end).
 //
 //   trunk -> conv1x1 (C -> H) -> BN -> ReLU -> conv1x1 (H -> outputs, bias)
 //         -> [N, outputs, 64]
@@ -116,7 +120,7 @@ class LoaNetImpl : public torch::nn::Module {
   NetConfig config_;
   ConvBn stem_{nullptr};
   torch::nn::ModuleList blocks_{nullptr};
-  ConvHead policy_{nullptr}, ownership_{nullptr};
+  ConvHead policy_{nullptr}, ownership_{nullptr}, reply_{nullptr};
   DenseHead value_{nullptr}, moves_left_{nullptr};
 };
 TORCH_MODULE(LoaNet);
@@ -127,7 +131,8 @@ TORCH_MODULE(LoaNet);
 torch::Tensor EncodeBatch(const Position* positions, int count, InputFeatures features = InputFeatures::kBasic);
 
 // Returns the model's state as an export: every parameter and batch-norm
-// statistic but the ownership head's (what play never runs; the config is
+// statistic but the training-only heads' (ownership, reply: what play
+// never runs; the config is
 // NetConfig::Exported()), copied to CPU float32. Not thread-safe with
 // training.
 ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);

@@ -34,7 +34,8 @@ class JsonReader : public TextParamReader {
   std::optional<std::string> Text(const char* key) override {
     if (!j_.contains(key)) {
       // Older files: the basic planes, no such head.
-      if (std::string(key) == "ownership_channels" || std::string(key) == "input_features") return std::nullopt;
+      for (const char* added : {"input_features", "ownership_channels", "reply_channels"})
+        if (std::string(key) == added) return std::nullopt;
       Fail(key, "missing", true);
     }
     const nlohmann::json& value = j_[key];
@@ -66,6 +67,8 @@ void NetConfig::Visit(ParamVisitor& v) {
   v.Int("moves_left_hidden", moves_left_hidden, 1, 4096, "hidden units of the moves-left head");
   v.Int("ownership_channels", ownership_channels, 0, 512,
         "width of the ownership head (a training target; 0: no such head)");
+  v.Int("reply_channels", reply_channels, 0, 512,
+        "width of the opponent's-reply policy head (a training target; 0: no such head)");
 }
 
 void NetConfig::Validate() const { CheckParamRanges(*this, "net config"); }

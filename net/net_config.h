@@ -35,6 +35,11 @@ struct NetConfig {
   // head is a training target only (where the game ended, per square):
   // exports leave it out, so the engine never runs it.
   int ownership_channels = 0;
+  // Width of the opponent's-reply head's 1x1 convolution; 0: no such head.
+  // The head (a policy head of its own) predicts the move the opponent
+  // plays next, KataGo's auxiliary policy target; a training target only,
+  // left out of exports as the ownership head is.
+  int reply_channels = 0;
 
   // Returns the input planes of the net's input set.
   InputFeatures features() const { return InputFeaturesOf(input_features); }
@@ -47,10 +52,11 @@ struct NetConfig {
   // Returns whether block b (0-based) has the global pooling bias.
   bool HasGlobalPooling(int b) const { return global_pooling_every > 0 && (b + 1) % global_pooling_every == 0; }
   // Returns the config of this net's export: the same, without the
-  // ownership head.
+  // training-only heads (ownership, reply).
   NetConfig Exported() const {
     NetConfig c = *this;
     c.ownership_channels = 0;
+    c.reply_channels = 0;
     return c;
   }
   // Returns the floating-point operations of one position's forward pass
@@ -62,9 +68,9 @@ struct NetConfig {
   std::string ShortName() const;
   // Parses ToJson's output; throws ParseError naming an unknown key, a
   // missing key or a value of the wrong type, and Error for a bad range. A
-  // key added after files were written (input_features, ownership_channels)
-  // may be missing: it then takes the value that those files meant (the
-  // basic planes, no such head). The JSON also holds input_planes, for
+  // key added after files were written (input_features, ownership_channels,
+  // reply_channels) may be missing: it then takes the value that those
+  // files meant (the basic planes, no such head). The JSON also holds input_planes, for
   // readers of the file alone (scripts/read_export.py); it must agree.
   static NetConfig FromJson(const std::string& json);
 

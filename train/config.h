@@ -137,6 +137,10 @@ struct TrainConfig {
   // (net.ownership_channels > 0): KataGo's 1.5 per board, on the mean over
   // the squares.
   double ownership_weight = 1.5;
+  // The opponent's-reply loss's weight, when the net has the head
+  // (net.reply_channels > 0): KataGo's 0.15, on the cross-entropy of the
+  // move the opponent played next.
+  double reply_weight = 0.15;
   // The value target is (1 - w) * the game's outcome + w * the search's root
   // value (as win/loss probabilities): the root value is less noisy than one
   // game's result (lc0's q-ratio; "Lessons from AlphaZero", Prasad 2018,

@@ -69,6 +69,8 @@ int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, 
     s.plies_left = uint16_t(std::min(plies - ply, 65535));
     s.game = uint16_t(game_index);
     s.ply = uint32_t(ply);
+    if (ply + 1 < plies && !g.moves[size_t(ply + 1)].move.is_pass())
+      s.reply = uint16_t(g.moves[size_t(ply + 1)].move.PolicyIndex());
     std::vector<std::pair<int, float>> target;
     for (const MoveProbability& p : m.policy)
       if (!p.move.is_pass()) target.emplace_back(p.move.PolicyIndex(), p.probability);

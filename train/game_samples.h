@@ -30,9 +30,11 @@ GameOutcome OutcomeOf(const SelfPlayGame& g);
 // Appends g to shard as its next game (shard->games grows by one, its
 // final board joins shard->finals) and its samples: one per full search
 // whose position has a move other than the pass, with the search's policy
-// target, the outcome for the side to move, the root value and the plies
-// left. The final board is the game's last position, a resigned game's
-// too. Returns the samples added; the game's index is shard->games - 1.
+// target, the outcome for the side to move, the root value, the plies
+// left and the opponent's reply (the move played next, from a full or a
+// cheap search; none after the last move or before a pass). The final
+// board is the game's last position, a resigned game's too. Returns the
+// samples added; the game's index is shard->games - 1.
 //
 // With surprise_share > 0 (KataGo's policy-surprise weighting), a sample's
 // weight is (1 - share) + share * surprise / (the game's mean surprise), and

@@ -53,7 +53,7 @@ NetOutput Forward(LoaNet& model, const torch::Tensor& input, const TrainConfig& 
     const Bf16Autocast bf16(device);
     out = model->forward(input);
   }
-  for (torch::Tensor* t : {&out.policy, &out.value, &out.moves_left, &out.ownership})
+  for (torch::Tensor* t : {&out.policy, &out.value, &out.moves_left, &out.ownership, &out.reply})
     if (t->defined()) *t = t->to(torch::kFloat32);
   return out;
 }
@@ -90,6 +90,15 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double
     const torch::Tensor own = (per_row * weight).sum() / weight.sum().clamp_min(1);
     total = total + c.ownership_weight * own;
     l.ownership = own.item<double>();
+  }
+  if (out.reply.defined()) {
+    // No legal mask: the input does not say which move comes before the
+    // reply, so the head learns the legal replies as it learns the moves.
+    const torch::Tensor weight = tensor(b.reply_weight, {n});
+    const torch::Tensor per_row = -(tensor(b.reply, {n, kPolicySize}) * torch::log_softmax(out.reply, 1)).sum(1);
+    const torch::Tensor reply = (per_row * weight).sum() / weight.sum().clamp_min(1);
+    total = total + c.reply_weight * reply;
+    l.reply = reply.item<double>();
   }
   torch::NoGradGuard no_grad;
   l.total = total;

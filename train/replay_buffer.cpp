@@ -27,6 +27,8 @@ void Batch::Resize(int n) {
   root_value.assign(size_t(n), 0.0f);
   ownership.assign(size_t(n) * kOwnershipClasses * kNumSquares, 0.0f);
   ownership_weight.assign(size_t(n), 0.0f);
+  reply.assign(size_t(n) * kPolicySize, 0.0f);
+  reply_weight.assign(size_t(n), 0.0f);
 }
 
 void FillOwnership(const FinalBoard& board, Color side, int t, float* out) {
@@ -73,6 +75,11 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
   else
     std::fill(ownership, ownership + kOwnershipClasses * kNumSquares, 0.0f);
   batch->ownership_weight[row] = final_board.known() ? 1.0f : 0.0f;
+
+  float* reply = &batch->reply[size_t(row) * kPolicySize];
+  std::fill(reply, reply + kPolicySize, 0.0f);
+  if (s.reply != kNoReply) reply[TransformPolicyIndex(t, s.reply)] = 1.0f;
+  batch->reply_weight[row] = s.reply != kNoReply ? 1.0f : 0.0f;
 }
 
 void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {

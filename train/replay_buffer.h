@@ -35,6 +35,10 @@ struct Batch {
   // ownership head outputs): where the game ended, from the side to move's view.
   std::vector<float> ownership;
   std::vector<float> ownership_weight;  // size: 1 if the final board is known, else 0
+  // size x kPolicySize: one-hot on the opponent's reply (the move played
+  // next), in the frame of the row's symmetry.
+  std::vector<float> reply;
+  std::vector<float> reply_weight;  // size: 1 if the sample has a reply, else 0
 
   // Sizes every vector for n rows.
   void Resize(int n);

@@ -22,6 +22,7 @@ constexpr uint32_t kMaxShardSamples = 1u << 26;
 constexpr size_t kRecordBytes = 32;
 constexpr size_t kEntryBytes = 4;
 constexpr size_t kFinalBytes = 16;
+constexpr size_t kReplyBytes = 2;
 
 template <typename T>
 void Put(std::string& out, T value) {
@@ -57,6 +58,8 @@ struct Header {
 
 // The bytes of the final boards: version 3 has one per game.
 uint64_t FinalsBytes(const Header& h) { return h.version >= 3 ? uint64_t(h.games) * kFinalBytes : 0; }
+// The bytes of the replies: version 4 has one per sample.
+uint64_t RepliesBytes(const Header& h) { return h.version >= 4 ? uint64_t(h.samples) * kReplyBytes : 0; }
 
 Header ParseHeader(const std::string& bytes, const std::string& name) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kShardMagic, sizeof kShardMagic) != 0)
@@ -74,7 +77,8 @@ Header ParseHeader(const std::string& bytes, const std::string& name) {
   h.checksum = in.Get<uint64_t>();
   if (h.games == 0 || h.games > kMaxShardGames || h.samples > kMaxShardSamples ||
       uint64_t(h.entries) > uint64_t(h.samples) * 255 ||
-      h.payload_bytes != uint64_t(h.samples) * kRecordBytes + FinalsBytes(h) + uint64_t(h.entries) * kEntryBytes)
+      h.payload_bytes !=
+          uint64_t(h.samples) * kRecordBytes + FinalsBytes(h) + RepliesBytes(h) + uint64_t(h.entries) * kEntryBytes)
     throw Error(name + ": replay shard header out of range or inconsistent (games " + std::to_string(h.games) +
                 ", samples " + std::to_string(h.samples) + ")");
   return h;
@@ -121,7 +125,7 @@ std::string SerializeShard(const Shard& shard) {
   // with a board of no pieces: no ownership target.
   assert(shard.finals.size() <= size_t(shard.games));
   std::string payload;
-  payload.reserve(shard.samples.size() * kRecordBytes + size_t(shard.games) * kFinalBytes +
+  payload.reserve(shard.samples.size() * (kRecordBytes + kReplyBytes) + size_t(shard.games) * kFinalBytes +
                   shard.policy.size() * kEntryBytes);
   for (const Sample& s : shard.samples) {
     Put(payload, s.black);
@@ -140,6 +144,7 @@ std::string SerializeShard(const Shard& shard) {
     Put(payload, board.black);
     Put(payload, board.white);
   }
+  for (const Sample& s : shard.samples) Put(payload, s.reply);
   for (const Sample& s : shard.samples)
     for (int i = 0; i < s.num_policy; ++i) {
       Put(payload, shard.policy[s.policy_offset + i].index);
@@ -190,6 +195,12 @@ Shard ParseShard(const std::string& bytes, const std::string& name) {
       if (board.black & board.white) throw Error(name + ": replay shard holds a malformed final board");
     }
   }
+  if (h.version >= 4)
+    for (Sample& s : shard.samples) {
+      s.reply = in.Get<uint16_t>();
+      if (s.reply >= kPolicySize && s.reply != kNoReply)
+        throw Error(name + ": replay shard holds a reply out of range");
+    }
   shard.policy.resize(entries);
   for (PolicyEntry& e : shard.policy) {
     e.index = in.Get<uint16_t>();

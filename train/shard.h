@@ -9,12 +9,15 @@
 //     payload alone; still read)
 //   payload: samples x 32-byte fixed records, then (version 3) games x
 //     16-byte final boards (u64 black, u64 white: each game's last
-//     position, the ownership target), then all policy entries (u16 policy
-//     index, u16 probability * 65535), sample by sample.
+//     position, the ownership target), then (version 4) samples x u16:
+//     the policy index of the opponent's reply (the move played next;
+//     65535: none), then all policy entries (u16 policy index, u16
+//     probability * 65535), sample by sample.
 // A fixed record: u64 black, u64 white, u8 side to move, u8 flags, i8
 // outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
-// index in the shard, u32 ply of the game. Versions 1 and 2 (no final
-// boards) are still read; their samples have no ownership target.
+// index in the shard, u32 ply of the game. Versions 1 to 3 are still read:
+// their samples have no reply target, and those of versions 1 and 2 no
+// ownership target either.
 
 #include <cstdint>
 #include <string>
@@ -27,7 +30,7 @@ namespace loa::train {
 
 inline constexpr char kShardMagic[8] = {'L', 'O', 'A', 'Z', 'S', 'H', 'R', 'D'};
 // Bump when the layout changes; readers reject other versions by name.
-inline constexpr uint32_t kShardVersion = 3;
+inline constexpr uint32_t kShardVersion = 4;
 
 // Sample flags.
 enum SampleFlags : uint8_t {
@@ -42,6 +45,9 @@ struct PolicyEntry {
   uint16_t prob;   // probability * kProbScale
 };
 inline constexpr float kProbScale = 65535.0f;
+// Sample::reply of a sample without one (the game's last move, a pass next,
+// or a shard older than version 4).
+inline constexpr uint16_t kNoReply = 0xFFFF;
 
 // One position of a self-play game and its training targets, seen from the
 // side to move there.
@@ -49,12 +55,15 @@ struct Sample {
   uint64_t black = 0, white = 0;
   uint8_t side_to_move = 0;  // Color
   uint8_t flags = 0;
-  int8_t outcome = 0;          // +1 win, 0 draw, -1 loss for the side to move
-  uint8_t num_policy = 0;      // entries in the policy target
-  float root_value = 0;        // the search's root value, win - loss, [-1, 1]
-  uint16_t plies_left = 0;     // plies from here to the end of the game
-  uint16_t game = 0;           // index of its game within the shard
-  uint32_t ply = 0;            // ply of the game at this position
+  int8_t outcome = 0;       // +1 win, 0 draw, -1 loss for the side to move
+  uint8_t num_policy = 0;   // entries in the policy target
+  float root_value = 0;     // the search's root value, win - loss, [-1, 1]
+  uint16_t plies_left = 0;  // plies from here to the end of the game
+  uint16_t game = 0;        // index of its game within the shard
+  uint32_t ply = 0;         // ply of the game at this position
+  // The policy index of the move the opponent played next (the opponent's
+  // reply target, KataGo's auxiliary policy), or kNoReply.
+  uint16_t reply = kNoReply;
   uint32_t policy_offset = 0;  // first entry in the shard's policy array
 
   // Returns the position (without history).

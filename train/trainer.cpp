@@ -29,10 +29,12 @@ constexpr std::chrono::milliseconds kWaitPeriod{200};
 
 // Sums of Losses over several batches, for the metrics.
 struct LossSums {
-  double policy = 0, value = 0, moves_left = 0, ownership = 0, entropy = 0, value_accuracy = 0, grad_norm = 0;
+  double policy = 0, value = 0, moves_left = 0, ownership = 0, reply = 0, entropy = 0, value_accuracy = 0,
+         grad_norm = 0;
   int batches = 0;
   void Add(const Losses& l, double norm) {
-    policy += l.policy, value += l.value, moves_left += l.moves_left, ownership += l.ownership, entropy += l.entropy;
+    policy += l.policy, value += l.value, moves_left += l.moves_left, ownership += l.ownership, reply += l.reply;
+    entropy += l.entropy;
     value_accuracy += l.value_accuracy, grad_norm += norm, ++batches;
   }
   // Writes the means into event under their names.
@@ -42,6 +44,7 @@ struct LossSums {
     event["value_loss"] = value / n;
     event["moves_left_loss"] = moves_left / n;
     if (ownership > 0) event["ownership_loss"] = ownership / n;  // a net with the head
+    if (reply > 0) event["reply_loss"] = reply / n;              // a net with the head
     event["policy_entropy"] = entropy / n;
     event["value_accuracy"] = value_accuracy / n;
   }
@@ -140,8 +143,8 @@ ExportedNet ReadInitialNet(const Config& config) {
 }
 
 // Starts from train.initial_net: its weights, grown where it has fewer
-// blocks than the run's net (GrowInto), the ownership head (which exports
-// lack) left at its initialisation.
+// blocks than the run's net (GrowInto), the training-only heads (which
+// exports lack: ownership, reply) left at their initialisation.
 void Trainer::Impl::LoadInitialNet() {
   const std::string& path = config.train.initial_net;
   const ExportedNet net = ReadInitialNet(config);
@@ -200,7 +203,7 @@ void Trainer::Impl::TrainStep() {
                 "; the run stops, its newest checkpoint is the last good one");
   };
   if (!std::isfinite(l.policy) || !std::isfinite(l.value) || !std::isfinite(l.moves_left) ||
-      !std::isfinite(l.ownership))
+      !std::isfinite(l.ownership) || !std::isfinite(l.reply))
     fail("the training loss is not finite");
   l.total.backward();
   double norm = 0;

@@ -180,18 +180,22 @@ TEST(ExportTest, AverageRefusesNetsThatDoNotMatch) {
   EXPECT_THROW(AverageNets({a, other_rules}), Error);
 }
 
-TEST(ExportTest, ArchitecturesWrittenBeforeTheOwnershipHeadHaveNone) {
-  // The shipped nets' architecture JSON predates ownership_channels.
+TEST(ExportTest, ArchitecturesWrittenBeforeTheTrainingOnlyHeadsHaveNone) {
+  // The shipped nets' architecture JSON predates reply_channels (and older
+  // ones ownership_channels).
   nlohmann::json older = nlohmann::json::parse(SmallConfig(2, 16, 0, false).ToJson());
   older.erase("ownership_channels");
+  older.erase("reply_channels");
   EXPECT_EQ(NetConfig::FromJson(older.dump()).ownership_channels, 0);
+  EXPECT_EQ(NetConfig::FromJson(older.dump()).reply_channels, 0);
   EXPECT_EQ(NetConfig::FromJson(older.dump()), SmallConfig(2, 16, 0, false));
   // Every other key is still required.
   older.erase("value_hidden");
   EXPECT_THROW(NetConfig::FromJson(older.dump()), ParseError);
-  // An export's config never has the head.
+  // An export's config never has the heads.
   NetConfig with_head = SmallConfig(2, 16, 0, false);
   with_head.ownership_channels = 8;
+  with_head.reply_channels = 8;
   EXPECT_EQ(with_head.Exported(), SmallConfig(2, 16, 0, false));
   EXPECT_EQ(TensorLayout(with_head.Exported()), TensorLayout(SmallConfig(2, 16, 0, false)));
 }

@@ -448,29 +448,35 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
   EXPECT_THROW(MakeNetEvaluator(TempPath("nothing_here"), NetEvaluatorOptions()), IoError);
 }
 
-TEST(ModelTest, TheOwnershipHeadTrainsButIsNeitherExportedNorRun) {
+TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
   NetConfig config = SmallConfig(2, 8, 1, true);
   config.ownership_channels = 4;
+  config.reply_channels = 4;
   torch::manual_seed(41);
   LoaNet model(config);
   std::vector<Position> positions = RandomPositions(5, 41);
   model->eval();
-  EXPECT_EQ(model->forward(EncodeBatch(positions.data(), 5)).ownership.sizes(),
-            (std::vector<int64_t>{5, kOwnershipClasses, kNumSquares}));
+  const NetOutput out = model->forward(EncodeBatch(positions.data(), 5));
+  EXPECT_EQ(out.ownership.sizes(), (std::vector<int64_t>{5, kOwnershipClasses, kNumSquares}));
+  EXPECT_EQ(out.reply.sizes(), (std::vector<int64_t>{5, kPolicySize}));
+  EXPECT_FALSE(torch::equal(out.reply, out.policy));  // a head of its own
 
-  // The export: the same net without the head, which plays as the model does.
+  // The export: the same net without the heads, which plays as the model does.
   ExportedNet net = ToExport(model, "rules", 3);
   EXPECT_EQ(net.config, SmallConfig(2, 8, 1, true));
-  for (const auto& [name, tensor] : net.tensors) EXPECT_NE(name.rfind("ownership.", 0), 0u) << name;
+  for (const auto& [name, tensor] : net.tensors) {
+    EXPECT_NE(name.rfind("ownership.", 0), 0u) << name;
+    EXPECT_NE(name.rfind("reply.", 0), 0u) << name;
+  }
   EXPECT_EQ(net.tensors.size(), TensorLayout(net.config).size());
   LoaNet played = ModelOf(net);
   const torch::Tensor input = EncodeBatch(positions.data(), 5);
   EXPECT_TRUE(torch::equal(played->forward(input).policy, model->forward(input).policy));
-  // An export loads into a model with the head (which keeps its own weights).
+  // An export loads into a model with the heads (which keep their own weights).
   LoaNet other(config);
   LoadExportInto(net, other);
 
-  // A checkpoint keeps the head; its export and every evaluator leave it out.
+  // A checkpoint keeps the heads; its export and every evaluator leave them out.
   const std::string checkpoint = TempPath("ownership.pt");
   SaveCheckpoint(checkpoint, model, nullptr, TrainingState{3, {}, "rules"});
   EXPECT_EQ(ReadCheckpointInfo(checkpoint).config, config);

@@ -62,7 +62,16 @@ TEST(GameSamplesTest, SamplesCarryTheOutcomeForTheSideToMove) {
     EXPECT_EQ(s.num_policy, 2);
     EXPECT_EQ(shard.policy[s.policy_offset].index, g.moves[s.ply].move.PolicyIndex());
     EXPECT_EQ(s.position(), g.moves[s.ply].position);
+    // The opponent's reply: the move played next, from a cheap search too
+    // (after plies 1, 4 and 7).
+    EXPECT_EQ(s.reply, g.moves[s.ply + 1].move.PolicyIndex()) << "ply " << s.ply;
   }
+  // A game whose last move was a full search: that sample has no reply.
+  Shard ended;
+  AppendGame(MakeGame(8, {}), o, &ended);
+  ASSERT_EQ(ended.samples.back().ply, 7u);
+  EXPECT_EQ(ended.samples.back().reply, kNoReply);
+  EXPECT_NE(ended.samples[ended.samples.size() - 2].reply, kNoReply);
   o.result = Result::kDraw;
   o.capped = true;
   Shard drawn;

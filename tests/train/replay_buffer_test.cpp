@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "core/file_util.h"
 #include "core/game.h"
 #include "net/encoder.h"
+#include "net/symmetry.h"
 
 namespace loa::train {
 namespace {
@@ -149,6 +151,54 @@ TEST(ReplayBufferTest, TheOwnershipTargetTurnsWithTheBoard) {
   older.Add("s", GameShard(3, 30));
   older.SampleBatch(10, false, &batch);
   for (int r = 0; r < batch.size; ++r) EXPECT_EQ(batch.ownership_weight[r], 0.0f);
+}
+
+// Returns the one slot of a one-hot row of kPolicySize floats, or -1.
+int HotSlot(const std::vector<float>& rows, int r) {
+  int hot = -1;
+  for (int i = 0; i < kPolicySize; ++i)
+    if (rows[size_t(r) * kPolicySize + i] > 0) hot = hot < 0 ? i : -2;
+  return hot;
+}
+
+TEST(ReplayBufferTest, TheReplyTargetTurnsWithTheBoard) {
+  // The start position, its played move and the reply played after it:
+  // under every symmetry the reply stays a legal move after the move.
+  auto shard = GameShard(0, 2);
+  Sample& first = shard->samples[0];
+  const Position start = first.position();
+  const int move = shard->policy[first.policy_offset].index;
+  const int reply = shard->policy[shard->samples[1].policy_offset].index;
+  first.reply = uint16_t(reply);
+  shard->samples.pop_back();  // the reply's own sample
+  ReplayBuffer buffer(NoValidation(1000), 3);
+  buffer.Add("s", shard);
+  Batch batch;
+  buffer.SampleBatch(200, false, &batch);
+  std::set<int> replies;
+  for (int r = 0; r < batch.size; ++r) {
+    ASSERT_EQ(batch.reply_weight[r], 1.0f);
+    const int hot_move = HotSlot(batch.policy, r), hot_reply = HotSlot(batch.reply, r);
+    ASSERT_GE(hot_reply, 0) << "row " << r << ": not one-hot";
+    replies.insert(hot_reply);
+    bool consistent = false;  // some symmetry gives both the row's move and its reply
+    for (int t = 0; t < kNumSymmetries; ++t) {
+      if (TransformPolicyIndex(t, move) != hot_move || TransformPolicyIndex(t, reply) != hot_reply) continue;
+      const Position turned = TransformPosition(t, start);
+      const Move m = MoveOfPolicyIndex(turned, hot_move);
+      consistent |= !m.is_null() && !MoveOfPolicyIndex(turned.Apply(m), hot_reply).is_null();
+    }
+    EXPECT_TRUE(consistent) << "row " << r;
+  }
+  EXPECT_GE(replies.size(), 4u);  // the symmetries were used
+  // A sample without a reply (a game's last, an older shard's) has no target.
+  ReplayBuffer none(NoValidation(1000), 3);
+  none.Add("s", GameShard(1, 5));
+  none.SampleBatch(20, false, &batch);
+  for (int r = 0; r < batch.size; ++r) {
+    EXPECT_EQ(batch.reply_weight[r], 0.0f);
+    EXPECT_EQ(HotSlot(batch.reply, r), -1);
+  }
 }
 
 TEST(ReplayBufferTest, ValidationShardsAreHeldOut) {

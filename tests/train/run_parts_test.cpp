@@ -101,13 +101,14 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   torch::manual_seed(3);
   const Shard shard = UniformShard(2, 16);
   ASSERT_GT(shard.samples.size(), 8u);
-  // The connection input set and an ownership head: the trainer's
-  // batches, losses and model with both.
+  // The connection input set, an ownership head and a reply head: the
+  // trainer's batches, losses and model with all three.
   const Batch batch = ConnectionBatch(shard);
 
   NetConfig net = config_.net;
   net.input_features = "connection";
   net.ownership_channels = 4;
+  net.reply_channels = 4;
   LoaNet model(net);
   model->train();
   TrainConfig c = config_.train;
@@ -129,6 +130,9 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   // The ownership head learns where these games ended.
   EXPECT_GT(first.ownership, 0);
   EXPECT_LT(last.ownership, 0.8 * first.ownership) << first.ownership << " -> " << last.ownership;
+  // The reply head learns the moves played after these positions.
+  EXPECT_GT(first.reply, 0);
+  EXPECT_LT(last.reply, 0.8 * first.reply) << first.reply << " -> " << last.reply;
   // A value target mixed with the root value is another loss of the same batch.
   EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
   // The weights and the batch norms' statistics stay float32 whatever the

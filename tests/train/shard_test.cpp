@@ -16,7 +16,8 @@ namespace loa::train {
 namespace {
 
 // A shard of `games` short games from the start, each sample's target
-// spread over the first three legal moves.
+// spread over the first three legal moves, each but a game's last with
+// the move played after it as its reply.
 Shard MakeShard(int games) {
   Shard shard;
   shard.games = games;
@@ -35,11 +36,13 @@ Shard MakeShard(int games) {
       s.plies_left = uint16_t(5 - ply);
       s.game = uint16_t(g);
       s.ply = uint32_t(ply);
+      const Move played = moves[g % moves.size()];
+      if (ply > 0) shard.samples.back().reply = uint16_t(played.PolicyIndex());
       shard.Add(s, {{moves[0].PolicyIndex(), 0.5f},
                     {moves[1].PolicyIndex(), 0.3f},
                     {moves[2].PolicyIndex(), 0.2f},
                     {moves[3].PolicyIndex(), 0.0f}});
-      game.Play(moves[g % moves.size()]);
+      game.Play(played);
     }
   }
   return shard;
@@ -67,6 +70,7 @@ TEST(ShardTest, RoundTrip) {
     EXPECT_EQ(a.game, b.game);
     EXPECT_EQ(a.ply, b.ply);
     EXPECT_EQ(a.flags, b.flags);
+    EXPECT_EQ(a.reply, b.reply);
     ASSERT_EQ(a.num_policy, b.num_policy);
     for (int k = 0; k < a.num_policy; ++k) {
       EXPECT_EQ(shard.policy[a.policy_offset + k].index, back.policy[b.policy_offset + k].index);
@@ -77,6 +81,52 @@ TEST(ShardTest, RoundTrip) {
   EXPECT_EQ(counts.games, 3);
   EXPECT_EQ(counts.samples, 15);
   std::remove(path.c_str());
+}
+
+// Returns the message of parsing bytes as a shard, or "".
+std::string ShardError(const std::string& bytes) {
+  try {
+    ParseShard(bytes, "w_000002.shard");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Returns bytes (a shard of this version) as an older version wrote it:
+// without the replies (version 3), and without the final boards too
+// (version 2), the checksum over the header's first 32 bytes and the payload.
+std::string AsVersion(const std::string& bytes, const Shard& shard, uint32_t version) {
+  const size_t finals = 40 + shard.samples.size() * 32, replies = finals + size_t(shard.games) * 16;
+  std::string old = bytes.substr(0, replies) + bytes.substr(replies + shard.samples.size() * 2);
+  if (version < 3) old = old.substr(0, finals) + old.substr(finals + size_t(shard.games) * 16);
+  std::memcpy(old.data() + 8, &version, 4);
+  const uint64_t payload_bytes = old.size() - 40;
+  std::memcpy(old.data() + 24, &payload_bytes, 8);
+  const uint64_t checksum = Fnv1a64(std::string_view(old).substr(40), Fnv1a64(std::string_view(old).substr(0, 32)));
+  std::memcpy(old.data() + 32, &checksum, 8);
+  return old;
+}
+
+TEST(ShardTest, RepliesRoundTripAndOlderVersionsHaveNone) {
+  const Shard shard = MakeShard(2);
+  const std::string bytes = SerializeShard(shard);
+  const Shard back = ParseShard(bytes, "v4.shard");
+  EXPECT_EQ(back.samples[0].reply, shard.samples[0].reply);
+  EXPECT_NE(back.samples[3].reply, kNoReply);
+  EXPECT_EQ(back.samples[4].reply, kNoReply);  // the game's last sample
+
+  const Shard v3 = ParseShard(AsVersion(bytes, shard, 3), "v3.shard");
+  ASSERT_EQ(v3.samples.size(), shard.samples.size());
+  for (const Sample& s : v3.samples) EXPECT_EQ(s.reply, kNoReply);
+  EXPECT_EQ(v3.samples[7].position(), shard.samples[7].position());
+  EXPECT_EQ(v3.finals.size(), 2u);
+  EXPECT_EQ(v3.policy[v3.samples[7].policy_offset].index, shard.policy[shard.samples[7].policy_offset].index);
+
+  // A reply outside the policy's range is damage.
+  Shard bad = MakeShard(1);
+  bad.samples[0].reply = kPolicySize;
+  EXPECT_NE(ShardError(SerializeShard(bad)).find("reply out of range"), std::string::npos);
 }
 
 TEST(ShardTest, FinalBoardsRoundTripAndOlderVersionsHaveNone) {
@@ -91,17 +141,8 @@ TEST(ShardTest, FinalBoardsRoundTripAndOlderVersionsHaveNone) {
   EXPECT_TRUE(back.FinalOf(back.samples[0]).known());
   EXPECT_FALSE(back.FinalOf(back.samples[5]).known());  // game 1's
 
-  // The same shard as version 2 wrote it: no final boards, checksum over
-  // the header's first 32 bytes and the payload.
-  const size_t records = 40 + shard.samples.size() * 32;
-  std::string v2 = bytes.substr(0, records) + bytes.substr(records + 2 * 16);
-  const uint32_t version = 2;
-  std::memcpy(v2.data() + 8, &version, 4);
-  const uint64_t payload_bytes = v2.size() - 40;
-  std::memcpy(v2.data() + 24, &payload_bytes, 8);
-  const uint64_t checksum = Fnv1a64(std::string_view(v2).substr(40), Fnv1a64(std::string_view(v2).substr(0, 32)));
-  std::memcpy(v2.data() + 32, &checksum, 8);
-  const Shard old = ParseShard(v2, "v2.shard");
+  // The same shard as version 2 wrote it: no final boards.
+  const Shard old = ParseShard(AsVersion(bytes, shard, 2), "v2.shard");
   EXPECT_TRUE(old.finals.empty());
   EXPECT_FALSE(old.FinalOf(old.samples[0]).known());
   ASSERT_EQ(old.samples.size(), shard.samples.size());
@@ -131,16 +172,6 @@ TEST(ShardTest, CorruptionIsAnErrorNamingTheFile) {
       EXPECT_NE(std::string(e.what()).find("selfplay/w_000001.shard"), std::string::npos) << e.what();
     }
   }
-}
-
-// Returns the message of parsing bytes as a shard, or "".
-std::string ShardError(const std::string& bytes) {
-  try {
-    ParseShard(bytes, "w_000002.shard");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(ShardTest, TheChecksumCoversTheHeader) {
