@@ -2,7 +2,8 @@
 // evaluations per second on LibTorch and Eigen by batch size; `bench mcts`:
 // playouts per second of the engine's search and of batched self-play, with
 // the uniform evaluator and with a net; `bench train`: samples per second of
-// the trainer's step in each precision. Thread counts go with every figure.
+// the trainer's step in each precision. `--device cuda` puts `net` and
+// `train` on the GPU. Thread counts go with every figure.
 
 #include "app/cli.h"
 
@@ -175,13 +176,44 @@ struct EigenByPrecision {
   }
 };
 
-int BenchNet(const NetChoice& choice, int threads, const std::vector<int>& batches, double seconds, bool cpu_time) {
+// `bench net --device cuda`: LibTorch on the GPU in each precision, by batch
+// size. Each call copies its batch in and the results back, as self-play's do.
+int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std::vector<int>& batches, double seconds) {
+  const double flops = net.config.FlopsPerPosition();
+  std::printf("bench net: %s, %.1f MFLOP per position, encoder v%d, LibTorch on cuda\n", net.config.ShortName().c_str(),
+              flops / 1e6, kEncoderVersion);
+  std::printf("rates per second of wall-clock time; load average %.2f on %d cpus\n\n", LoadAverage(),
+              std::thread::hardware_concurrency());
+  options.device = "cuda";
+  const char* const precisions[] = {"bf16", "fp16", "fp32"};  // fp32 last: the ratios' base
+  std::vector<std::unique_ptr<TorchEvaluator>> evaluators;
+  for (const char* precision : precisions) {
+    options.cuda_precision = precision;
+    evaluators.push_back(std::make_unique<TorchEvaluator>(net, options));
+  }
+  const std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
+  std::printf("%6s  %-12s %12s %10s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "vs fp32");
+  for (int batch : batches) {
+    std::vector<double> rates;
+    for (auto& evaluator : evaluators)
+      rates.push_back(EvaluationsPerSecond(*evaluator, positions, batch, seconds, false));
+    for (std::size_t i = 0; i < rates.size(); ++i)
+      std::printf("%6d  cuda %-7s %12.0f %10.1f %9.2fx\n", batch, precisions[i], rates[i], rates[i] * flops / 1e9,
+                  rates[i] / rates.back());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+int BenchNet(const NetChoice& choice, const std::string& device, int threads, const std::vector<int>& batches,
+             double seconds, bool cpu_time) {
   ExportedNet net = choice.Load();
   const double flops = net.config.FlopsPerPosition();
   NetEvaluatorOptions options;
   options.threads = threads;
   options.max_batch = *std::max_element(batches.begin(), batches.end());
   options.batch_wait_us = 0;
+  if (ResolveDevice(device) == "cuda") return BenchNetCuda(net, options, batches, seconds);
   TorchEvaluator torch_evaluator(net, options);
   EigenByPrecision eigen(net, threads);
   const PeakRates peak = MachinePeak(threads);
@@ -332,33 +364,37 @@ train::Batch RandomBatch(int n, InputFeatures features) {
 }
 
 // Samples per second of the trainer's step (losses, backward, clip, SGD) at
-// each precision, on the cpu with LibTorch's intra-op threads.
-int BenchTrain(const NetChoice& choice, int threads, int batch_size, double seconds, bool cpu_time) {
+// each precision, on the cpu with LibTorch's intra-op threads or on cuda.
+int BenchTrain(const NetChoice& choice, const std::string& device_name, int threads, int batch_size, double seconds,
+               bool cpu_time) {
   torch::set_num_threads(threads);
   NetConfig config = choice.file.empty() ? choice.config : choice.Load().config;
   const train::Batch batch = RandomBatch(batch_size, config.features());
-  const torch::Device cpu(torch::kCPU);
+  const bool cuda = ResolveDevice(device_name) == "cuda";
+  const torch::Device device = cuda ? torch::Device(torch::kCUDA, 0) : torch::Device(torch::kCPU);
   std::printf(
-      "bench train: %s%s, batch %d, %d intra-op thread%s\nrates per second of %s; load average %.2f on %d cpus\n",
-      config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), batch_size, threads,
-      threads == 1 ? "" : "s", cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
+      "bench train: %s%s on %s, batch %d, %d intra-op thread%s\nrates per second of %s; load average %.2f on %d "
+      "cpus\n",
+      config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), cuda ? "cuda" : "cpu",
+      batch_size, threads, threads == 1 ? "" : "s", cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(),
       std::thread::hardware_concurrency());
   // Without bf16 dot products (AVX512_BF16 or AMX) oneDNN converts to float
   // and back: bf16 then costs more than it saves.
-  const bool bf16_native = __builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16");
+  const bool bf16_native = cuda || __builtin_cpu_supports("avx512bf16") || __builtin_cpu_supports("amx-bf16");
   std::printf("bf16 dot products: %s\n", bf16_native ? "yes" : "no (bf16 is emulated here)");
   std::printf("%-10s %12s %12s %10s\n", "precision", "samples/s", "vs fp32", "loss");
   double fp32 = 0;
   for (const char* precision : {"fp32", "bf16"}) {
     torch::manual_seed(1);
     LoaNet model(config);
+    model->to(device);
     model->train();
     train::TrainConfig c;
     c.precision = precision;
     auto optimizer = train::MakeOptimizer(c, model);
     auto step = [&] {
       optimizer->zero_grad();
-      train::Losses l = train::ComputeLosses(model, batch, c, 0.0, cpu);
+      train::Losses l = train::ComputeLosses(model, batch, c, 0.0, device);
       l.total.backward();
       torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
       optimizer->step();
@@ -394,6 +430,7 @@ int RunBench(int argc, char** argv) {
   int threads = 1, playouts = 20000, games = 64;
   double seconds = 1.0;
   std::vector<int> batches = {1, 8, 64, 256};
+  std::string device = "cpu";
 
   // The options every figure takes: the net, threads, time, CPU time.
   auto subcommand = [&](const char* name, const char* summary, const char* threads_help, const char* seconds_help) {
@@ -407,6 +444,9 @@ int RunBench(int argc, char** argv) {
   CLI::App* net = subcommand("net", "network evaluations per second", "inference threads (LibTorch intra-op, Eigen)",
                              "time per figure");
   net->add_option("--batches", batches, "batch sizes")->capture_default_str()->check(CLI::Range(1, 4096));
+  net->add_option("--device", device, "where LibTorch runs (auto: cuda when it sees a GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
 
   CLI::App* mcts =
       subcommand("mcts", "search playouts per second", "search threads of the one-game search, and inference threads",
@@ -422,10 +462,13 @@ int RunBench(int argc, char** argv) {
       subcommand("train", "training samples per second, fp32 and bf16", "LibTorch intra-op threads", "time per figure");
   int batch_size = 256;
   train->add_option("--batch", batch_size, "samples per step")->capture_default_str()->check(CLI::Range(1, 65536));
+  train->add_option("--device", device, "where LibTorch runs (auto: cuda when it sees a GPU)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   LOAZ_PARSE(cli, argc, argv);
 
-  if (*net) return BenchNet(net_choice, threads, batches, seconds, cpu_time);
-  if (*train) return BenchTrain(net_choice, threads, batch_size, seconds, cpu_time);
+  if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
+  if (*train) return BenchTrain(net_choice, device, threads, batch_size, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
 }
 

@@ -1,6 +1,7 @@
 #include "train/losses.h"
 
 #include <ATen/autocast_mode.h>
+#include <torch/version.h>
 
 #include "net/encoder.h"
 
@@ -13,36 +14,49 @@ namespace {
 // restored, and the autocast's cast weights are dropped, when it ends.
 class Bf16Autocast {
  public:
-  explicit Bf16Autocast(torch::Device device) : cuda_(device.is_cuda()) {
-    if (cuda_) {
-      was_enabled_ = at::autocast::is_enabled();
-      was_type_ = at::autocast::get_autocast_gpu_dtype();
-      at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
-      at::autocast::set_enabled(true);
-    } else {
-      was_enabled_ = at::autocast::is_cpu_enabled();
-      was_type_ = at::autocast::get_autocast_cpu_dtype();
-      at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-      at::autocast::set_cpu_enabled(true);
-    }
+  explicit Bf16Autocast(torch::Device device) : type_(device.type()) {
+    was_enabled_ = Enabled(type_);
+    was_dtype_ = Dtype(type_);
+    Set(type_, true, at::kBFloat16);
     at::autocast::increment_nesting();
   }
   ~Bf16Autocast() {
     if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-    if (cuda_) {
-      at::autocast::set_enabled(was_enabled_);
-      at::autocast::set_autocast_gpu_dtype(was_type_);
-    } else {
-      at::autocast::set_cpu_enabled(was_enabled_);
-      at::autocast::set_autocast_cpu_dtype(was_type_);
-    }
+    Set(type_, was_enabled_, was_dtype_);
   }
   Bf16Autocast(const Bf16Autocast&) = delete;
   Bf16Autocast& operator=(const Bf16Autocast&) = delete;
 
  private:
-  bool cuda_, was_enabled_ = false;
-  at::ScalarType was_type_ = at::kFloat;
+  // LibTorch 2.4 replaced the per-device calls by calls that take the device.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  static bool Enabled(c10::DeviceType t) { return at::autocast::is_autocast_enabled(t); }
+  static at::ScalarType Dtype(c10::DeviceType t) { return at::autocast::get_autocast_dtype(t); }
+  static void Set(c10::DeviceType t, bool enabled, at::ScalarType dtype) {
+    at::autocast::set_autocast_dtype(t, dtype);
+    at::autocast::set_autocast_enabled(t, enabled);
+  }
+#else
+  static bool Enabled(c10::DeviceType t) {
+    return t == c10::DeviceType::CUDA ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+  }
+  static at::ScalarType Dtype(c10::DeviceType t) {
+    return t == c10::DeviceType::CUDA ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
+  }
+  static void Set(c10::DeviceType t, bool enabled, at::ScalarType dtype) {
+    if (t == c10::DeviceType::CUDA) {
+      at::autocast::set_autocast_gpu_dtype(dtype);
+      at::autocast::set_enabled(enabled);
+    } else {
+      at::autocast::set_autocast_cpu_dtype(dtype);
+      at::autocast::set_cpu_enabled(enabled);
+    }
+  }
+#endif
+
+  c10::DeviceType type_;
+  bool was_enabled_ = false;
+  at::ScalarType was_dtype_ = at::kFloat;
 };
 
 // The net's outputs for a batch in train.precision, as float32.

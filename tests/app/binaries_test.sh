@@ -3,7 +3,8 @@
 #  1. loaz maps no LibTorch library;
 #  2. loaz runs its own commands (perft, config) without loaz-torch;
 #  3. loaz hands a LibTorch command to loaz-torch beside it (when built),
-#     `bench train` among them, which prints a row for each precision;
+#     `bench train` among them, which prints a row for each precision, and
+#     `bench net --device cuda`, its rows on a GPU or one error line without;
 #  4. without loaz-torch beside it, a LibTorch command fails in one line
 #     naming the command, exit code 1;
 #  5. loaz refuses a checkpoint (.pt) net in one line that names loaz-torch;
@@ -42,6 +43,18 @@ if [ -n "$loaz_torch" ]; then
   for precision in fp32 bf16; do
     grep -Eq "^$precision +[0-9]+ +[0-9.]+x +[0-9]+\.[0-9]+$" <<<"$bench" || fail "bench train has no $precision row: $bench"
   done
+  # On the GPU: its rows where LibTorch sees one, else one line naming it.
+  code=0
+  bench=$("$loaz" bench net --device cuda --blocks 1 --channels 8 --batches 2 --seconds 0.05 2>&1) || code=$?
+  if [ $code -eq 0 ]; then
+    for precision in bf16 fp16 fp32; do
+      grep -Eq "^ +2  cuda $precision +[0-9]+ " <<<"$bench" || fail "bench net --device cuda has no $precision row: $bench"
+    done
+  else
+    [ $code -eq 1 ] || fail "bench net --device cuda without a GPU exited $code, not 1"
+    [ "$(printf '%s\n' "$bench" | wc -l)" -eq 1 ] || fail "bench net --device cuda: more than one line: $bench"
+    case "$bench" in *"device cuda"*) ;; *) fail "bench net --device cuda: unclear message: $bench" ;; esac
+  fi
 fi
 
 cp "$loaz" "$tmp/loaz"
@@ -72,7 +85,10 @@ one_line_error() {
 }
 one_line_error 2 "loaz perft: error:" "$loaz" perft --depth
 one_line_error 2 "loaz perft: error:" "$loaz" perft --depth 2 --frobnicate
-if [ -n "$loaz_torch" ]; then one_line_error 2 "give either CONFIG or --run" "$loaz" train; fi
+if [ -n "$loaz_torch" ]; then
+  one_line_error 2 "give either CONFIG or --run" "$loaz" train
+  one_line_error 2 "--device" "$loaz" bench train --device tpu
+fi
 one_line_error 1 "position ''" "$loaz" perft --fen "" --depth 1
 one_line_error 1 "is a folder, not a file" "$loaz" replay "$tmp"
 one_line_error 1 "not a regular file" "$loaz" replay /dev/zero
