@@ -182,6 +182,16 @@ def period_table(events, hours):
             row["value"].append(e.get("value_loss", 0))
             row["lr"], row["step"] = e.get("lr"), e.get("step")
 
+    # The shards self-play writes as a run's budget runs out carry its last
+    # hours (a hair past max_hours): a last period without a training step
+    # is those, and they count in the period before it.
+    keys = sorted(rows)
+    if len(keys) > 1 and rows[keys[-1]]["step"] is None:
+        last, into = rows.pop(keys[-1]), rows[keys[-2]]
+        for key in ("games", "draws", "capped", "resigned", "plies"):
+            into[key] += last[key]
+        into["playouts"] |= last["playouts"]
+
     def mean(xs):
         return "%.3f" % (sum(xs) / len(xs)) if xs else "-"
 
