@@ -15,7 +15,8 @@ int RunFork(int argc, char** argv) {
   CLI::App cli{
       "Start a new run from a checkpoint of another: its checkpoints, the replay data its trainer had seen and its\n"
       "records up to the checkpoint, hard-linked, with settings changed by --set. `loaz train --run NEW` goes on\n"
-      "from there. Of the net only net.blocks may change, and only upwards: the net grows, new blocks at identity.",
+      "from there. Of the net only net.blocks and net.channels may change, and only upwards: the net grows into\n"
+      "a larger one that computes what it did (new blocks at identity, new channels unread by the old ones).",
       argv[0]};
   std::string from, to;
   int64_t step = -1;
@@ -31,9 +32,8 @@ int RunFork(int argc, char** argv) {
   std::printf("forked %s at step %lld (%.4f h of run time) into %s: %d checkpoints, %d replay shards (%lld games)\n",
               from.c_str(), static_cast<long long>(s.step), s.hours, to.c_str(), s.checkpoints, s.shards,
               static_cast<long long>(s.games));
-  if (s.grown_to > 0)
-    std::printf("the net grew from %d to %d blocks; the new blocks start at identity, the optimizer afresh\n",
-                s.grown_from, s.grown_to);
+  if (!s.grown_to.empty())
+    std::printf("the net grew from %s to %s: %s\n", s.grown_from.c_str(), s.grown_to.c_str(), train::kGrowthNote);
   std::printf("go on with: loaz train --run %s\n", to.c_str());
   return 0;
 }

@@ -150,29 +150,58 @@ void CopyWeights(LoaNet& from, LoaNet& to) {
   ForEachPair(to, from, [](torch::Tensor dst, const torch::Tensor& src) { dst.copy_(src); });
 }
 
+bool CanGrowInto(const NetConfig& from, const NetConfig& to) {
+  NetConfig same = to;
+  same.blocks = from.blocks;
+  same.channels = from.channels;
+  return same == from && to.blocks >= from.blocks && to.channels >= from.channels;
+}
+
 void GrowInto(LoaNet& from, LoaNet& to) {
-  NetConfig same = to->config();
-  same.blocks = from->config().blocks;
-  if (same != from->config() || to->config().blocks <= from->config().blocks)
-    throw Error("cannot grow " + from->config().ToJson() + " into " + to->config().ToJson() +
-                ": only the block count may change, and only upwards");
+  const NetConfig& small = from->config();
+  if (!CanGrowInto(small, to->config()))
+    throw Error("cannot grow " + small.ToJson() + " into " + to->config().ToJson() +
+                ": only the block count and the channels may change, and only upwards");
   torch::NoGradGuard no_grad;
-  auto is_new = [&](const std::string& name) {
-    // "blocks.K.<layer>": new when K >= from's block count.
-    if (name.rfind("blocks.", 0) != 0) return false;
-    return std::stoi(name.substr(7, name.find('.', 7) - 7)) >= from->config().blocks;
+  const int old_channels = small.channels, new_channels = to->config().channels;
+  auto block_of = [](const std::string& name) {  // "blocks.K.<layer>": K, else -1
+    if (name.rfind("blocks.", 0) != 0) return -1;
+    return std::stoi(name.substr(7, name.find('.', 7) - 7));
   };
-  auto source_params = from->named_parameters(), source_buffers = from->named_buffers();
-  auto copy = [&](const std::string& name, torch::Tensor& tensor, auto& source) {
-    if (is_new(name)) {
-      const bool last_bn = name.find(".bn2.weight") != std::string::npos || name.find(".bn2.bias") != std::string::npos;
-      if (last_bn) tensor.zero_();
+  auto grow = [&](const std::string& name, torch::Tensor& tensor, const torch::Tensor& source) {
+    if (block_of(name) >= small.blocks) {  // a new block: adds nothing to its input
+      if (name.find(".bn2.weight") != std::string::npos || name.find(".bn2.bias") != std::string::npos) tensor.zero_();
       return;
     }
-    tensor.copy_(source[name]);
+    if (tensor.dim() == 0 || tensor.sizes() == source.sizes()) {
+      tensor.copy_(source);
+      return;
+    }
+    // A wider tensor: dimension 0 is its outputs, dimension 1 (where there
+    // is one) its inputs; the old outputs never read a new input.
+    const int64_t old_out = source.size(0);
+    if (name.find(".pool.weight") != std::string::npos) {
+      // [C, 2C] -> [C', 2C']: the means of the old channels, then their maxima.
+      for (int half = 0; half < 2; ++half) {
+        torch::Tensor dst = tensor.narrow(0, 0, old_out).narrow(1, half * new_channels, new_channels);
+        dst.narrow(1, old_channels, new_channels - old_channels).zero_();
+        dst.narrow(1, 0, old_channels).copy_(source.narrow(1, half * old_channels, old_channels));
+      }
+      return;
+    }
+    torch::Tensor dst = tensor.narrow(0, 0, old_out);
+    if (tensor.dim() >= 2) {
+      const int64_t old_in = source.size(1);
+      dst.narrow(1, old_in, tensor.size(1) - old_in).zero_();
+      dst = dst.narrow(1, 0, old_in);
+    }
+    dst.copy_(source);
   };
-  for (auto& item : to->named_parameters()) copy(item.key(), item.value(), source_params);
-  for (auto& item : to->named_buffers()) copy(item.key(), item.value(), source_buffers);
+  auto source_params = from->named_parameters(), source_buffers = from->named_buffers();
+  for (auto& item : to->named_parameters())
+    grow(item.key(), item.value(), block_of(item.key()) >= small.blocks ? torch::Tensor() : source_params[item.key()]);
+  for (auto& item : to->named_buffers())
+    grow(item.key(), item.value(), block_of(item.key()) >= small.blocks ? torch::Tensor() : source_buffers[item.key()]);
 }
 
 void UpdateAverage(LoaNet& average, LoaNet& model, double keep) {

@@ -141,15 +141,28 @@ ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
 // architecture, any devices). Not thread-safe with training on either.
 void CopyWeights(LoaNet& from, LoaNet& to);
 
-// Copies `from` into `to`, a net of the same config but for more blocks:
-// the stem, the heads and the first from.blocks blocks get from's tensors,
-// and each new block (appended after them, before the heads) keeps its
-// fresh initialisation except its second batch norm's scale and shift,
-// which are zeroed. A new block then adds nothing to its input, so `to`
-// computes what `from` did, in training and in eval mode, and learns from
-// there (a net grown during a run, as KataGo's and Leela's runs grew
-// theirs). Throws Error when the configs differ in anything but a larger
-// block count. Not thread-safe with training on either.
+// Returns whether a net of config `from` grows into one of `to` (GrowInto):
+// the same config but for as many or more blocks and channels.
+bool CanGrowInto(const NetConfig& from, const NetConfig& to);
+
+// Copies `from` into `to`, a net of the same config but for as many or
+// more blocks and channels (CanGrowInto), so that `to` computes
+// what `from` did, in training and in eval mode, and learns from there (a
+// net grown during a run, as KataGo's and Leela's runs grew theirs):
+// - deeper: the stem, the heads and the first from.blocks blocks get
+//   from's tensors; each new block (appended after them, before the heads)
+//   keeps its fresh initialisation except its second batch norm's scale
+//   and shift, which are zeroed, so that it adds nothing to its input;
+// - wider: each tensor of `from` fills the leading slice of its wider
+//   self (the pooling layer's two halves, means and maxima, each its own),
+//   the new channels keep their fresh initialisation and compute features
+//   of their own, and every weight from a new channel into an old one (a
+//   convolution's or the pooling layer's new inputs of an old output, the
+//   heads' new inputs) is zeroed: no old output sees a new channel until
+//   training moves those weights, which their gradients do at once (Net2Net's
+//   function-preserving growth, with zero outgoing weights).
+// Throws Error when `from` does not grow into `to`. Not thread-safe with
+// training on either.
 void GrowInto(LoaNet& from, LoaNet& to);
 
 // Moves the weight average towards model: each parameter and floating

@@ -50,7 +50,7 @@ std::string Joined(const std::vector<std::string>& lines) {
 }
 
 // The fork's config: the source's with overrides, checked as a resume
-// checks them, but for a larger net.blocks.
+// checks them, but for a net that grows (net.blocks, net.channels).
 Config ForkConfig(const std::string& from, const RunDir& source, const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) {
     const std::string key = o.substr(0, o.find('='));
@@ -59,19 +59,21 @@ Config ForkConfig(const std::string& from, const RunDir& source, const std::vect
   }
   const Config saved = LoadConfig(source.ConfigPath());
   Config asked = LoadConfig(source.ConfigPath(), overrides);
-  if (asked.net.blocks < saved.net.blocks)
-    throw Error(from + ": a fork may grow net.blocks (" + std::to_string(saved.net.blocks) + ") but not shrink it");
+  if (asked.net.blocks < saved.net.blocks || asked.net.channels < saved.net.channels)
+    throw Error(from + ": a fork may grow the " + saved.net.ShortName() +
+                " net (net.blocks, net.channels) but not shrink it to " + asked.net.ShortName());
   Config same_net = asked;
   same_net.net.blocks = saved.net.blocks;
+  same_net.net.channels = saved.net.channels;
   const std::string conflict = ResumeConflict(saved, same_net);
   if (!conflict.empty())
     throw Error(from + ": a fork cannot change " + conflict +
-                " (it goes on from the run's checkpoint; of the net only net.blocks may grow)");
+                " (it goes on from the run's checkpoint; of the net only net.blocks and net.channels may grow)");
   return asked;
 }
 
 // Writes the fork's checkpoint of `step`: the source's net grown into
-// config's deeper one, with a fresh optimizer.
+// config's deeper or wider one, with a fresh optimizer.
 void WriteGrownCheckpoint(const std::string& source_path, const Config& config, const std::string& target_path) {
   LoaNet small(ReadCheckpointInfo(source_path).config);
   const TrainingState state = LoadCheckpoint(source_path, small, nullptr);  // the trained weights
@@ -126,8 +128,7 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
   summary.step = info.state.step;
   const auto elapsed = info.state.counters.find(kElapsedMsCounter);
   if (elapsed != info.state.counters.end()) summary.hours = double(elapsed->second) / 3.6e6;
-  const int old_blocks = info.config.blocks;
-  const bool grow = config.net.blocks != old_blocks;
+  const bool grow = info.config.blocks != config.net.blocks || info.config.channels != config.net.channels;
 
   const std::string temporary = TempFileName(to);
   const RunDir fork(temporary);
@@ -138,8 +139,8 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
     if (grow) {
       WriteGrownCheckpoint(checkpoint, config, fork.CheckpointPath(summary.step));
       summary.checkpoints = 1;
-      summary.grown_from = old_blocks;
-      summary.grown_to = config.net.blocks;
+      summary.grown_from = info.config.ShortName();
+      summary.grown_to = config.net.ShortName();
     } else {
       for (int64_t s : source.ListCheckpoints()) {
         if (s > summary.step) break;
@@ -189,8 +190,7 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
                        hours + " h of run time";
     for (const std::string& o : overrides) note += "\n  --set " + o;
     if (grow)
-      note += "\nThe net grew from " + std::to_string(old_blocks) + " to " + std::to_string(config.net.blocks) +
-              " blocks (new blocks at identity); the optimizer starts afresh.";
+      note += "\nThe net grew from " + summary.grown_from + " to " + summary.grown_to + ": " + kGrowthNote + ".";
     WriteFileAtomic(fork.root() + "/FORK.txt", note + "\n");
     fs::rename(temporary, to);
   } catch (...) {

@@ -11,15 +11,19 @@
 
 namespace loa::train {
 
+// How a grown net starts, as FORK.txt and `loaz fork` say it.
+inline constexpr char kGrowthNote[] =
+    "the same function: new blocks at identity, new channels unread by the old ones; the optimizer afresh";
+
 // What ForkRun made.
 struct ForkSummary {
-  int64_t step = 0;     // the checkpoint the fork goes on from
-  double hours = 0;     // its run time (the run.max_hours clock)
-  int checkpoints = 0;  // checkpoints in the fork (those up to step)
-  int shards = 0;       // replay shards: those the trainer had read by step
-  int64_t games = 0;    // the games in them
-  int grown_from = 0;   // the block count before growing, 0 when not grown
-  int grown_to = 0;     // the block count after
+  int64_t step = 0;        // the checkpoint the fork goes on from
+  double hours = 0;        // its run time (the run.max_hours clock)
+  int checkpoints = 0;     // checkpoints in the fork (those up to step)
+  int shards = 0;          // replay shards: those the trainer had read by step
+  int64_t games = 0;       // the games in them
+  std::string grown_from;  // the net's shape before it grew ("4x32"), empty when it did not
+  std::string grown_to;    // its shape after ("6x32")
 };
 
 // Creates the run directory `to` from run directory `from` at its
@@ -30,10 +34,10 @@ struct ForkSummary {
 // checkpoint's event, the evaluations of checkpoints up to step, and
 // FORK.txt saying where it came from. Files are hard-linked where the
 // file system allows (a fork costs no space), else copied. An override
-// may change what a resume may change; besides, net.blocks may grow: the
-// fork's checkpoint then holds the net grown by GrowInto (the same
-// function, new blocks at identity) with a fresh optimizer state, and no
-// older checkpoints. The fork is built under a temporary name and renamed
+// may change what a resume may change; besides, net.blocks and
+// net.channels may grow: the fork's checkpoint then holds the net grown by
+// GrowInto (the same function: kGrowthNote) with a fresh optimizer state,
+// and no older checkpoints. The fork is built under a temporary name and renamed
 // into place, so `to` is whole or absent. Throws Error (a bad override,
 // `to` exists, no such checkpoint) and IoError.
 ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to,

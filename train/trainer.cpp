@@ -134,31 +134,29 @@ ExportedNet ReadInitialNet(const Config& config) {
   }
   if (net.rules != config.rules.ToString())
     throw Error(where + ": trained for rules '" + net.rules + "', the run plays '" + config.rules.ToString() + "'");
-  NetConfig shape = config.net;
-  shape.blocks = net.config.blocks;
-  if (net.config != shape.Exported() || net.config.blocks > config.net.blocks)
+  if (!CanGrowInto(net.config, config.net.Exported()))
     throw Error(where + ": a " + net.config.ShortName() + " net cannot start a run of " + config.net.ShortName() +
-                " (only net.blocks may differ, and only upwards)");
+                " (only net.blocks and net.channels may differ, and only upwards; input_features, heads and the rest"
+                " must match)");
   return net;
 }
 
 // Starts from train.initial_net: its weights, grown where it has fewer
-// blocks than the run's net (GrowInto), the training-only heads (which
-// exports lack: ownership, reply) left at their initialisation.
+// blocks or channels than the run's net (GrowInto), the training-only
+// heads (which exports lack: ownership, reply) left at their
+// initialisation.
 void Trainer::Impl::LoadInitialNet() {
   const std::string& path = config.train.initial_net;
   const ExportedNet net = ReadInitialNet(config);
   NetConfig shape = config.net;
   shape.blocks = net.config.blocks;
+  shape.channels = net.config.channels;
   LoaNet start(shape);
   LoadExportInto(net, start);
-  if (shape.blocks == config.net.blocks)
-    CopyWeights(start, model);
-  else
-    GrowInto(start, model);
+  GrowInto(start, model);  // a copy where the shapes are the same
   if (average) CopyWeights(model, average);
   log.Info("fresh run: starting from " + path + " (" + net.config.ShortName() + ", step " + std::to_string(net.step) +
-           (shape.blocks == config.net.blocks ? ")" : ", grown to " + config.net.ShortName() + ")"));
+           (shape == config.net ? ")" : ", grown to " + config.net.ShortName() + ")"));
 }
 
 void Trainer::Impl::PollShards(bool force) {

@@ -236,36 +236,81 @@ TEST(WeightAverageTest, MovesEachTensorByItsShare) {
   EXPECT_TRUE(SameWeights(average, model));
 }
 
-TEST(GrowTest, ADeeperNetComputesWhatTheSmallerOneDidAndThenLearns) {
+// A grown net's outputs are the smaller net's, in eval mode and in
+// training mode (batch statistics), every head included.
+void ExpectSameOutputs(LoaNet& small, LoaNet& grown, const torch::Tensor& input, const std::string& what) {
+  for (bool training : {false, true}) {
+    small->train(training);
+    grown->train(training);
+    torch::NoGradGuard no_grad;
+    const NetOutput a = small->forward(input), b = grown->forward(input);
+    const std::string where = what + (training ? ", training" : ", eval");
+    EXPECT_TRUE(torch::allclose(a.policy, b.policy, 1e-5, 1e-5)) << where;
+    EXPECT_TRUE(torch::allclose(a.value, b.value, 1e-5, 1e-5)) << where;
+    EXPECT_TRUE(torch::allclose(a.moves_left, b.moves_left, 1e-5, 1e-5)) << where;
+    EXPECT_TRUE(torch::allclose(a.reply, b.reply, 1e-5, 1e-5)) << where;
+  }
+}
+
+// Returns the sum of |t| over the slice [0, rows) x [from, t.size(1)).
+float SliceMass(const torch::Tensor& t, int64_t rows, int64_t from) {
+  return t.narrow(0, 0, rows).narrow(1, from, t.size(1) - from).abs().sum().item<float>();
+}
+
+TEST(GrowTest, ADeeperOrWiderNetComputesWhatTheSmallerOneDidAndThenLearns) {
   torch::manual_seed(11);
   std::vector<Position> positions = RandomPositions(6, 3);
   const torch::Tensor input = EncodeBatch(positions.data(), 6);
-  LoaNet small(SmallConfig(1, 8, 2, true));
-  // Batch-norm statistics other than the fresh ones, so that copying them counts.
+  NetConfig small_config = SmallConfig(2, 12, 2, true);  // block 1 has the pooling bias
+  small_config.reply_channels = 4;
+  LoaNet small(small_config);
+  // Batch-norm statistics and weights other than the fresh ones, so that
+  // copying them counts.
   small->train();
   for (int i = 0; i < 3; ++i) small->forward(input);
-  LoaNet deep(SmallConfig(3, 8, 2, true));  // block 1 (new) has the pooling bias
-  GrowInto(small, deep);
-  for (bool training : {false, true}) {
-    small->train(training);
-    deep->train(training);
-    torch::NoGradGuard no_grad;
-    const NetOutput a = small->forward(input), b = deep->forward(input);
-    EXPECT_TRUE(torch::allclose(a.policy, b.policy, 1e-5, 1e-6)) << "training " << training;
-    EXPECT_TRUE(torch::allclose(a.value, b.value, 1e-5, 1e-6)) << "training " << training;
-    EXPECT_TRUE(torch::allclose(a.moves_left, b.moves_left, 1e-5, 1e-6)) << "training " << training;
+  for (int blocks : {2, 4}) {
+    for (int channels : {12, 16}) {
+      if (blocks == 2 && channels == 12) continue;
+      NetConfig config = small_config;
+      config.blocks = blocks;  // block 3 (new) has the pooling bias
+      config.channels = channels;
+      LoaNet grown(config);
+      GrowInto(small, grown);
+      ExpectSameOutputs(small, grown, input, config.ShortName());
+      // It learns: one step of SGD moves the zeroed scales of the new
+      // blocks and the zeroed weights from new channels into old ones.
+      grown->train();
+      torch::optim::SGD sgd(grown->parameters(), torch::optim::SGDOptions(0.1));
+      sgd.zero_grad();
+      const NetOutput out = grown->forward(input);
+      (out.value.select(1, 0).sum() + out.policy.select(1, 0).sum()).backward();
+      sgd.step();
+      auto params = grown->named_parameters();
+      if (blocks > 2) EXPECT_GT(params["blocks.3.bn2.weight"].abs().sum().item<float>(), 0.0f);
+      if (channels > 12) {
+        EXPECT_GT(SliceMass(params["blocks.1.conv2.weight"], 12, 12), 0.0f);
+        EXPECT_GT(SliceMass(params["blocks.1.conv1.weight"], 12, 12), 0.0f);
+        EXPECT_GT(SliceMass(params["policy.conv.weight"], small_config.policy_channels, 12), 0.0f);
+      }
+    }
   }
-  // The new blocks learn: a step of SGD moves their zeroed scales.
-  deep->train();
-  torch::optim::SGD sgd(deep->parameters(), torch::optim::SGDOptions(0.1));
-  sgd.zero_grad();
-  deep->forward(input).value.select(1, 0).sum().backward();
-  sgd.step();
-  EXPECT_GT(deep->named_parameters()["blocks.2.bn2.weight"].abs().sum().item<float>(), 0.0f);
-  // Only a larger block count grows.
-  LoaNet wider(SmallConfig(3, 16, 2, true));
-  EXPECT_THROW(GrowInto(small, wider), Error);
-  EXPECT_THROW(GrowInto(deep, small), Error);
+  // Growth in steps is growth at once: 2x12 -> 2x16 -> 4x16 computes 2x12.
+  NetConfig wide = small_config, both = small_config;
+  wide.channels = 16;
+  both.blocks = 4;
+  both.channels = 16;
+  LoaNet step1(wide), step2(both);
+  GrowInto(small, step1);
+  GrowInto(step1, step2);
+  ExpectSameOutputs(small, step2, input, "in steps");
+  // Nothing else grows, and nothing shrinks.
+  NetConfig other_heads = small_config, fewer_channels = small_config;
+  other_heads.policy_channels = 16;
+  fewer_channels.channels = 8;
+  LoaNet heads(other_heads), narrow(fewer_channels);
+  EXPECT_THROW(GrowInto(small, heads), Error);
+  EXPECT_THROW(GrowInto(step2, small), Error);
+  EXPECT_THROW(GrowInto(small, narrow), Error);
 }
 
 TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {

@@ -150,7 +150,7 @@ fork=$tmp/runs/tiny-deep
   cat "$tmp/fork.log"
   fail "loaz fork failed"
 }
-grep -q "grew from 1 to 2 blocks" "$tmp/fork.log" || fail "fork: $(cat "$tmp/fork.log")"
+grep -q "grew from 1x16 to 2x16: the same function" "$tmp/fork.log" || fail "fork: $(cat "$tmp/fork.log")"
 "$loaz" train --run "$fork" --set train.max_steps=40 --set eval.every_checkpoints=0 >"$tmp/fork_train.log" 2>&1 || {
   cat "$tmp/fork_train.log"
   fail "the fork did not train"

@@ -139,7 +139,9 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   // forward pass's precision.
   for (const torch::Tensor& p : model->parameters()) EXPECT_EQ(p.scalar_type(), torch::kFloat32);
   for (const torch::Tensor& b : model->buffers())
-    if (b.is_floating_point()) EXPECT_EQ(b.scalar_type(), torch::kFloat32);
+    if (b.is_floating_point()) {
+      EXPECT_EQ(b.scalar_type(), torch::kFloat32);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, TrainingStepTest, ::testing::Values("fp32", "bf16"));
@@ -303,10 +305,17 @@ TEST_F(RunPartsTest, AFreshRunStartsFromItsInitialNetGrownAndOnlyOnce) {
   RunDir other((root_ / "other").string());
   other.Create();
   config_.train.initial_net = initial;
-  config_.net.channels = 16;
+  config_.net.value_hidden = 16;
   std::string message = StartError(config_, other);
   EXPECT_NE(message.find("train.initial_net: " + initial), std::string::npos) << message;
-  EXPECT_NE(message.find("only net.blocks may differ"), std::string::npos) << message;
+  EXPECT_NE(message.find("only net.blocks and net.channels may differ"), std::string::npos) << message;
+  config_.net.value_hidden = 8;
+  // A wider run grows it as well.
+  RunDir wide((root_ / "wide").string());
+  wide.Create();
+  config_.net.channels = 12;
+  EXPECT_EQ(StartError(config_, wide), "no error");
+  EXPECT_EQ(ExportCheckpoint(wide.CheckpointPath(0)).config.ShortName(), "2x12");
   config_.net.channels = 8;
   config_.rules.max_plies = 77;
   message = StartError(config_, other);
@@ -432,7 +441,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   EXPECT_EQ(fork.checkpoints, 2);  // steps 0 and 3
   EXPECT_EQ(fork.shards, 2);
   EXPECT_EQ(fork.games, 4);
-  EXPECT_EQ(fork.grown_to, 0);
+  EXPECT_EQ(fork.grown_to, "");
   EXPECT_GT(fork.hours, 0);
   EXPECT_NE(ReadFile(to + "/FORK.txt").find(" h of run time"), std::string::npos);
   const RunDir forked(to);
@@ -464,8 +473,8 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   // A deeper net grows from the checkpoint: the same outputs, and it trains on.
   const std::string deep_to = (root_ / "deep").string();
   const ForkSummary deep = ForkRun(run_->root(), 3, deep_to, {"net.blocks=2"});
-  EXPECT_EQ(deep.grown_from, 1);
-  EXPECT_EQ(deep.grown_to, 2);
+  EXPECT_EQ(deep.grown_from, "1x8");
+  EXPECT_EQ(deep.grown_to, "2x8");
   EXPECT_EQ(RunDir(deep_to).ListCheckpoints(), (std::vector<int64_t>{3}));
   LoaNet trained(config_.net);
   LoadCheckpoint(run_->CheckpointPath(3), trained, nullptr);
@@ -476,6 +485,15 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   const torch::Tensor input = EncodeBatch(positions.data(), 2, config_.net.features());
   EXPECT_TRUE(torch::allclose(trained->forward(input).value, grown->forward(input).value, 1e-5, 1e-6));
   EXPECT_EQ(train_to(LoadConfig(RunDir(deep_to).ConfigPath()), RunDir(deep_to), 6), 3);
+  // And a wider one.
+  const std::string wide_to = (root_ / "wide").string();
+  const ForkSummary wide = ForkRun(run_->root(), 3, wide_to, {"net.channels=12"});
+  EXPECT_EQ(wide.grown_to, "1x12");
+  LoaNet wider = LoadModel(RunDir(wide_to).CheckpointPath(3));
+  EXPECT_EQ(wider->config().channels, 12);
+  EXPECT_TRUE(torch::allclose(trained->forward(input).value, wider->forward(input).value, 1e-5, 1e-6));
+  EXPECT_NE(ReadFile(wide_to + "/FORK.txt").find("grew from 1x8 to 1x12"), std::string::npos);
+  EXPECT_EQ(train_to(LoadConfig(RunDir(wide_to).ConfigPath()), RunDir(wide_to), 6), 3);
 
   // What a fork refuses, leaving nothing behind.
   auto refused = [&](const std::string& target, const std::vector<std::string>& sets, const std::string& why) {
@@ -487,9 +505,16 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
     }
   };
   refused(to, {}, "exists already");
-  refused((root_ / "wide").string(), {"net.channels=16"}, "net.channels");
+  try {
+    ForkRun(wide_to, 3, (root_ / "narrow").string(), {"net.channels=8"});
+    ADD_FAILURE() << "a fork shrank the net";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not shrink it to 1x8"), std::string::npos) << e.what();
+  }
+  refused((root_ / "heads").string(), {"net.value_hidden=16"}, "net.value_hidden");
   refused((root_ / "named").string(), {"run.name=x"}, "--to");
-  EXPECT_FALSE(fs::exists(root_ / "wide"));
+  EXPECT_FALSE(fs::exists(root_ / "narrow"));
+  EXPECT_FALSE(fs::exists(root_ / "heads"));
   EXPECT_FALSE(fs::exists(root_ / "named"));
 }
 
