@@ -63,6 +63,8 @@ void ReplayConfig::Visit(ParamVisitor& v) {
   v.Double("window_exponent", window_exponent, 0.01, 1, "taper of the window's growth");
   v.Int64("min_samples", min_samples, 1, kMaxCount, "training starts when the window holds this many");
   v.Double("max_train_ratio", max_train_ratio, 0.01, 1e6, "most samples trained per new self-play sample");
+  v.Int64("max_train_credit", max_train_credit, 0, kMaxCount,
+          "most samples the trainer may train ahead on data it has (0: no cap)");
   v.Double("validation_share", validation_share, 0, 0.5, "share of shards held out for validation");
   v.Bool("symmetries", symmetries, "augment each sample with a random one of the 8 board symmetries");
   v.Double("scan_seconds", scan_seconds, 0.01, 86400, "how often the trainer looks for new shards");

@@ -91,9 +91,14 @@ struct ReplayConfig {
   double window_exponent = 0.75;  // KataGo's taper
   int64_t min_samples = 4000;     // training starts when the window holds this many
   // The most training samples per new self-play sample (KataGo's
-  // max-train-ratio, OpenSpiel's replay reuse): the trainer waits for
-  // self-play when it is ahead.
+  // max-train-bucket-per-new-data, OpenSpiel's replay reuse): the trainer
+  // waits for self-play when it is ahead.
   double max_train_ratio = 6.0;
+  // The most training it may bank for later, in samples (KataGo's
+  // max-train-bucket-size): a trainer that fell behind self-play, or a
+  // fork that raised the ratio, catches up at most this much; 0: no cap,
+  // the ratio counts over the run's whole history.
+  int64_t max_train_credit = 20000;
   double validation_share = 0.05;  // share of shards held out for validation
   bool symmetries = true;          // augment each sample with a random one of the 8
   double scan_seconds = 5;         // how often the trainer looks for new shards

@@ -28,4 +28,19 @@ double BudgetSpent(const Config& config, int64_t step, double hours) {
   return spent;
 }
 
+TrainCredit::TrainCredit(const ReplayConfig& config)
+    : ratio_(config.max_train_ratio), cap_(double(config.max_train_credit)) {}
+
+void TrainCredit::Update(int64_t samples_seen, int64_t samples_trained) {
+  if (seen_ < 0) {
+    credit_ = std::max(0.0, ratio_ * double(samples_seen) - double(samples_trained));
+    if (cap_ > 0) credit_ = std::min(credit_, cap_);
+  } else {
+    const double added = ratio_ * double(samples_seen - seen_);
+    credit_ += added;
+    if (cap_ > 0) credit_ = std::min(credit_, std::max(cap_, added));
+  }
+  seen_ = samples_seen;
+}
+
 }  // namespace loa::train

@@ -1,6 +1,7 @@
 #pragma once
 // The learning-rate schedule: a linear warm-up (Goyal et al. 2017), then
-// constant, cosine (Loshchilov and Hutter 2017) or step decay.
+// constant, cosine (Loshchilov and Hutter 2017) or step decay; and the
+// train ratio's credit, which paces the trainer to self-play.
 
 #include <cstdint>
 
@@ -23,5 +24,29 @@ double LearningRate(const TrainConfig& config, int64_t step, int64_t samples, do
 // of run time: the larger of step / train.max_steps and hours /
 // run.max_hours, 0 when the run has neither.
 double BudgetSpent(const Config& config, int64_t step, double hours);
+
+// The train ratio as a bucket of credit, in samples (KataGo's train
+// bucket): each new self-play sample adds replay.max_train_ratio samples,
+// each step spends its batch, and the bucket holds at most
+// replay.max_train_credit (or the newest update's credit, where that is
+// more, so that no steady ratio is cut; a cap of 0: none). The first update
+// of a start, a resume or a fork fills it with what the run's history left,
+// the ratio times the samples seen less the samples trained, capped: a fork
+// that lowers the ratio trains at the new ratio at once, and one that
+// raises it catches up at most the cap, not the whole history again.
+class TrainCredit {
+ public:
+  explicit TrainCredit(const ReplayConfig& config);
+  // Takes the running total of self-play samples the trainer has seen (its
+  // window's, not validation's) and, on the first call, of samples trained.
+  void Update(int64_t samples_seen, int64_t samples_trained);
+  bool Allows(int64_t batch) const { return credit_ >= double(batch); }
+  void Spend(int64_t samples) { credit_ -= double(samples); }
+  double credit() const { return credit_; }
+
+ private:
+  double ratio_, cap_, credit_ = 0;
+  int64_t seen_ = -1;  // the samples counted so far; -1 before the first update
+};
 
 }  // namespace loa::train

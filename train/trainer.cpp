@@ -117,6 +117,7 @@ struct Trainer::Impl {
   Batch batch;
 
   int64_t step = 0, samples_trained = 0, elapsed_ms_base = 0;
+  TrainCredit credit{config.replay};  // the train ratio
   Clock::time_point started = Clock::now(), last_scan{}, interval_start = Clock::now();
   double interval_train_seconds = 0, last_lr = 0;
   int64_t interval_samples = 0;
@@ -164,16 +165,16 @@ void Trainer::Impl::PollShards(bool force) {
   if (!force && now - last_scan < std::chrono::duration<double>(config.replay.scan_seconds)) return;
   last_scan = now;
   feed.Poll(buffer);
+  credit.Update(feed.train_samples_seen(), samples_trained);
 }
 
 // Returns false when a stop or the time limit came first. The train ratio:
-// at most max_train_ratio training samples per self-play sample.
+// a step waits until the bucket holds its batch (TrainCredit).
 bool Trainer::Impl::WaitForData() {
   for (bool first = true;; first = false) {
     PollShards(first && buffer.size() == 0);
     const bool enough = buffer.size() >= config.replay.min_samples;
-    const double allowed = config.replay.max_train_ratio * double(feed.train_samples_seen());
-    if (enough && double(samples_trained + config.train.batch_size) <= allowed) return true;
+    if (enough && credit.Allows(config.train.batch_size)) return true;
     if (StopRequested() || Finished()) return false;
     char line[160];
     std::snprintf(line, sizeof line, "step %lld | waiting for self-play: window %lld/%lld samples, games %lld",
@@ -218,6 +219,7 @@ void Trainer::Impl::TrainStep() {
   }
   ++step;
   samples_trained += config.train.batch_size;
+  credit.Spend(config.train.batch_size);
   interval_samples += config.train.batch_size;
   interval_train_seconds += std::chrono::duration<double>(Clock::now() - begin).count();
   sums.Add(l, norm);

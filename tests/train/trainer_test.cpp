@@ -27,6 +27,65 @@ TEST(ScheduleTest, TheBudgetSpentIsTheLargerShareOfStepsAndHours) {
   EXPECT_NEAR(BudgetSpent(c, 900, 1.0), 0.9, 1e-12);
 }
 
+TEST(TrainCreditTest, EachNewSampleBuysTheRatioAndAStepSpendsItsBatch) {
+  ReplayConfig c;
+  c.max_train_ratio = 4;
+  c.max_train_credit = 1000;
+  TrainCredit credit(c);
+  credit.Update(0, 0);  // a fresh run: nothing yet
+  EXPECT_FALSE(credit.Allows(1));
+  credit.Update(100, 0);  // 100 new samples: 400 to train
+  EXPECT_DOUBLE_EQ(credit.credit(), 400);
+  EXPECT_TRUE(credit.Allows(400));
+  EXPECT_FALSE(credit.Allows(401));
+  credit.Spend(256);
+  EXPECT_FALSE(credit.Allows(256));
+  credit.Update(150, 0);  // 50 more: 144 + 200
+  EXPECT_DOUBLE_EQ(credit.credit(), 344);
+}
+
+TEST(TrainCreditTest, TheBucketHoldsAtMostItsCapButNeverCutsOneUpdate) {
+  ReplayConfig c;
+  c.max_train_ratio = 4;
+  c.max_train_credit = 1000;
+  TrainCredit credit(c);
+  credit.Update(0, 0);
+  credit.Update(200, 0);  // 800
+  credit.Update(300, 0);  // 1200, capped: a trainer that fell behind catches up 1000
+  EXPECT_DOUBLE_EQ(credit.credit(), 1000);
+  credit.Spend(1000);
+  credit.Update(700, 0);  // one update's 1600 is a steady ratio on a fast machine: all of it
+  EXPECT_DOUBLE_EQ(credit.credit(), 1600);
+  c.max_train_credit = 0;  // no cap
+  TrainCredit uncapped(c);
+  uncapped.Update(0, 0);
+  uncapped.Update(1000, 0);
+  EXPECT_DOUBLE_EQ(uncapped.credit(), 4000);
+}
+
+TEST(TrainCreditTest, AResumeOrForkStartsFromWhatTheHistoryLeftCapped) {
+  ReplayConfig c;
+  c.max_train_ratio = 6;
+  c.max_train_credit = 20000;
+  // A resume of a run that had kept pace: 100,000 samples seen, 595,000 trained.
+  TrainCredit resumed(c);
+  resumed.Update(100000, 595000);
+  EXPECT_DOUBLE_EQ(resumed.credit(), 5000);
+  // A fork that lowers the ratio to 3 trains 3 per new sample at once,
+  // not only once the run's whole history allows.
+  c.max_train_ratio = 3;
+  TrainCredit lower(c);
+  lower.Update(100000, 595000);
+  EXPECT_FALSE(lower.Allows(1));
+  lower.Update(100100, 595000);
+  EXPECT_DOUBLE_EQ(lower.credit(), 300);
+  // One that raises it to 12 catches up the cap, not 605,000 samples.
+  c.max_train_ratio = 12;
+  TrainCredit higher(c);
+  higher.Update(100000, 595000);
+  EXPECT_DOUBLE_EQ(higher.credit(), 20000);
+}
+
 TEST(ScheduleTest, WarmUpInStepsThenCosineDownToTheFloorInSamples) {
   TrainConfig c;
   c.learning_rate = 0.1;
