@@ -7,7 +7,9 @@
 # run writes at its end: the mean of its last train.export_average
 # checkpoints) meets the first arm's at equal time per move until the SPRT
 # decides or the games run out. Before the matches it prints what each arm
-# made: games, positions (and an hour), samples, steps.
+# made: games, positions (and an hour), samples, steps, and the CPU time it
+# took (this sitting's: a setting that trains more takes more of the cores
+# from the arms beside it; AB_PIN=1 gives each arm a core of its own).
 #
 # usage: scripts/ab.sh NAME MINUTES "OVERRIDES_A" "OVERRIDES_B" ["OVERRIDES_C" ...]
 #   e.g. scripts/ab.sh gumbel 30 "" "mcts.root=gumbel"
@@ -15,7 +17,8 @@
 #   AB_FROM=RUN[:STEP]: the arms are forks of RUN at checkpoint STEP (default
 #   the newest; `loaz fork`) that run MINUTES more, to test a run's later hours;
 #   AB_RUNS: the folder of the arms (runs; one outside the checkout survives a
-#   new work tree), AB_CONFIG: the arms' config (configs/default.yaml)
+#   new work tree), AB_CONFIG: the arms' config (configs/default.yaml),
+#   AB_PIN=1: arm j runs on core j alone (taskset), a core per arm
 #
 # With AB_FROM, every arm (the first too) is `loaz fork --run RUN --step STEP
 # --to AB_RUNS/NAME-x` with its overrides, so the arms share RUN's hours up to
@@ -27,7 +30,7 @@
 # --resume`). SPRT: H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
-  sed -n '12,18p' "$0" | sed 's/^# //' >&2
+  sed -n '14,21p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 name=$1 minutes=$2
@@ -41,6 +44,10 @@ hours=$(python3 -c "print($minutes / 60)")
 # Idle OpenMP threads sleep instead of spinning, so that no arm burns the
 # cores the others need.
 export OMP_WAIT_POLICY=PASSIVE
+if [ "${AB_PIN:-0}" = 1 ] && [ $# -gt "$(nproc)" ]; then
+  echo "ab.sh: AB_PIN=1 needs a core per arm ($# arms, $(nproc) cores)" >&2
+  exit 2
+fi
 
 arms=(a b c d e f)
 pids=()
@@ -58,13 +65,21 @@ for overrides in "$@"; do
     fi
     # The tail ends MINUTES of run time after the fork's checkpoint.
     start=$(sed -n 's/.*, \([0-9.]*\) h of run time$/\1/p' "$run/FORK.txt")
-    "$loaz" train --run "$run" --set run.max_hours="$(python3 -c "print($start + $minutes / 60)")" >"$run.log" 2>&1 &
+    cmd=("$loaz" train --run "$run" --set run.max_hours="$(python3 -c "print($start + $minutes / 60)")")
   elif [ -d "$run" ]; then
-    "$loaz" train --run "$run" --set run.max_hours="$hours" >"$run.log" 2>&1 &
+    cmd=("$loaz" train --run "$run" --set run.max_hours="$hours")
   else
-    "$loaz" train "$config" --set run.name="$name-$side" --set run.directory="$dir" \
-      --set run.max_hours="$hours" --set eval.every_checkpoints=0 "${sets[@]}" >"$run.log" 2>&1 &
+    cmd=("$loaz" train "$config" --set run.name="$name-$side" --set run.directory="$dir"
+         --set run.max_hours="$hours" --set eval.every_checkpoints=0 "${sets[@]}")
   fi
+  [ "${AB_PIN:-0}" = 1 ] && cmd=(taskset -c "$i" "${cmd[@]}")
+  # The arm in a subshell whose `times` is the arm's CPU time.
+  (
+    rc=0
+    "${cmd[@]}" >"$run.log" 2>&1 || rc=$?
+    times >"$run.cpu"
+    exit $rc
+  ) &
   pids+=($!)
   i=$((i + 1))
 done
@@ -94,8 +109,19 @@ for line in open(sys.argv[1] + "/metrics.jsonl"):
     elif e.get("event") == "train":
         step = e.get("step", step)
 rate = positions / hours if hours > 0 else 0
+# The subshell's `times`: its own user and system time, then its children's.
+cpu = ""
+try:
+    with open(sys.argv[1] + ".cpu") as f:
+        seconds = 0.0
+        for field in f.read().split("\n")[1].split():
+            m, s = field.rstrip("s").split("m")
+            seconds += 60 * float(m) + float(s)
+    cpu = f", {seconds:,.0f} s of CPU this sitting"
+except (OSError, IndexError, ValueError):
+    pass
 print(f"arm {sys.argv[2]}: {games} games, {positions:.0f} positions ({rate:,.0f} an hour of run time), "
-      f"{samples} samples, {step} steps, {hours:.2f} h")
+      f"{samples} samples, {step} steps, {hours:.2f} h{cpu}")
 EOF
 done
 for ((j = 1; j < i; j++)); do

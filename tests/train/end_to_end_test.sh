@@ -124,18 +124,31 @@ if AVERAGE=two LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "9" 0.
   fail "curve.sh took AVERAGE=two"
 fi
 grep -q "AVERAGE=two is not a positive count" "$tmp/curve.err" || fail "curve.sh AVERAGE error: $(cat "$tmp/curve.err")"
-# scripts/ab.sh: two arms side by side in a folder of their own, then their exports' match.
-AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/ab" AB_GAMES=2 AB_SECONDS=0.01 LOAZ="$loaz" \
+# scripts/ab.sh: two arms side by side in a folder of their own (a core
+# each where there are two), then their exports' match.
+pin=0
+[ "$(nproc)" -ge 2 ] && pin=1
+AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/ab" AB_GAMES=2 AB_SECONDS=0.01 LOAZ="$loaz" AB_PIN=$pin \
   "$src/scripts/ab.sh" t 5 "" "mcts.playouts=16" >"$tmp/ab.log" 2>&1 || fail "ab.sh: $(tail -3 "$tmp/ab.log")"
 [ -s "$tmp/ab/t-a/net.safetensors" ] && [ -s "$tmp/ab/t-b/net.safetensors" ] || fail "ab.sh: an arm has no export"
 sed -n '/^mcts:/,/^[a-z]/p' "$tmp/ab/t-b/config.yaml" | grep -q '^  playouts: 16$' || fail "ab.sh: arm b's override"
 for arm in a b; do
-  grep -Eq "^arm $arm: [1-9][0-9]* games, [0-9]+ positions \([0-9,]+ an hour of run time\), [0-9]+ samples" "$tmp/ab.log" ||
+  grep -Eq "^arm $arm: [1-9][0-9]* games, [0-9]+ positions \([0-9,]+ an hour of run time\), [0-9]+ samples.*, [1-9][0-9,]* s of CPU this sitting$" "$tmp/ab.log" ||
     fail "ab.sh: no summary of arm $arm: $(cat "$tmp/ab.log")"
 done
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2' "$tmp/ab/t-ba.json" ||
   fail "ab.sh: no match summary"
 [ -s "$tmp/ab/t-ba.games/game_000001.txt" ] || fail "ab.sh kept no records of its match"
+# AB_PIN=1 with more arms than cores refuses before any arm starts.
+if [ "$(nproc)" -lt 6 ]; then
+  many=()
+  for ((k = 0; k <= $(nproc); k++)); do many+=(""); done
+  if AB_RUNS="$tmp/abpin" AB_PIN=1 LOAZ="$loaz" "$src/scripts/ab.sh" p 1 "${many[@]}" 2>"$tmp/abpin.err"; then
+    fail "ab.sh AB_PIN=1 ran more arms than cores"
+  fi
+  grep -q "AB_PIN=1 needs a core per arm" "$tmp/abpin.err" || fail "ab.sh AB_PIN error: $(cat "$tmp/abpin.err")"
+  [ -z "$(ls -A "$tmp/abpin" 2>/dev/null)" ] || fail "ab.sh AB_PIN=1 started an arm before refusing"
+fi
 # scripts/plot.py --table: one period row that counts every self-play game
 # and says the playouts of its full searches (tiny.yaml's 24).
 stats=$(python3 "$src/scripts/plot.py" "$run" --table 1)

@@ -27,11 +27,16 @@ TEST(ScheduleTest, TheBudgetSpentIsTheLargerShareOfStepsAndHours) {
   EXPECT_NEAR(BudgetSpent(c, 900, 1.0), 0.9, 1e-12);
 }
 
-TEST(TrainCreditTest, EachNewSampleBuysTheRatioAndAStepSpendsItsBatch) {
+// A train credit of `ratio` capped at `cap` (0: none), before its first update.
+TrainCredit Credit(double ratio, int64_t cap) {
   ReplayConfig c;
-  c.max_train_ratio = 4;
-  c.max_train_credit = 1000;
-  TrainCredit credit(c);
+  c.max_train_ratio = ratio;
+  c.max_train_credit = cap;
+  return TrainCredit(c);
+}
+
+TEST(TrainCreditTest, EachNewSampleBuysTheRatioAndAStepSpendsItsBatch) {
+  TrainCredit credit = Credit(4, 1000);
   credit.Update(0, 0);  // a fresh run: nothing yet
   EXPECT_FALSE(credit.Allows(1));
   credit.Update(100, 0);  // 100 new samples: 400 to train
@@ -45,10 +50,7 @@ TEST(TrainCreditTest, EachNewSampleBuysTheRatioAndAStepSpendsItsBatch) {
 }
 
 TEST(TrainCreditTest, TheBucketHoldsAtMostItsCapButNeverCutsOneUpdate) {
-  ReplayConfig c;
-  c.max_train_ratio = 4;
-  c.max_train_credit = 1000;
-  TrainCredit credit(c);
+  TrainCredit credit = Credit(4, 1000);
   credit.Update(0, 0);
   credit.Update(200, 0);  // 800
   credit.Update(300, 0);  // 1200, capped: a trainer that fell behind catches up 1000
@@ -56,32 +58,26 @@ TEST(TrainCreditTest, TheBucketHoldsAtMostItsCapButNeverCutsOneUpdate) {
   credit.Spend(1000);
   credit.Update(700, 0);  // one update's 1600 is a steady ratio on a fast machine: all of it
   EXPECT_DOUBLE_EQ(credit.credit(), 1600);
-  c.max_train_credit = 0;  // no cap
-  TrainCredit uncapped(c);
+  TrainCredit uncapped = Credit(4, 0);
   uncapped.Update(0, 0);
   uncapped.Update(1000, 0);
   EXPECT_DOUBLE_EQ(uncapped.credit(), 4000);
 }
 
 TEST(TrainCreditTest, AResumeOrForkStartsFromWhatTheHistoryLeftCapped) {
-  ReplayConfig c;
-  c.max_train_ratio = 6;
-  c.max_train_credit = 20000;
   // A resume of a run that had kept pace: 100,000 samples seen, 595,000 trained.
-  TrainCredit resumed(c);
+  TrainCredit resumed = Credit(6, 20000);
   resumed.Update(100000, 595000);
   EXPECT_DOUBLE_EQ(resumed.credit(), 5000);
   // A fork that lowers the ratio to 3 trains 3 per new sample at once,
   // not only once the run's whole history allows.
-  c.max_train_ratio = 3;
-  TrainCredit lower(c);
+  TrainCredit lower = Credit(3, 20000);
   lower.Update(100000, 595000);
   EXPECT_FALSE(lower.Allows(1));
   lower.Update(100100, 595000);
   EXPECT_DOUBLE_EQ(lower.credit(), 300);
   // One that raises it to 12 catches up the cap, not 605,000 samples.
-  c.max_train_ratio = 12;
-  TrainCredit higher(c);
+  TrainCredit higher = Credit(12, 20000);
   higher.Update(100000, 595000);
   EXPECT_DOUBLE_EQ(higher.credit(), 20000);
 }
