@@ -194,6 +194,9 @@ void CheckConsistency(const Config& c, const std::string& source) {
   if (c.replay.min_samples > c.replay.window)
     fail("replay.min_samples (" + std::to_string(c.replay.min_samples) + ") exceeds replay.window (" +
          std::to_string(c.replay.window) + ")");
+  if (c.replay.max_train_credit > 0 && c.replay.max_train_credit < c.train.batch_size)
+    fail("replay.max_train_credit (" + std::to_string(c.replay.max_train_credit) + ") is below train.batch_size (" +
+         std::to_string(c.train.batch_size) + "): the trainer could never bank a step (0: no cap)");
   if (c.mcts.cheap_playouts > c.mcts.playouts) fail("mcts.cheap_playouts exceeds mcts.playouts");
   const SelfplayConfig& sp = c.selfplay;
   if (sp.late_cheap_playouts > sp.late_playouts) fail("selfplay.late_cheap_playouts exceeds selfplay.late_playouts");

@@ -95,6 +95,11 @@ TEST(ConfigTest, WrongTypeNamesKeyAndFile) {
 
 TEST(ConfigTest, InconsistentFieldsAreErrors) {
   EXPECT_NE(ErrorOf("replay: {window: 10, min_samples: 20}").find("replay.min_samples"), std::string::npos);
+  // A cap on the train credit below one batch would stop the trainer for good.
+  EXPECT_NE(ErrorOf("replay: {max_train_credit: 100}\ntrain: {batch_size: 256}").find("replay.max_train_credit (100)"),
+            std::string::npos);
+  EXPECT_EQ(ErrorOf("replay: {max_train_credit: 0}\ntrain: {batch_size: 256}"), "");
+  EXPECT_EQ(ErrorOf("replay: {max_train_credit: 256}\ntrain: {batch_size: 256}"), "");
   EXPECT_NE(ErrorOf("selfplay: {late_playouts: 50, late_cheap_playouts: 60}").find("selfplay.late_cheap_playouts"),
             std::string::npos);
   // The later step comes after the late one, and only with one.
