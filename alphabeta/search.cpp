@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstring>
+#include <thread>
 
 #include "core/bitboard.h"
 
@@ -11,24 +13,48 @@ namespace {
 
 constexpr int kInfinity = kWinScore + 1;
 
+// Depths are counted in sixteenths of a ply, so that realization-probability
+// search can charge a move part of a ply or more than one.
+constexpr int kOnePly = 16;
+
 // Null-move pruning (Donninger 1993), as MIA uses it (Winands 2004): the
 // depth reduction R and the least remaining depth at which it is tried.
-constexpr int kNullMoveReduction = 2;
-constexpr int kNullMoveMinDepth = 3;
+constexpr int kNullMoveReduction = 2 * kOnePly;
+constexpr int kNullMoveMinDepth = 3 * kOnePly;
 
-// Late-move reductions (as in Stockfish and Fruit): quiet moves after the
-// first kLmrFullDepthMoves, at kLmrMinDepth or more, are searched one ply
-// shallower (two from kLmrDeepMoveIndex on at kLmrDeepMinDepth or more) and
-// searched again at full depth when they beat alpha.
-constexpr int kLmrMinDepth = 3;
+// Late-move reductions (as in Stockfish and Fruit), where realization
+// probability is off: quiet moves after the first kLmrFullDepthMoves, at
+// kLmrMinDepth or more, are searched one ply shallower (two from
+// kLmrDeepMoveIndex on at kLmrDeepMinDepth or more) and searched again at
+// full depth when they beat alpha.
+constexpr int kLmrMinDepth = 3 * kOnePly;
 constexpr int kLmrFullDepthMoves = 3;
 constexpr int kLmrDeepMoveIndex = 10;
-constexpr int kLmrDeepMinDepth = 6;
+constexpr int kLmrDeepMinDepth = 6 * kOnePly;
+
+// Realization probability: a move costs between these depths, whatever its
+// category's probability (Winands and Bjornsson 2008 bound it the same way).
+constexpr int kMinMoveCost = kOnePly / 2;
+constexpr int kMaxMoveCost = 3 * kOnePly;
+
+// Multi-cut (Bjornsson and Marsland 2001; MIA's M, C and R): at an expected
+// cut node, if kMultiCutCuts of the first kMultiCutMoves moves fail high at a
+// depth reduced by kMultiCutReduction, the node is cut.
+constexpr int kMultiCutMoves = 10;
+constexpr int kMultiCutCuts = 3;
+constexpr int kMultiCutReduction = 2 * kOnePly;
+constexpr int kMultiCutMinDepth = 4 * kOnePly;
+
+// Enhanced transposition cutoffs (Plaat et al. 1996) from this depth on,
+// where a probe of every child pays for itself.
+constexpr int kEtcMinDepth = 3 * kOnePly;
+
+// Quiescence: at most this many group-cutting captures past the horizon.
+constexpr int kMaxQuiescencePlies = 2;
 
 // Aspiration windows: from kAspirationMinDepth on, the root is searched with
 // a window of this half-width around the last iteration's score, and again
-// with the failing side open when the score falls outside (a common
-// setting; Stockfish starts near 10 centipawns, our scale is coarser).
+// with the failing side open when the score falls outside.
 constexpr int kAspirationMinDepth = 4;
 constexpr int kAspirationWindow = 40;
 
@@ -38,12 +64,15 @@ constexpr int64_t kClockCheckNodes = 1024;
 // one usually takes longer than all the earlier ones together.
 constexpr double kIterationStartFraction = 0.5;
 
-// Move-ordering keys: the table move, then captures, then the two killers,
-// then the rest by history score (kept below kHistoryLimit).
+// Move-ordering keys: the table move, then captures (where realization
+// probability is off), then the two killers, then the rest by history score
+// (kept below kHistoryLimit) or, with realization probability, by category
+// probability and relative history (each below kOrderingUnit).
 constexpr int kTableMoveKey = 1 << 30;
 constexpr int kCaptureKey = 1 << 28;
 constexpr int kKillerKey[2] = {1 << 27, 1 << 26};
 constexpr int kHistoryLimit = 1 << 24;
+constexpr int kOrderingUnit = 1 << 12;
 
 // Returns a score as stored in the table: wins counted from this node.
 int ScoreToTable(int score, int ply) {
@@ -60,56 +89,178 @@ int ScoreFromTable(int score, int ply) {
 }
 
 // Moves the highest-keyed move of moves[i..] to position i; ties keep order.
-void PickNext(MoveList& moves, int* keys, int i) {
+void PickNext(MoveList& moves, int* keys, int* categories, int i) {
   int best = i;
   for (int j = i + 1; j < moves.size(); ++j)
     if (keys[j] > keys[best]) best = j;
   std::swap(moves[i], moves[best]);
   std::swap(keys[i], keys[best]);
+  std::swap(categories[i], categories[best]);
 }
 
 }  // namespace
 
-AlphaBeta::AlphaBeta(const SearchOptions& options, const EvalWeights& weights)
-    : options_(options), weights_(weights), table_(options.transposition_table ? options.hash_megabytes : 0) {
-  Clear();
+SearchOptions SearchOptions::Version(int version) {
+  SearchOptions options;
+  if (version == 1) {
+    options.realization_probability = false;
+    options.quiescence = false;
+    options.enhanced_transposition_cutoffs = false;
+    options.multi_cut = false;
+    options.relative_history = false;
+  }
+  return options;
 }
+
+SearchOptions SearchOptions::Plain() {
+  SearchOptions options = Version(1);
+  options.null_move = false;
+  options.late_move_reductions = false;
+  options.leaf_win_check = false;
+  options.hash_megabytes = 1;
+  return options;
+}
+
+// One thread's search: its killers, history, path and principal variation;
+// the table is the searcher's, shared.
+class AlphaBeta::Worker {
+ public:
+  Worker(int index, const AlphaBeta& owner, TranspositionTable& table)
+      : index_(index), owner_(owner), options_(owner.options_), weights_(owner.weights_), table_(table) {
+    const CategoryModel& model = owner.categories_;
+    for (int c = 0; c < kNumMoveCategories; ++c) {
+      const float p = std::clamp(model.probability[c], 1e-6f, 1.0f);
+      move_cost_[c] = std::clamp(int(std::lround(kOnePly * std::log(p) / std::log(model.reference))),
+                                 kMinMoveCost, kMaxMoveCost);
+      order_key_[c] = int(p * (kOrderingUnit - 1));
+    }
+    Clear();
+  }
+
+  void Clear() {
+    for (auto& pair : killers_) pair[0] = pair[1] = Move();
+    std::memset(history_, 0, sizeof(history_));
+    std::memset(tries_, 0, sizeof(tries_));
+  }
+
+  // Sets up a search of game's position (the game's history for repetitions).
+  void Prepare(const Game& game, const SearchLimits& limits, std::chrono::steady_clock::time_point start) {
+    rules_ = game.rules();
+    limits_ = limits;
+    start_ = start;
+    nodes_ = 0;
+    stopped_ = false;
+    frames_.clear();
+    Position replay = game.start();
+    frames_.push_back({replay.hash(), 0});
+    for (Move m : game.moves()) {
+      replay = replay.Apply(m);
+      PushFrame(replay, m);
+    }
+    root_frame_ = int(frames_.size()) - 1;
+    root_game_ply_ = game.ply();
+    for (auto& pair : killers_) pair[0] = pair[1] = Move();
+    for (int(*side)[kNumSquares] : {history_[0], history_[1], tries_[0], tries_[1]})
+      for (int from = 0; from < kNumSquares; ++from)
+        for (int to = 0; to < kNumSquares; ++to) side[from][to] /= 2;
+  }
+
+  // Iterative deepening from the root of game; the main worker (index 0)
+  // reports each iteration, helpers start at an odd depth each other one.
+  SearchResult Run(const Game& game, const std::function<void(const SearchResult&)>& on_iteration);
+
+  int64_t nodes() const { return nodes_; }
+
+ private:
+  struct Frame {
+    uint64_t hash;
+    int irreversible;  // index of the latest frame no earlier frame can equal
+  };
+
+  int AspirationSearch(const Position& pos, int depth, int previous, Move& best);
+  int SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best);
+  int Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed, bool cut_node);
+  int Quiescence(const Position& pos, int alpha, int beta, int ply, int quiescence_ply);
+  bool ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut, Move& table_move,
+                  int& score) const;
+  bool NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score);
+  bool TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories, int beta, int depth,
+                           int ply, int& score);
+  bool MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta, int depth, int ply);
+  int SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int full_depth, int ply,
+                  bool child_cut);
+  bool EndsHere(const Position& child, Color mover, int ply, int& score) const;
+  bool IsRepetitionDraw() const;
+  bool CanUniteNow(const Position& pos) const;
+  void OrderMoves(const Position& pos, MoveList& moves, int* keys, int* categories, Move table_move, int ply) const;
+  void RewardCutoff(Color us, Move move, int depth, int ply, const MoveList& moves, int tried);
+  bool OutOfBudget();
+  void PushFrame(const Position& child, Move move);
+
+  const int index_;
+  const AlphaBeta& owner_;
+  const SearchOptions& options_;
+  const EvalWeights& weights_;
+  TranspositionTable& table_;
+  int move_cost_[kNumMoveCategories];
+  int order_key_[kNumMoveCategories];
+  Move killers_[kMaxPly][2];
+  int history_[2][kNumSquares][kNumSquares];
+  int tries_[2][kNumSquares][kNumSquares];  // relative history's denominator (the butterfly board)
+  Move pv_[kMaxPly + 1][kMaxPly + 1];
+  int pv_length_[kMaxPly + 1];
+
+  // The current search.
+  std::vector<Frame> frames_;
+  int root_frame_ = 0;
+  int root_game_ply_ = 0;
+  Rules rules_;
+  SearchLimits limits_;
+  std::chrono::steady_clock::time_point start_;
+  int64_t nodes_ = 0;
+  bool stopped_ = false;
+  bool can_stop_ = false;
+};
+
+AlphaBeta::AlphaBeta(const SearchOptions& options, const EvalWeights& weights, const CategoryModel& categories)
+    : options_(options),
+      weights_(weights),
+      categories_(categories),
+      table_(options.transposition_table ? options.hash_megabytes : 0) {
+  for (int i = 0; i < std::max(1, options.threads); ++i) workers_.push_back(std::make_unique<Worker>(i, *this, table_));
+}
+
+AlphaBeta::~AlphaBeta() = default;
 
 void AlphaBeta::Clear() {
   table_.Clear();
-  for (auto& pair : killers_) pair[0] = pair[1] = Move();
-  std::memset(history_, 0, sizeof(history_));
+  for (auto& worker : workers_) worker->Clear();
 }
 
 SearchResult AlphaBeta::Search(const Game& game, const SearchLimits& limits,
                                const std::function<void(const SearchResult&)>& on_iteration) {
   assert(!game.over());
-  rules_ = game.rules();
-  limits_ = limits;
-  start_ = std::chrono::steady_clock::now();
-  nodes_ = 0;
-  stopped_ = false;
   stop_requested_.store(false, std::memory_order_relaxed);
-  frames_.clear();
-  Position replay = game.start();
-  frames_.push_back({replay.hash(), 0});
-  for (Move m : game.moves()) {
-    replay = replay.Apply(m);
-    PushFrame(replay, m);
-  }
-  root_frame_ = int(frames_.size()) - 1;
-  root_game_ply_ = game.ply();
+  stop_all_.store(false, std::memory_order_relaxed);
   table_.NewSearch();
-  for (auto& pair : killers_) pair[0] = pair[1] = Move();
-  for (auto& side : history_)
-    for (auto& row : side)
-      for (int& h : row) h /= 2;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto& worker : workers_) worker->Prepare(game, limits, start);
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < workers_.size(); ++i) helpers.emplace_back([&, i] { workers_[i]->Run(game, nullptr); });
+  SearchResult result = workers_[0]->Run(game, on_iteration);
+  stop_all_.store(true, std::memory_order_relaxed);
+  for (auto& helper : helpers) helper.join();
+  for (size_t i = 1; i < workers_.size(); ++i) result.nodes += workers_[i]->nodes();
+  return result;
+}
 
+SearchResult AlphaBeta::Worker::Run(const Game& game, const std::function<void(const SearchResult&)>& on_iteration) {
   const Position& root = game.position();
   SearchResult result;
-  const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxSearchDepth) : kMaxSearchDepth;
-  for (int depth = 1; depth <= max_depth; ++depth) {
-    can_stop_ = depth > 1;  // the first iteration always finishes
+  const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, kMaxSearchDepth) : kMaxSearchDepth;
+  // Helpers: every other one a ply ahead, so that the threads spread over two depths.
+  for (int depth = 1 + (index_ & 1); depth <= max_depth; ++depth) {
+    can_stop_ = depth > 1 || index_ > 0;  // the main worker always finishes its first iteration
     Move best;
     const int score = AspirationSearch(root, depth, result.score, best);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -132,13 +283,13 @@ SearchResult AlphaBeta::Search(const Game& game, const SearchLimits& limits,
     result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
     if (on_iteration) on_iteration(result);
     if (score > kWinScore - kMaxPly && kWinScore - score <= depth) break;  // a win inside the horizon
-    if (limits.seconds > 0 && seconds >= limits.seconds * kIterationStartFraction) break;
+    if (index_ == 0 && limits_.seconds > 0 && seconds >= limits_.seconds * kIterationStartFraction) break;
   }
-  assert(!result.best.is_null() && root.IsLegal(result.best));
+  assert(index_ > 0 || (!result.best.is_null() && root.IsLegal(result.best)));
   return result;
 }
 
-int AlphaBeta::AspirationSearch(const Position& pos, int depth, int previous, Move& best) {
+int AlphaBeta::Worker::AspirationSearch(const Position& pos, int depth, int previous, Move& best) {
   int alpha = -kInfinity, beta = kInfinity;
   if (options_.aspiration_windows && depth >= kAspirationMinDepth && !IsDecisiveScore(previous)) {
     alpha = previous - kAspirationWindow;
@@ -157,7 +308,7 @@ int AlphaBeta::AspirationSearch(const Position& pos, int depth, int previous, Mo
   }
 }
 
-int AlphaBeta::SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best) {
+int AlphaBeta::Worker::SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best) {
   const int original_alpha = alpha;
   pv_length_[0] = 0;
   ++nodes_;
@@ -165,18 +316,20 @@ int AlphaBeta::SearchRoot(const Position& pos, int depth, int alpha, int beta, M
   MoveList moves;
   pos.GenerateMoves(moves);
   Move table_move;
-  if (options_.transposition_table)
-    if (const TTEntry* e = table_.Probe(pos.hash())) table_move = Move::FromRaw(e->move);
-  int keys[kMaxMoves];
-  OrderMoves(pos, moves, keys, table_move, 0);
+  TTEntry entry;
+  if (options_.transposition_table && table_.Probe(pos.hash(), entry)) table_move = Move::FromRaw(entry.move);
+  int keys[kMaxMoves], categories[kMaxMoves];
+  OrderMoves(pos, moves, keys, categories, table_move, 0);
+  // Every root move is searched a full ply deep.
+  const int child_depth = depth * kOnePly - kOnePly;
   for (int i = 0; i < moves.size(); ++i) {
-    if (options_.move_ordering) PickNext(moves, keys, i);
+    if (options_.move_ordering) PickNext(moves, keys, categories, i);
     const Move m = moves[i];
     const Position child = pos.Apply(m);
     PushFrame(child, m);
     int score;
     pv_length_[1] = 1;
-    if (!EndsHere(child, us, 1, score)) score = SearchChild(child, i == 0, alpha, beta, depth, 0, 0);
+    if (!EndsHere(child, us, 1, score)) score = SearchChild(child, i == 0, alpha, beta, child_depth, child_depth, 0, true);
     frames_.pop_back();
     if (stopped_) break;
     if (score > alpha) {
@@ -189,15 +342,17 @@ int AlphaBeta::SearchRoot(const Position& pos, int depth, int alpha, int beta, M
     }
   }
   if (options_.transposition_table && !stopped_ && alpha > original_alpha && alpha < beta)
-    table_.Store(pos.hash(), ScoreToTable(alpha, 0), best, depth, Bound::kExact);
+    table_.Store(pos.hash(), ScoreToTable(alpha, 0), best, depth * kOnePly, Bound::kExact);
   return alpha;
 }
 
-int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed) {
+int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed,
+                               bool cut_node) {
   pv_length_[ply] = ply;
   ++nodes_;
   if (OutOfBudget()) return 0;
   if (depth <= 0 || ply >= kMaxPly) {
+    if (options_.quiescence && ply < kMaxPly) return Quiescence(pos, alpha, beta, ply, 0);
     if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
     return StaticScore(pos, weights_);
   }
@@ -216,23 +371,32 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
 
   MoveList moves;
   pos.GenerateMoves(moves);
-  int keys[kMaxMoves];
-  OrderMoves(pos, moves, keys, table_move, ply);
+  int keys[kMaxMoves], categories[kMaxMoves];
+  OrderMoves(pos, moves, keys, categories, table_move, ply);
+  if (!pv_node && TranspositionCutoff(pos, moves, categories, beta, depth, ply, score)) return score;
+  if (!pv_node && cut_node && MultiCut(pos, moves, keys, categories, beta, depth, ply)) return beta;
+  if (stopped_) return 0;
   const int original_alpha = alpha;
   int best_score = -kInfinity;
   Move best_move;
   for (int i = 0; i < moves.size(); ++i) {
-    if (options_.move_ordering) PickNext(moves, keys, i);
+    if (options_.move_ordering) PickNext(moves, keys, categories, i);
     const Move m = moves[i];
     const Position child = pos.Apply(m);
     PushFrame(child, m);
     pv_length_[ply + 1] = ply + 1;
     if (!EndsHere(child, us, ply + 1, score)) {
-      int reduction = 0;
-      if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves && !m.is_capture() &&
-          keys[i] < kKillerKey[1])
-        reduction = 1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth);
-      score = SearchChild(child, i == 0, alpha, beta, depth, reduction, ply);
+      int child_depth = depth - kOnePly;
+      if (options_.realization_probability) {
+        // The first move is never charged more than a ply (ERPS); a move
+        // charged more is searched again a ply deep when it beats alpha.
+        const int cost = move_cost_[categories[i]];
+        child_depth = depth - (i == 0 ? std::min(cost, kOnePly) : cost);
+      } else if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves &&
+                 !m.is_capture() && keys[i] < kKillerKey[1]) {
+        child_depth -= kOnePly * (1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth));
+      }
+      score = SearchChild(child, i == 0, alpha, beta, child_depth, depth - kOnePly, ply, pv_node || !cut_node);
     }
     frames_.pop_back();
     if (stopped_) return 0;
@@ -245,7 +409,7 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
     std::copy(pv_[ply + 1] + ply + 1, pv_[ply + 1] + pv_length_[ply + 1], pv_[ply] + ply + 1);
     pv_length_[ply] = std::max(ply + 1, pv_length_[ply + 1]);
     if (alpha >= beta) {
-      if (!m.is_capture()) RewardCutoff(us, m, depth, ply);
+      if (!m.is_capture()) RewardCutoff(us, m, depth, ply, moves, i);
       break;
     }
   }
@@ -258,41 +422,121 @@ int AlphaBeta::Negamax(const Position& pos, int alpha, int beta, int depth, int 
   return best_score;
 }
 
-bool AlphaBeta::ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut, Move& table_move,
-                           int& score) const {
-  if (!options_.transposition_table) return false;
-  const TTEntry* e = table_.Probe(pos.hash());
-  if (!e) return false;
-  table_move = Move::FromRaw(e->move);
-  score = ScoreFromTable(e->score, ply);
-  return may_cut && e->depth >= depth &&
-         (e->bound() == Bound::kExact || (e->bound() == Bound::kLower && score >= beta) ||
-          (e->bound() == Bound::kUpper && score <= alpha));
+int AlphaBeta::Worker::Quiescence(const Position& pos, int alpha, int beta, int ply, int quiescence_ply) {
+  if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
+  const int stand_pat = StaticScore(pos, weights_);
+  if (stand_pat >= beta || quiescence_ply >= kMaxQuiescencePlies || ply + 1 >= kMaxPly) return stand_pat;
+  alpha = std::max(alpha, stand_pat);
+  int best = stand_pat;
+  const Color us = pos.side_to_move();
+  const Bitboard enemy = pos.pieces(Opponent(us));
+  const int enemy_groups = CountGroups(enemy);
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves) {
+    // Only captures that cut an enemy group in two or more.
+    if (!m.is_capture() || CountGroups(enemy & ~SquareBB(m.to())) <= enemy_groups) continue;
+    const Position child = pos.Apply(m);
+    PushFrame(child, m);
+    ++nodes_;
+    int score;
+    if (!EndsHere(child, us, ply + 1, score)) score = -Quiescence(child, -beta, -alpha, ply + 1, quiescence_ply + 1);
+    frames_.pop_back();
+    if (score <= best) continue;
+    best = score;
+    if (score <= alpha) continue;
+    alpha = score;
+    if (alpha >= beta) break;
+  }
+  return best;
 }
 
-bool AlphaBeta::NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score) {
+bool AlphaBeta::Worker::ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut,
+                                   Move& table_move, int& score) const {
+  TTEntry e;
+  if (!options_.transposition_table || !table_.Probe(pos.hash(), e)) return false;
+  table_move = Move::FromRaw(e.move);
+  // Another thread's torn slot reads as a miss; a slot of another position
+  // with the same hash could still name a move that is not legal here.
+  if (!table_move.is_null() && !pos.IsLegal(table_move)) table_move = Move();
+  score = ScoreFromTable(e.score, ply);
+  return may_cut && e.depth >= depth &&
+         (e.bound == Bound::kExact || (e.bound == Bound::kLower && score >= beta) ||
+          (e.bound == Bound::kUpper && score <= alpha));
+}
+
+bool AlphaBeta::Worker::NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score) {
   if (!options_.null_move || depth < kNullMoveMinDepth || IsDecisiveScore(beta) || StaticScore(pos, weights_) < beta)
     return false;
   const Position null_position = pos.Apply(Move::Pass());
   frames_.push_back({null_position.hash(), int(frames_.size())});  // no repetition across a null move
-  score = -Negamax(null_position, -beta, -beta + 1, depth - 1 - kNullMoveReduction, ply + 1, false);
+  score = -Negamax(null_position, -beta, -beta + 1, depth - kOnePly - kNullMoveReduction, ply + 1, false, false);
   frames_.pop_back();
   if (stopped_ || score < beta) return false;
   if (IsDecisiveScore(score)) score = beta;  // a win found after a pass proves nothing
   return true;
 }
 
-int AlphaBeta::SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int reduction, int ply) {
-  if (first) return -Negamax(child, -beta, -alpha, depth - 1, ply + 1, true);
-  // A null window first (principal-variation search), reduced for a late quiet move.
-  int score = -Negamax(child, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, true);
-  if (score > alpha && reduction > 0 && !stopped_)
-    score = -Negamax(child, -alpha - 1, -alpha, depth - 1, ply + 1, true);
-  if (score > alpha && score < beta && !stopped_) score = -Negamax(child, -beta, -alpha, depth - 1, ply + 1, true);
+bool AlphaBeta::Worker::TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories,
+                                            int beta, int depth, int ply, int& score) {
+  if (!options_.enhanced_transposition_cutoffs || !options_.transposition_table || depth < kEtcMinDepth) return false;
+  const Color us = pos.side_to_move();
+  for (int i = 0; i < moves.size(); ++i) {
+    const Move m = moves[i];
+    const Position child = pos.Apply(m);
+    TTEntry e;
+    if (!table_.Probe(child.hash(), e) || (e.bound != Bound::kUpper && e.bound != Bound::kExact)) continue;
+    const int cost = options_.realization_probability ? std::min(move_cost_[categories[i]], kOnePly) : kOnePly;
+    if (e.depth < depth - cost) continue;
+    const int value = -ScoreFromTable(e.score, ply + 1);
+    if (value < beta) continue;
+    // The table knows nothing of how the game ends here or of repetitions.
+    PushFrame(child, m);
+    int ends_score;
+    const bool ends = EndsHere(child, us, ply + 1, ends_score);
+    frames_.pop_back();
+    if (ends) continue;
+    score = value;
+    return true;
+  }
+  return false;
+}
+
+bool AlphaBeta::Worker::MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta,
+                                 int depth, int ply) {
+  if (!options_.multi_cut || depth < kMultiCutMinDepth || IsDecisiveScore(beta)) return false;
+  const Color us = pos.side_to_move();
+  int cuts = 0;
+  for (int i = 0; i < std::min(kMultiCutMoves, moves.size()); ++i) {
+    if (options_.move_ordering) PickNext(moves, keys, categories, i);
+    const Position child = pos.Apply(moves[i]);
+    PushFrame(child, moves[i]);
+    int score;
+    if (!EndsHere(child, us, ply + 1, score))
+      score = -Negamax(child, -beta, -beta + 1, depth - kOnePly - kMultiCutReduction, ply + 1, true, false);
+    frames_.pop_back();
+    if (stopped_) return false;
+    if (score >= beta && ++cuts >= kMultiCutCuts) return true;
+  }
+  return false;
+}
+
+int AlphaBeta::Worker::SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int full_depth,
+                                   int ply, bool child_cut) {
+  if (first) return -Negamax(child, -beta, -alpha, depth, ply + 1, true, !child_cut);
+  // A null window first (principal-variation search), at the move's own
+  // depth; a move searched shallower than a ply below this node is searched
+  // again at that depth when it beats alpha, then with the full window.
+  int score = -Negamax(child, -alpha - 1, -alpha, depth, ply + 1, true, child_cut);
+  if (score > alpha && depth < full_depth && !stopped_) {
+    depth = full_depth;
+    score = -Negamax(child, -alpha - 1, -alpha, depth, ply + 1, true, child_cut);
+  }
+  if (score > alpha && score < beta && !stopped_) score = -Negamax(child, -beta, -alpha, depth, ply + 1, true, false);
   return score;
 }
 
-bool AlphaBeta::EndsHere(const Position& child, Color mover, int ply, int& score) const {
+bool AlphaBeta::Worker::EndsHere(const Position& child, Color mover, int ply, int& score) const {
   const Verdict verdict = UnitedVerdict(child, mover, rules_.simultaneous);
   if (verdict.over()) {
     score = verdict.result == Result::kDraw   ? 0
@@ -305,7 +549,7 @@ bool AlphaBeta::EndsHere(const Position& child, Color mover, int ply, int& score
   return rules_.max_plies > 0 && root_game_ply_ + ply >= rules_.max_plies;
 }
 
-bool AlphaBeta::CanUniteNow(const Position& pos) const {
+bool AlphaBeta::Worker::CanUniteNow(const Position& pos) const {
   const Color us = pos.side_to_move();
   // One move takes a piece from its group (which cannot merge groups) and
   // joins at most four groups around its new square: more than five groups
@@ -319,7 +563,7 @@ bool AlphaBeta::CanUniteNow(const Position& pos) const {
   return false;
 }
 
-bool AlphaBeta::IsRepetitionDraw() const {
+bool AlphaBeta::Worker::IsRepetitionDraw() const {
   // The rules draw at the third occurrence; inside the tree a second one is
   // already a draw, since the side that repeated could repeat again.
   const int top = int(frames_.size()) - 1;
@@ -332,41 +576,68 @@ bool AlphaBeta::IsRepetitionDraw() const {
   return false;
 }
 
-void AlphaBeta::OrderMoves(const Position& pos, MoveList& moves, int* keys, Move table_move, int ply) const {
+void AlphaBeta::Worker::OrderMoves(const Position& pos, MoveList& moves, int* keys, int* categories,
+                                   Move table_move, int ply) const {
   const Color us = pos.side_to_move();
+  const bool by_category = options_.realization_probability;
+  if (by_category) {
+    const MoveCategorizer categorizer(pos);
+    for (int i = 0; i < moves.size(); ++i) categories[i] = categorizer.Category(moves[i]);
+  } else {
+    std::fill(categories, categories + moves.size(), 0);
+  }
   for (int i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
-    const int history = history_[us][m.from()][m.to()];
+    int history = history_[us][m.from()][m.to()];
+    if (options_.relative_history) {
+      // The share of its tries in which the move cut off, in kOrderingUnit.
+      const int64_t cutoffs = history, tries = tries_[us][m.from()][m.to()];
+      history = int(cutoffs * (kOrderingUnit - 1) / (cutoffs + tries + 1));
+    }
     if (m == table_move)
       keys[i] = kTableMoveKey;
-    else if (m.is_capture())
+    else if (m.is_capture() && !by_category)
       keys[i] = kCaptureKey + history;
     else if (m == killers_[ply][0])
       keys[i] = kKillerKey[0];
     else if (m == killers_[ply][1])
       keys[i] = kKillerKey[1];
     else
-      keys[i] = history;
+      keys[i] = history + (by_category ? order_key_[categories[i]] : 0);
   }
 }
 
-void AlphaBeta::RewardCutoff(Color us, Move move, int depth, int ply) {
+void AlphaBeta::Worker::RewardCutoff(Color us, Move move, int depth, int ply, const MoveList& moves, int tried) {
   if (killers_[ply][0] != move) {
     killers_[ply][1] = killers_[ply][0];
     killers_[ply][0] = move;
   }
+  const int plies = std::max(1, depth / kOnePly);
+  const int bonus = plies * plies;
   int& h = history_[us][move.from()][move.to()];
-  h += depth * depth;
-  if (h < kHistoryLimit) return;
-  for (auto& side : history_)
-    for (auto& row : side)
-      for (int& x : row) x /= 2;
+  h += bonus;
+  bool halve = h >= kHistoryLimit;
+  if (options_.relative_history) {
+    // The quiet moves tried before the one that cut off: tries that did not.
+    for (int i = 0; i < tried; ++i) {
+      if (moves[i].is_capture()) continue;
+      int& t = tries_[us][moves[i].from()][moves[i].to()];
+      t += bonus;
+      halve |= t >= kHistoryLimit;
+    }
+  }
+  if (!halve) return;
+  for (int(*side)[kNumSquares] : {history_[0], history_[1], tries_[0], tries_[1]})
+    for (int from = 0; from < kNumSquares; ++from)
+      for (int to = 0; to < kNumSquares; ++to) side[from][to] /= 2;
 }
 
-bool AlphaBeta::OutOfBudget() {
+bool AlphaBeta::Worker::OutOfBudget() {
   if (stopped_) return true;
   if (!can_stop_) return false;
-  if (stop_requested_.load(std::memory_order_relaxed)) return stopped_ = true;
+  if (owner_.stop_all_.load(std::memory_order_relaxed)) return stopped_ = true;
+  if (index_ > 0) return false;
+  if (owner_.stop_requested_.load(std::memory_order_relaxed)) return stopped_ = true;
   if (limits_.nodes > 0 && nodes_ >= limits_.nodes) return stopped_ = true;
   if (limits_.seconds > 0 && (nodes_ & (kClockCheckNodes - 1)) == 0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= limits_.seconds)
@@ -374,7 +645,7 @@ bool AlphaBeta::OutOfBudget() {
   return false;
 }
 
-void AlphaBeta::PushFrame(const Position& child, Move move) {
+void AlphaBeta::Worker::PushFrame(const Position& child, Move move) {
   frames_.push_back({child.hash(), move.is_capture() ? int(frames_.size()) : frames_.back().irreversible});
 }
 

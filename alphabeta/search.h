@@ -1,15 +1,22 @@
 #pragma once
-// The alpha-beta baseline: iterative-deepening principal-variation search
-// (negamax) with a transposition table, move ordering (table move, captures,
-// killers, history), null-move pruning and late-move reductions; wins and
-// losses scored by distance; draws by repetition recognised inside the tree.
+// The alpha-beta baseline, after MIA (Winands 2004; Winands and van den
+// Herik 2006): iterative-deepening principal-variation search (negamax) with
+// a transposition table, realization-probability search (Winands and
+// Bjornsson 2008), quiescence on group-cutting captures, enhanced
+// transposition cutoffs, multi-cut, null move, move ordering (table move,
+// killers, relative history, category probability), and Lazy SMP threads
+// over the shared table; wins and losses scored by distance; draws by
+// repetition recognised inside the tree. Every technique is a switch of
+// SearchOptions; docs/BASELINE.md has the match that decided each.
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "alphabeta/move_category.h"
 #include "alphabeta/static_eval.h"
 #include "alphabeta/transposition_table.h"
 #include "core/game.h"
@@ -22,29 +29,44 @@ inline constexpr int kWinScore = 30000;
 inline constexpr int kMaxPly = 128;
 // The deepest iteration the search starts.
 inline constexpr int kMaxSearchDepth = 64;
+// The baseline's versions: 1 is the search and evaluation before
+// realization probability and the tuned evaluation (ab:version=1), 2 today's.
+inline constexpr int kLatestVersion = 2;
 
 // Returns whether score is a win or loss found by the search.
 constexpr bool IsDecisiveScore(int score) { return score > kWinScore - kMaxPly || score < -kWinScore + kMaxPly; }
 
 // When the search stops; zero means no limit of that kind. With only depth or
-// nodes set, the search is deterministic: the same game and the same table
-// contents give the same move, score and node count.
+// nodes set and one thread, the search is deterministic: the same game and
+// the same table contents give the same move, score and node count.
 struct SearchLimits {
   int depth = 0;       // deepest iteration (1..kMaxSearchDepth)
-  int64_t nodes = 0;   // nodes visited, counted exactly
+  int64_t nodes = 0;   // nodes visited by the main thread, counted exactly
   double seconds = 0;  // wall time; no new iteration starts after half of it
 };
 
 // Switches for the parts of the search; the tests turn pruning off to
-// compare against plain minimax.
+// compare against plain minimax. The defaults are version 2's.
 struct SearchOptions {
   bool transposition_table = true;
   bool move_ordering = true;
   bool null_move = true;
-  bool late_move_reductions = true;
-  bool leaf_win_check = true;       // a leaf where the side to move unites in one move is a win
-  bool aspiration_windows = false;  // measured: no gain (docs/DESIGN.md)
+  bool late_move_reductions = true;  // only where realization_probability is off
+  bool leaf_win_check = true;        // a leaf where the side to move unites in one move is a win
+  bool aspiration_windows = false;
+  bool realization_probability = true;  // depth spent by category probability, with ERPS's re-search
+  bool quiescence = true;               // captures that cut the enemy's groups, past the horizon
+  bool enhanced_transposition_cutoffs = true;
+  bool multi_cut = true;
+  bool relative_history = true;  // order quiet moves by cutoffs per try, not by cutoffs alone
+  int threads = 1;               // Lazy SMP: helpers search the same root, sharing the table
   int hash_megabytes = 16;
+
+  // The options of a version of the baseline (1 or kLatestVersion).
+  static SearchOptions Version(int version);
+  // Every pruning, reduction and extension off: a full-width search to the
+  // iteration's depth (the tests' minimax reference).
+  static SearchOptions Plain();
 };
 
 // What a search (or one finished iteration) found.
@@ -52,20 +74,25 @@ struct SearchResult {
   Move best;      // a legal move; null only when the game is over
   int score = 0;  // for the side to move
   int depth = 0;  // the last iteration that finished (or the one the best move came from)
-  int64_t nodes = 0;
+  int64_t nodes = 0;  // all threads' nodes
   double seconds = 0;
   std::vector<Move> pv;  // principal variation, best first
 };
 
-// An alpha-beta searcher with its own table, killers and history. Not
-// thread-safe: one per thread.
+// An alpha-beta searcher with its own table, killers and history, and its
+// helper threads when options.threads > 1. Not thread-safe: Search runs on
+// one thread at a time; Stop may be called from any.
 class AlphaBeta {
  public:
-  explicit AlphaBeta(const SearchOptions& options = SearchOptions(), const EvalWeights& weights = EvalWeights());
+  explicit AlphaBeta(const SearchOptions& options = SearchOptions(), const EvalWeights& weights = EvalWeights::Default(),
+                     const CategoryModel& categories = CategoryModel::Default());
+  ~AlphaBeta();
+  AlphaBeta(const AlphaBeta&) = delete;
+  AlphaBeta& operator=(const AlphaBeta&) = delete;
 
   // Returns the best move for the side to move of game (which must not be
   // over) within limits; at least depth 1 is always finished. on_iteration,
-  // if given, is called after each finished iteration.
+  // if given, is called on this thread after each finished iteration.
   SearchResult Search(const Game& game, const SearchLimits& limits,
                       const std::function<void(const SearchResult&)>& on_iteration = nullptr);
 
@@ -78,45 +105,15 @@ class AlphaBeta {
   void Stop() { stop_requested_.store(true, std::memory_order_relaxed); }
 
  private:
-  struct Frame {
-    uint64_t hash;
-    int irreversible;  // index of the latest frame no earlier frame can equal
-  };
-
-  int AspirationSearch(const Position& pos, int depth, int previous, Move& best);
-  int SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best);
-  int Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed);
-  bool ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut, Move& table_move,
-                  int& score) const;
-  bool NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score);
-  int SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int reduction, int ply);
-  bool EndsHere(const Position& child, Color mover, int ply, int& score) const;
-  bool IsRepetitionDraw() const;
-  bool CanUniteNow(const Position& pos) const;
-  void OrderMoves(const Position& pos, MoveList& moves, int* keys, Move table_move, int ply) const;
-  void RewardCutoff(Color us, Move move, int depth, int ply);
-  bool OutOfBudget();
-  void PushFrame(const Position& child, Move move);
+  class Worker;  // one thread's search (search.cpp)
 
   SearchOptions options_;
   EvalWeights weights_;
+  CategoryModel categories_;
   TranspositionTable table_;
-  Move killers_[kMaxPly][2];
-  int history_[2][kNumSquares][kNumSquares];
-  Move pv_[kMaxPly + 1][kMaxPly + 1];
-  int pv_length_[kMaxPly + 1];
-
-  // The current search.
-  std::vector<Frame> frames_;
-  int root_frame_ = 0;
-  int root_game_ply_ = 0;
-  Rules rules_;
-  SearchLimits limits_;
-  std::chrono::steady_clock::time_point start_;
-  int64_t nodes_ = 0;
-  bool stopped_ = false;
-  bool can_stop_ = false;
+  std::vector<std::unique_ptr<Worker>> workers_;  // [0] runs on the caller's thread
   std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> stop_all_{false};  // set by the main worker when it ends: the helpers end too
 };
 
 }  // namespace loa::ab

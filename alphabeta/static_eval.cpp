@@ -95,7 +95,7 @@ void Extent(Bitboard b, Bitboard first_line, int& low, int& high) {
 
 }  // namespace
 
-SideFeatures ComputeFeatures(const Position& pos, Color c) {
+SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
   SideFeatures f;
   const Bitboard own = pos.pieces(c), enemy = pos.pieces(Opponent(c));
   const int n = PopCount(own);
@@ -127,21 +127,23 @@ SideFeatures ComputeFeatures(const Position& pos, Color c) {
   Extent<1>(own, kFileA, low_file, high_file);
   Extent<8>(own, kRank1, low_rank, high_rank);
   f.uniformity = -(high_file - low_file + 1) * (high_rank - low_rank + 1);
+  if (with_groups) f.groups = -CountGroups(own);
+  f.pieces = n;
   return f;
+}
+
+EvalWeights EvalWeights::Default() {
+#include "alphabeta/default_weights.inc"
 }
 
 int StaticScore(const Position& pos, const EvalWeights& w) {
   const Color us = pos.side_to_move();
-  const SideFeatures a = ComputeFeatures(pos, us), b = ComputeFeatures(pos, Opponent(us));
-  const int value = w.concentration * (a.concentration - b.concentration) +
-                    w.centralisation * (a.centralisation - b.centralisation) +
-                    w.centre_of_mass * (a.centre_of_mass - b.centre_of_mass) + w.quads * (a.quads - b.quads) +
-                    w.mobility * (a.mobility - b.mobility) + w.walls * (a.walls - b.walls) +
-                    w.connectedness * (a.connectedness - b.connectedness) +
-                    w.uniformity * (a.uniformity - b.uniformity) + w.side_to_move;
-  // Scaled so that the default weights give a few hundred points for a clear edge.
-  constexpr int kScale = 4;
-  return std::clamp(value / kScale, -kMaxEvaluation + 1, kMaxEvaluation - 1);
+  const bool groups = w.groups != 0;  // the one feature that costs a flood fill
+  const SideFeatures a = ComputeFeatures(pos, us, groups), b = ComputeFeatures(pos, Opponent(us), groups);
+  int value = 0;
+  for (const EvalTerm& t : kEvalTerms)
+    value += w.*t.weight * (t.feature ? a.*t.feature - b.*t.feature : 1);
+  return std::clamp(value / std::max(1, w.scale), -kMaxEvaluation + 1, kMaxEvaluation - 1);
 }
 
 }  // namespace loa::ab

@@ -32,6 +32,15 @@ struct EvalWeights {
   int connectedness = 2;   // per hundredth of an adjacent own pair per piece
   int uniformity = 6;      // per square of the bounding rectangle's area
   int side_to_move = 56;   // the tempo of the side to move
+  int groups = 0;          // per own group fewer (a feature of the 2004 thesis' analysis, not of MIA IV)
+  int pieces = 0;          // per own piece more
+  // The weighted sum is divided by this; a larger scale gives the weights a finer grain.
+  int scale = 4;
+
+  // The weights of version 1 of the baseline (ab:version=1): the ones above.
+  static EvalWeights Version1() { return EvalWeights(); }
+  // The weights fitted by `loaz tune-eval` and shipped (alphabeta/default_weights.inc).
+  static EvalWeights Default();
 };
 
 // The features of one side, each oriented so that larger is better for it.
@@ -44,10 +53,34 @@ struct SideFeatures {
   int walls = 0;           // enemy pieces on the edge with own pieces on their inner side
   int connectedness = 0;   // 100 x adjacent own pairs / pieces
   int uniformity = 0;      // -(area of the smallest rectangle holding the pieces)
+  int groups = 0;          // -(number of 8-connected groups)
+  int pieces = 0;          // number of pieces
 };
 
-// Returns the features of side c in pos; pure and thread-safe.
-SideFeatures ComputeFeatures(const Position& pos, Color c);
+// The names of the weights in the order of a weights file, with accessors:
+// the one list that the file reader, the writer and the tuner share.
+struct EvalTerm {
+  const char* name;
+  int EvalWeights::*weight;
+  int SideFeatures::*feature;  // nullptr for the side to move's tempo
+};
+inline constexpr EvalTerm kEvalTerms[] = {
+    {"concentration", &EvalWeights::concentration, &SideFeatures::concentration},
+    {"centralisation", &EvalWeights::centralisation, &SideFeatures::centralisation},
+    {"centre_of_mass", &EvalWeights::centre_of_mass, &SideFeatures::centre_of_mass},
+    {"quads", &EvalWeights::quads, &SideFeatures::quads},
+    {"mobility", &EvalWeights::mobility, &SideFeatures::mobility},
+    {"walls", &EvalWeights::walls, &SideFeatures::walls},
+    {"connectedness", &EvalWeights::connectedness, &SideFeatures::connectedness},
+    {"uniformity", &EvalWeights::uniformity, &SideFeatures::uniformity},
+    {"groups", &EvalWeights::groups, &SideFeatures::groups},
+    {"pieces", &EvalWeights::pieces, &SideFeatures::pieces},
+    {"side_to_move", &EvalWeights::side_to_move, nullptr},
+};
+
+// Returns the features of side c in pos (groups left 0 unless with_groups);
+// pure and thread-safe.
+SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups = true);
 
 // Returns the evaluation of pos for the side to move, |value| < kMaxEvaluation.
 // Invariant under the 8 symmetries of the board and under swapping colours.

@@ -1,10 +1,14 @@
 #pragma once
 // The transposition table of the alpha-beta search: one entry per slot,
-// keyed by the full Zobrist hash, replaced by depth with aging.
+// keyed by the full Zobrist hash, replaced by depth with aging. Shared by the
+// threads of a Lazy SMP search without locks: each slot is two 64-bit words,
+// the data and the key XOR the data (Hyatt and Mann's lockless hashing), so
+// a slot torn by two writers reads as a miss, never as another key's data.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "core/move.h"
 
@@ -13,45 +17,50 @@ namespace loa::ab {
 // What a stored score says of the true value.
 enum class Bound : uint8_t { kNone, kUpper, kLower, kExact };
 
-// One slot: 16 bytes.
+// One slot's contents as a probe returns them (a copy: another thread may
+// overwrite the slot meanwhile). depth is in the search's depth units.
 struct TTEntry {
-  uint64_t key = 0;
-  int32_t score = 0;
+  int16_t score = 0;
   uint16_t move = 0;  // Move::raw()
-  int8_t depth = 0;
-  uint8_t bound_and_age = 0;  // bound in the low 2 bits, age above
-  Bound bound() const { return Bound(bound_and_age & 3); }
-  uint8_t age() const { return bound_and_age >> 2; }
+  int16_t depth = 0;
+  Bound bound = Bound::kNone;
+  uint8_t age = 0;
 };
 
-// A fixed-size table. Not thread-safe: one per searcher.
+// A fixed-size table. Probe, Store and Prefetch may be called from several
+// threads at once; Clear and NewSearch only while no search runs.
 class TranspositionTable {
  public:
-  // A table of at most `megabytes` MiB (a power of two number of entries, at least one).
+  // A table of at most `megabytes` MiB (a power of two number of slots, at least one).
   explicit TranspositionTable(int megabytes);
 
   // Empties every slot (a new game: the search is then reproducible).
   void Clear();
 
   // Marks later stores as newer than everything stored so far.
-  void NewSearch() { age_ = (age_ + 1) & 63; }
+  void NewSearch() { age_ = uint8_t((age_ + 1) & 63); }
 
-  // Returns the entry of key, or nullptr when the slot holds another key.
-  const TTEntry* Probe(uint64_t key) const {
-    const TTEntry& e = entries_[Index(key)];
-    return e.key == key && e.bound() != Bound::kNone ? &e : nullptr;
-  }
+  // Sets entry to the contents stored for key and returns true, or returns
+  // false when the slot holds another key or nothing.
+  bool Probe(uint64_t key, TTEntry& entry) const;
 
   // Stores a result unless the slot holds a deeper result of this search.
   void Store(uint64_t key, int score, Move move, int depth, Bound bound);
 
   // Returns the number of slots.
-  size_t size() const { return entries_.size(); }
+  size_t size() const { return size_; }
 
  private:
-  size_t Index(uint64_t key) const { return size_t(key >> 1) & (entries_.size() - 1); }
+  struct Slot {
+    std::atomic<uint64_t> key_xor_data{0};
+    std::atomic<uint64_t> data{0};
+  };
+  static uint64_t Pack(const TTEntry& e);
+  static TTEntry Unpack(uint64_t data);
+  Slot& SlotOf(uint64_t key) const { return slots_[size_t(key >> 1) & (size_ - 1)]; }
 
-  std::vector<TTEntry> entries_;
+  std::unique_ptr<Slot[]> slots_;
+  size_t size_ = 1;
   uint8_t age_ = 0;
 };
 

@@ -5,6 +5,7 @@
 // the trainer's step in each precision. `--device cuda` puts `net` and
 // `train` on the GPU. Thread counts go with every figure.
 
+#include "app/bench_ab.h"
 #include "app/cli.h"
 
 #include <algorithm>
@@ -422,7 +423,7 @@ int RunBench(int argc, char** argv) {
   CLI::App cli{
       "Speed figures: `bench net` (evaluations per second, LibTorch and Eigen, by batch size),\n"
       "`bench mcts` (playouts per second: one game multi-threaded, many games batched) and\n"
-      "`bench train` (training samples per second, fp32 and bf16).",
+      "`bench train` (training samples per second, fp32 and bf16) and `bench ab` (the alpha-beta baseline).",
       argv[0]};
   cli.require_subcommand(1);
   NetChoice net_choice;
@@ -465,8 +466,17 @@ int RunBench(int argc, char** argv) {
   train->add_option("--device", device, "where LibTorch runs (auto: cuda when it sees a GPU)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  CLI::App* ab = cli.add_subcommand("ab", "the alpha-beta baseline: nodes/s, depth, signature, specs side by side");
+  std::vector<std::string> ab_specs = {"ab:version=1", "ab"};
+  int ab_positions = 40, ab_depth = 5;
+  double ab_seconds = 0.1;
+  ab->add_option("--specs", ab_specs, "ab specs to compare")->capture_default_str();
+  ab->add_option("--positions", ab_positions, "positions in the set")->capture_default_str()->check(CLI::Range(1, 1000));
+  ab->add_option("--seconds", ab_seconds, "time a position")->capture_default_str()->check(CLI::Range(0.001, 600.0));
+  ab->add_option("--depth", ab_depth, "depth of the signature")->capture_default_str()->check(CLI::Range(1, 20));
   LOAZ_PARSE(cli, argc, argv);
 
+  if (*ab) return BenchAb(ab_specs, ab_positions, ab_seconds, ab_depth);
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
   if (*train) return BenchTrain(net_choice, device, threads, batch_size, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);

@@ -36,5 +36,6 @@ int RunMatch(int argc, char** argv);
 int RunTournament(int argc, char** argv);
 int RunConfig(int argc, char** argv);
 int RunServe(int argc, char** argv);
+int RunTuneEval(int argc, char** argv);
 
 }  // namespace loa::app

@@ -44,6 +44,7 @@ const std::vector<Command>& Commands() {
       {"tournament", "round robin and Bradley-Terry ratings table", RunTournament},
       {"config", "list every config key and player option: range, default, help", RunConfig},
       {"serve", "the web front end: play in the browser, watch runs learn", RunServe},
+      {"tune-eval", "fit the alpha-beta baseline's weights to self-play positions (Texel tuning)", RunTuneEval},
   };
   return kCommands;
 }

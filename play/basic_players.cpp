@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "alphabeta/search.h"
+#include "alphabeta/weights_file.h"
 #include "core/notation.h"
 #include "core/random.h"
 #include "mcts/search_params.h"
@@ -31,15 +32,30 @@ struct SeedKeys {
 };
 
 // The keys of `ab`: any combination of limits (0: none; time=1 when none is
-// given) and the table's size.
+// given), the version, the threads, the table's size, the weights file, and
+// a switch per search technique (each defaulting to the version's choice).
 struct AlphaBetaKeys {
-  int64_t depth = 0, nodes = 0, hash = kDefaultHashMegabytes;
+  int64_t depth = 0, nodes = 0, hash = kDefaultHashMegabytes, threads = 1, version = ab::kLatestVersion;
   double time = 0;
+  std::string weights;
+  ab::SearchOptions options;
   void Visit(ParamVisitor& v) {
+    v.Int64("version", version, 1, ab::kLatestVersion,
+            "the baseline's version: 1 is the search and evaluation of ratings before version 2 (docs/BASELINE.md)");
     v.Int64("depth", depth, 1, ab::kMaxSearchDepth, "stop after this depth (default: none)");
     v.Int64("nodes", nodes, 1, int64_t{1} << 50, "stop after this many nodes (default: none)");
     v.Double("time", time, 0.001, 1e6, "seconds per move (1 when no limit is given); a timed clock overrides it");
     v.Int64("hash", hash, 1, 1 << 16, "transposition table, MiB");
+    v.Int64("threads", threads, 1, 256, "search threads (Lazy SMP over the shared table)");
+    v.String("weights", weights, true, "a weights file of `loaz tune-eval` (default: the shipped weights)");
+    v.Bool("rps", options.realization_probability, "realization-probability search (default: the version's)");
+    v.Bool("quiescence", options.quiescence, "quiescence on group-cutting captures (default: the version's)");
+    v.Bool("etc", options.enhanced_transposition_cutoffs, "enhanced transposition cutoffs (default: the version's)");
+    v.Bool("multi_cut", options.multi_cut, "multi-cut pruning (default: the version's)");
+    v.Bool("relative_history", options.relative_history, "relative history ordering (default: the version's)");
+    v.Bool("null_move", options.null_move, "null-move pruning");
+    v.Bool("lmr", options.late_move_reductions, "late-move reductions where rps is off");
+    v.Bool("aspiration", options.aspiration_windows, "aspiration windows at the root");
   }
 };
 
@@ -97,8 +113,9 @@ Move GreedyPlayer::ChooseMove(const Game& game, const Clock&) {
 
 class AlphaBetaPlayer : public Player {
  public:
-  AlphaBetaPlayer(std::string name, const ab::SearchLimits& limits, const ab::SearchOptions& options)
-      : name_(std::move(name)), limits_(limits), search_(options) {}
+  AlphaBetaPlayer(std::string name, const ab::SearchLimits& limits, const ab::SearchOptions& options,
+                  const ab::Weights& weights)
+      : name_(std::move(name)), limits_(limits), search_(options, weights.eval, weights.categories) {}
   std::string name() const override { return name_; }
   void NewGame() override { search_.Clear(); }
   Move ChooseMove(const Game& game, const Clock& clock) override {
@@ -184,18 +201,31 @@ std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec) {
   return std::make_unique<GreedyPlayer>(spec.text(), uint64_t(keys.seed));
 }
 
-std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec) {
+AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec) {
   AlphaBetaKeys keys;
+  // The version first: it sets the defaults of the technique switches.
+  keys.options = ab::SearchOptions::Version(int(spec.GetInt("version", ab::kLatestVersion, 1, ab::kLatestVersion)));
   spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
   spec.CheckKeys();
-  ab::SearchLimits limits;
-  limits.depth = int(keys.depth);
-  limits.nodes = keys.nodes;
-  limits.seconds = keys.time;
-  if (limits.depth == 0 && limits.nodes == 0 && limits.seconds == 0) limits.seconds = kDefaultMoveSeconds;
-  ab::SearchOptions options;
-  options.hash_megabytes = int(keys.hash);
-  return std::make_unique<AlphaBetaPlayer>(spec.text(), limits, options);
+  AlphaBetaSetup setup;
+  setup.limits.depth = int(keys.depth);
+  setup.limits.nodes = keys.nodes;
+  setup.limits.seconds = keys.time;
+  if (setup.limits.depth == 0 && setup.limits.nodes == 0 && setup.limits.seconds == 0)
+    setup.limits.seconds = kDefaultMoveSeconds;
+  setup.options = keys.options;
+  setup.options.hash_megabytes = int(keys.hash);
+  setup.options.threads = int(keys.threads);
+  if (!keys.weights.empty())
+    setup.weights = ab::ReadWeightsFile(keys.weights);
+  else if (keys.version == 1)
+    setup.weights.eval = ab::EvalWeights::Version1();
+  return setup;
+}
+
+std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec) {
+  const AlphaBetaSetup setup = ReadAlphaBetaSpec(spec);
+  return std::make_unique<AlphaBetaPlayer>(spec.text(), setup.limits, setup.options, setup.weights);
 }
 
 std::vector<ParamInfo> RandomPlayerKeys() { return ListKeys<SeedKeys>(); }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "alphabeta/search.h"
+#include "alphabeta/weights_file.h"
 #include "core/param_visitor.h"
 #include "play/player.h"
 #include "play/spec.h"
@@ -21,8 +23,18 @@ std::unique_ptr<Player> MakeRandomPlayer(const PlayerSpec& spec);
 std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec);
 
 // "ab:depth=D", "ab:nodes=N", "ab:time=SECONDS" (any combination; time=1
-// when none is given), "hash=MB": the alpha-beta baseline.
+// when none is given), "hash=MB", "threads=T", "version=V", "weights=FILE"
+// and a switch per search technique: the alpha-beta baseline.
 std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec);
+
+// What an `ab` spec asks for: the search's limits, options and weights
+// (for `loaz bench ab`, which searches without a Player).
+struct AlphaBetaSetup {
+  ab::SearchLimits limits;
+  ab::SearchOptions options;
+  ab::Weights weights;
+};
+AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec);
 
 // "rollout:sims=N[,rollouts=R][,seed=S]": the PUCT search with uniform priors
 // and values from random playouts, proven wins and losses backed up

@@ -66,14 +66,7 @@ int Minimax(const Position& pos, int depth, int ply) {
   return best;
 }
 
-SearchOptions PlainOptions() {
-  SearchOptions options;
-  options.null_move = false;
-  options.late_move_reductions = false;
-  options.leaf_win_check = false;
-  options.hash_megabytes = 1;
-  return options;
-}
+SearchOptions PlainOptions() { return SearchOptions::Plain(); }
 
 struct ForcedWin {
   const char* fen;
@@ -215,14 +208,24 @@ TEST(AlphaBetaTest, IsDeterministicAtFixedDepthAndNodes) {
 
 // The bench signature (as Stockfish's `bench`): the node count and score of
 // a fixed search. A change to the evaluation, the ordering or the pruning
-// changes it; such a commit updates these numbers and says so.
-TEST(AlphaBetaTest, BenchSignatureAtDepthSix) {
-  AlphaBeta search;
+// changes it; such a commit updates these numbers and says so. Version 1
+// keeps its own: the old baseline plays as it always did.
+TEST(AlphaBetaTest, BenchSignatureOfVersionOneIsUnchanged) {
+  AlphaBeta search(SearchOptions::Version(1), EvalWeights::Version1(), CategoryModel::Uniform());
   SearchLimits limits;
   limits.depth = 6;
   const SearchResult result = search.Search(Game(), limits);
   EXPECT_EQ(result.nodes, 135411);
   EXPECT_EQ(result.score, 14);
+}
+
+TEST(AlphaBetaTest, BenchSignatureAtDepthSix) {
+  AlphaBeta search;
+  SearchLimits limits;
+  limits.depth = 6;
+  const SearchResult result = search.Search(Game(), limits);
+  EXPECT_EQ(result.nodes, 85258);
+  EXPECT_EQ(result.score, 9);
 }
 
 TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
@@ -243,6 +246,146 @@ TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
   const SearchResult result = search.Search(game, limits);
   EXPECT_EQ(result.score, 0);
   EXPECT_EQ(result.best, ParseMove("c2-a2", game.position()));
+}
+
+}  // namespace
+}  // namespace loa::ab
+
+namespace loa::ab {
+namespace {
+
+// Nodes summed over fixed-depth searches of a fixed set of positions.
+int64_t NodesOnSet(const SearchOptions& options, const CategoryModel& categories, int depth) {
+  int64_t nodes = 0;
+  for (const Game& game : RandomGames(8, 41, Rules(), 6, 40, true)) {
+    AlphaBeta search(options, EvalWeights::Version1(), categories);
+    SearchLimits limits;
+    limits.depth = depth;
+    nodes += search.Search(game, limits).nodes;
+  }
+  return nodes;
+}
+
+// A model that makes captures likely and quiet moves unlikely.
+CategoryModel CapturesLikely() {
+  CategoryModel model = CategoryModel::Uniform();
+  for (int c = 0; c < kNumMoveCategories; ++c)
+    model.probability[c] = c >= kNumMoveCategories / kNumCaptureKinds ? 0.1f : 0.002f;
+  return model;
+}
+
+// Each technique that prunes or reorders shrinks the tree of a fixed-depth
+// search: a test that fails when the technique is switched off or broken.
+TEST(AlphaBetaTechniquesTest, EachPruningShrinksTheTree) {
+  SearchOptions base = SearchOptions::Version(1);
+  const CategoryModel uniform = CategoryModel::Uniform();
+  const int64_t without = NodesOnSet(base, uniform, 6);
+  SearchOptions etc = base;
+  etc.enhanced_transposition_cutoffs = true;
+  EXPECT_LT(NodesOnSet(etc, uniform, 6), without);
+  SearchOptions multi_cut = base;
+  multi_cut.multi_cut = true;
+  EXPECT_LT(NodesOnSet(multi_cut, uniform, 6), without);
+  SearchOptions relative = base;
+  relative.relative_history = true;
+  EXPECT_NE(NodesOnSet(relative, uniform, 6), without);
+  // Realization probability: unlikely moves cost more depth.
+  SearchOptions rps = base;
+  rps.realization_probability = true;
+  EXPECT_LT(NodesOnSet(rps, CapturesLikely(), 6), NodesOnSet(rps, uniform, 6));
+}
+
+// The quiescence value of pos for its side to move: the better of its static
+// value and each group-cutting capture's, two captures deep; sets ended when
+// a capture ends the game (the test skips such positions).
+int QuiescenceValue(const Position& pos, const EvalWeights& w, int quiescence_ply, bool& ended) {
+  const int stand_pat = StaticScore(pos, w);
+  if (quiescence_ply >= 2) return stand_pat;
+  int best = stand_pat;
+  const Bitboard enemy = pos.pieces(Opponent(pos.side_to_move()));
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves) {
+    if (!m.is_capture() || CountGroups(enemy & ~SquareBB(m.to())) <= CountGroups(enemy)) continue;
+    const Position child = pos.Apply(m);
+    if (UnitedVerdict(child, pos.side_to_move(), Simultaneous::kDraw).over()) {
+      ended = true;
+      continue;
+    }
+    best = std::max(best, -QuiescenceValue(child, w, quiescence_ply + 1, ended));
+  }
+  return best;
+}
+
+// Quiescence: at depth 1 the score is the best of the children's quiescence
+// values; without it, of their static values.
+TEST(AlphaBetaTechniquesTest, QuiescenceSearchesGroupCuttingCaptures) {
+  const EvalWeights w = EvalWeights::Version1();
+  int differing = 0, checked = 0;
+  for (const Game& game : RandomGames(40, 17, Rules(), 10, 40, true)) {
+    const Position& pos = game.position();
+    MoveList moves;
+    pos.GenerateMoves(moves);
+    bool ended = false;
+    int expected = -kWinScore;
+    for (Move m : moves) {
+      const Position child = pos.Apply(m);
+      ended |= UnitedVerdict(child, pos.side_to_move(), Simultaneous::kDraw).over();
+      expected = std::max(expected, -QuiescenceValue(child, w, 0, ended));
+    }
+    if (ended) continue;
+    SearchOptions options = SearchOptions::Plain();
+    options.quiescence = true;
+    SearchLimits limits;
+    limits.depth = 1;
+    const int with = AlphaBeta(options, w).Search(Game(Rules(), pos), limits).score;
+    const int without = AlphaBeta(SearchOptions::Plain(), w).Search(Game(Rules(), pos), limits).score;
+    EXPECT_EQ(with, expected) << pos.ToString();
+    ++checked;
+    differing += with != without;
+  }
+  EXPECT_GT(checked, 10);
+  EXPECT_GT(differing, 0);  // the captures changed some scores
+}
+
+TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
+  std::vector<SearchOptions> variants;
+  for (int which = 0; which < 6; ++which) {
+    SearchOptions o = SearchOptions::Version(1);
+    if (which == 0) o.realization_probability = true;
+    if (which == 1) o.quiescence = true;
+    if (which == 2) o.enhanced_transposition_cutoffs = true;
+    if (which == 3) o.multi_cut = true;
+    if (which == 4) o.relative_history = true;
+    if (which == 5) o = SearchOptions(), o.threads = 2;
+    variants.push_back(o);
+  }
+  variants.push_back(SearchOptions());
+  for (const SearchOptions& options : variants) {
+    for (const ForcedWin& win : kForcedWins) {
+      SCOPED_TRACE(win.fen);
+      const Position pos = Position::FromString(win.fen);
+      AlphaBeta search(options);
+      SearchLimits limits;
+      limits.depth = 2 * win.moves + 3;
+      const SearchResult result = search.Search(Game(Rules(), pos), limits);
+      EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
+      EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves)) << "move " << int(result.best.raw());
+    }
+  }
+}
+
+TEST(AlphaBetaTechniquesTest, HelperThreadsSearchToo) {
+  SearchOptions options;
+  options.threads = 3;
+  AlphaBeta search(options);
+  SearchLimits limits;
+  limits.seconds = 0.2;
+  const Game game;
+  int64_t main_nodes = 0;
+  const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main_nodes = r.nodes; });
+  EXPECT_TRUE(game.position().IsLegal(result.best));
+  EXPECT_GT(result.nodes, main_nodes);  // the helpers' nodes count in the result
 }
 
 }  // namespace
