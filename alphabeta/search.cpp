@@ -34,7 +34,7 @@ constexpr int kLmrDeepMinDepth = 6 * kOnePly;
 
 // Realization probability: a move costs between these depths, whatever its
 // category's probability (Winands and Bjornsson 2008 bound it the same way).
-constexpr int kMinMoveCost = kOnePly / 2;
+constexpr int kMinMoveCost = kOnePly;
 constexpr int kMaxMoveCost = 3 * kOnePly;
 
 // Multi-cut (Bjornsson and Marsland 2001; MIA's M, C and R): at an expected

@@ -1,6 +1,7 @@
 #include "alphabeta/static_eval.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "core/bitboard.h"
@@ -140,10 +141,19 @@ int StaticScore(const Position& pos, const EvalWeights& w) {
   const Color us = pos.side_to_move();
   const bool groups = w.groups != 0;  // the one feature that costs a flood fill
   const SideFeatures a = ComputeFeatures(pos, us, groups), b = ComputeFeatures(pos, Opponent(us), groups);
-  int value = 0;
-  for (const EvalTerm& t : kEvalTerms)
-    value += w.*t.weight * (t.feature ? a.*t.feature - b.*t.feature : 1);
-  return std::clamp(value / std::max(1, w.scale), -kMaxEvaluation + 1, kMaxEvaluation - 1);
+  int64_t value = 0;
+  if (!w.tapered) {
+    for (const EvalTerm& t : kEvalTerms) value += w.*t.weight * (t.feature ? a.*t.feature - b.*t.feature : 1);
+  } else {
+    const int on_board = std::clamp(PopCount(pos.occupied()), kTaperEmpty, kTaperFull);
+    int k = 0;
+    for (const EvalTerm& t : kEvalTerms) {
+      const int64_t blended = int64_t(w.*t.weight) * (on_board - kTaperEmpty) + int64_t(w.late[k++]) * (kTaperFull - on_board);
+      value += blended * (t.feature ? a.*t.feature - b.*t.feature : 1);
+    }
+    value /= kTaperFull - kTaperEmpty;
+  }
+  return int(std::clamp<int64_t>(value / std::max(1, w.scale), -kMaxEvaluation + 1, kMaxEvaluation - 1));
 }
 
 }  // namespace loa::ab

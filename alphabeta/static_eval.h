@@ -4,6 +4,8 @@
 // Function for Lines of Action" (Advances in Computer Games 10, 2003), each
 // computed per side from the bitboards and weighted by a named constant.
 
+#include <array>
+
 #include "core/position.h"
 
 namespace loa::ab {
@@ -36,6 +38,11 @@ struct EvalWeights {
   int pieces = 0;          // per own piece more
   // The weighted sum is divided by this; a larger scale gives the weights a finer grain.
   int scale = 4;
+  // Tapered: the named weights hold with all 24 pieces on the board, `late`
+  // (in kEvalTerms' order) with 2, and in between they blend linearly in
+  // the pieces on the board (as chess engines taper from opening to ending).
+  bool tapered = false;
+  std::array<int, 11> late{};
 
   // The weights of version 1 of the baseline (ab:version=1): the ones above.
   static EvalWeights Version1() { return EvalWeights(); }
@@ -77,6 +84,12 @@ inline constexpr EvalTerm kEvalTerms[] = {
     {"pieces", &EvalWeights::pieces, &SideFeatures::pieces},
     {"side_to_move", &EvalWeights::side_to_move, nullptr},
 };
+static_assert(sizeof(kEvalTerms) / sizeof(kEvalTerms[0]) == std::tuple_size<decltype(EvalWeights::late)>::value);
+
+// The pieces on the board at which a tapered evaluation takes its named
+// weights (kTaperFull) and its late ones (kTaperEmpty).
+inline constexpr int kTaperFull = 24;
+inline constexpr int kTaperEmpty = 2;
 
 // Returns the features of side c in pos (groups left 0 unless with_groups);
 // pure and thread-safe.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/bitboard.h"
+
 namespace loa::ab {
 namespace {
 
@@ -17,10 +19,18 @@ double CrossEntropy(double p, double y) {
 
 }  // namespace
 
-void AppendFeatureRow(const Position& pos, std::vector<double>& rows) {
+void AppendFeatureRow(const Position& pos, bool tapered, std::vector<double>& rows) {
   const Color us = pos.side_to_move();
   const SideFeatures a = ComputeFeatures(pos, us), b = ComputeFeatures(pos, Opponent(us));
-  for (const EvalTerm& t : kEvalTerms) rows.push_back(t.feature ? double(a.*t.feature - b.*t.feature) : 1.0);
+  double share[2] = {1, 0};
+  if (tapered) {
+    const int on_board = std::clamp(PopCount(pos.occupied()), kTaperEmpty, kTaperFull);
+    share[0] = double(on_board - kTaperEmpty) / (kTaperFull - kTaperEmpty);
+    share[1] = 1 - share[0];
+  }
+  for (int part = 0; part < 1 + tapered; ++part)
+    for (const EvalTerm& t : kEvalTerms)
+      rows.push_back(share[part] * (t.feature ? double(a.*t.feature - b.*t.feature) : 1.0));
 }
 
 double LogisticLoss(const std::vector<double>& rows, int columns, const std::vector<double>& beta,
@@ -84,8 +94,11 @@ LogisticFit FitLogistic(const std::vector<double>& rows, int columns, const std:
 EvalWeights WeightsFromFit(const std::vector<double>& beta, double points_per_logit, int scale) {
   EvalWeights w;
   w.scale = scale;
-  for (int k = 0; k < kNumEvalTerms; ++k)
+  w.tapered = beta.size() == size_t(2 * kNumEvalTerms);
+  for (int k = 0; k < kNumEvalTerms; ++k) {
     w.*kEvalTerms[k].weight = int(std::lround(beta[k] * points_per_logit * scale));
+    if (w.tapered) w.late[k] = int(std::lround(beta[kNumEvalTerms + k] * points_per_logit * scale));
+  }
   return w;
 }
 

@@ -18,8 +18,9 @@ inline constexpr int kNumEvalTerms = int(sizeof(kEvalTerms) / sizeof(kEvalTerms[
 
 // Appends pos's features, side to move minus the other, in kEvalTerms'
 // order (the tempo term is 1): StaticScore is their dot product with the
-// weights, divided by the scale.
-void AppendFeatureRow(const Position& pos, std::vector<double>& rows);
+// weights, divided by the scale. Tapered: each feature twice, times the
+// share of the named weights and then of the late ones (kNumEvalTerms more).
+void AppendFeatureRow(const Position& pos, bool tapered, std::vector<double>& rows);
 
 // A logistic regression: p(row) = 1 / (1 + exp(-row . beta)).
 struct LogisticFit {
@@ -43,6 +44,7 @@ double LogisticLoss(const std::vector<double>& rows, int columns, const std::vec
 
 // Integer weights whose StaticScore (divided by `scale`) is beta's logit
 // times points_per_logit.
+// A tapered fit (2 kNumEvalTerms numbers) gives tapered weights.
 EvalWeights WeightsFromFit(const std::vector<double>& beta, double points_per_logit, int scale);
 
 // Counts, per category, how often it is available and how much of a

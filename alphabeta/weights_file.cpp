@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "alphabeta/tuning.h"
 
 namespace loa::ab {
 namespace {
@@ -38,6 +39,22 @@ Weights ReadWeightsFile(const std::string& path) {
       if (!e[t.name].is_number_integer() || std::abs(e[t.name].get<int64_t>()) > 100000)
         fail(std::string("eval.") + t.name, "expected an integer within +-100000");
       w.eval.*t.weight = e[t.name].get<int>();
+    }
+    if (e.contains("tapered")) {
+      if (!e["tapered"].is_boolean()) fail("eval.tapered", "expected true or false");
+      w.eval.tapered = e["tapered"].get<bool>();
+    }
+    if (e.contains("late")) {
+      const nlohmann::json& late = e["late"];
+      if (!late.is_object()) fail("eval.late", "expected an object");
+      int k = 0;
+      for (const EvalTerm& t : kEvalTerms) {
+        const int index = k++;
+        if (!late.contains(t.name)) continue;
+        if (!late[t.name].is_number_integer() || std::abs(late[t.name].get<int64_t>()) > 100000)
+          fail(std::string("eval.late.") + t.name, "expected an integer within +-100000");
+        w.eval.late[index] = late[t.name].get<int>();
+      }
     }
     if (e.contains("scale")) {
       if (!e["scale"].is_number_integer() || e["scale"].get<int64_t>() < 1 || e["scale"].get<int64_t>() > 1000000)
@@ -73,6 +90,11 @@ std::string WeightsFileText(const Weights& weights, const std::string& fit_json)
   j["format_version"] = kFormatVersion;
   for (const EvalTerm& t : kEvalTerms) j["eval"][t.name] = weights.eval.*t.weight;
   j["eval"]["scale"] = weights.eval.scale;
+  j["eval"]["tapered"] = weights.eval.tapered;
+  if (weights.eval.tapered) {
+    int k = 0;
+    for (const EvalTerm& t : kEvalTerms) j["eval"]["late"][t.name] = weights.eval.late[k++];
+  }
   j["categories"]["reference"] = weights.categories.reference;
   j["categories"]["probability"] = weights.categories.probability;
   j["fit"] = nlohmann::ordered_json::parse(fit_json.empty() ? "{}" : fit_json);
@@ -88,8 +110,11 @@ std::string WeightsAsCode(const Weights& weights, bool eval) {
       std::snprintf(line, sizeof(line), "w.%s = %d;\n", t.name, weights.eval.*t.weight);
       code += line;
     }
-    std::snprintf(line, sizeof(line), "w.scale = %d;\nreturn w;\n", weights.eval.scale);
-    return code + line;
+    std::snprintf(line, sizeof(line), "w.scale = %d;\nw.tapered = %s;\nw.late = {", weights.eval.scale,
+                  weights.eval.tapered ? "true" : "false");
+    code += line;
+    for (int k = 0; k < kNumEvalTerms; ++k) code += (k ? ", " : "") + std::to_string(weights.eval.late[k]);
+    return code + "};\nreturn w;\n";
   }
   std::snprintf(line, sizeof(line), "CategoryModel m;\nm.reference = %.6gf;\nm.probability = {", 
                 weights.categories.reference);

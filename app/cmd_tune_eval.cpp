@@ -151,6 +151,7 @@ int RunTuneEval(int argc, char** argv) {
   int64_t nodes = 500;
   uint64_t seed = 1;
   double l2 = 1e-7;
+  bool flat = false;
   cli.add_option("--out", out, "the weights file to write")->required();
   cli.add_option("--net", net, "the net whose value labels the positions (default: the shipped net)");
   cli.add_option("--target", target, "what the fit predicts")->check(CLI::IsMember({"net", "result"}))
@@ -163,6 +164,7 @@ int RunTuneEval(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--seed", seed, "seed of the openings")->capture_default_str();
   cli.add_option("--iterations", iterations, "Newton steps")->check(CLI::Range(1, 100))->capture_default_str();
+  cli.add_flag("--flat", flat, "one weight a feature, not tapered from the full board to the ending");
   cli.add_option("--code", code_dir, "also write the defaults' sources into this folder (alphabeta/ ships them)");
   LOAZ_PARSE(cli, argc, argv);
 
@@ -207,13 +209,14 @@ int RunTuneEval(int argc, char** argv) {
 
   // Features, targets and the held-out games.
   std::vector<double> rows, v1_rows;
-  rows.reserve(records.size() * ab::kNumEvalTerms);
+  const int columns = ab::kNumEvalTerms * (flat ? 1 : 2);
+  rows.reserve(records.size() * columns);
   std::vector<float> by_result(records.size());
   std::vector<char> holdout(records.size());
   const ab::EvalWeights v1 = ab::EvalWeights::Version1();
   for (size_t i = 0; i < records.size(); ++i) {
     const Position pos = PositionOf(records[i]);
-    ab::AppendFeatureRow(pos, rows);
+    ab::AppendFeatureRow(pos, !flat, rows);
     v1_rows.push_back(ab::StaticScore(pos, v1));
     by_result[i] = 0.5f * float(records[i].result + 1);
     holdout[i] = records[i].game % kHoldoutEvery == 0;
@@ -225,7 +228,7 @@ int RunTuneEval(int argc, char** argv) {
   const ab::LogisticFit v1_fit = ab::FitLogistic(v1_rows, 1, targets, holdout, 0, 8);
   const double points_per_logit = 1 / v1_fit.beta[0];
   std::fprintf(stderr, "tune-eval: version 1's evaluation: %.1f points a logit\n", points_per_logit);
-  const ab::LogisticFit fit = ab::FitLogistic(rows, ab::kNumEvalTerms, targets, holdout, l2, iterations,
+  const ab::LogisticFit fit = ab::FitLogistic(rows, columns, targets, holdout, l2, iterations,
                                               [&](int iteration, double loss) {
                                                 std::fprintf(stderr, "tune-eval: fit step %d/%d, loss %.5f\n",
                                                              iteration, iterations, loss);
@@ -241,17 +244,19 @@ int RunTuneEval(int argc, char** argv) {
   for (char h : holdout) held += h;
   char fit_json[1024];
   std::snprintf(fit_json, sizeof(fit_json),
-                "{\"target\": \"%s\", \"positions\": %zu, \"held_out\": %zu, \"self_play_nodes\": %lld, "
+                "{\"target\": \"%s\", \"tapered\": %s, \"positions\": %zu, \"held_out\": %zu, \"self_play_nodes\": %lld, "
                 "\"games\": %u, \"points_per_logit\": %.2f, "
                 "\"held_out_loss\": {\"version1\": %.5f, \"fit\": %.5f}, "
                 "\"held_out_loss_against_results\": {\"version1\": %.5f, \"fit\": %.5f}}",
-                target.c_str(), records.size(), held, static_cast<long long>(nodes), records.back().game + 1,
+                target.c_str(), flat ? "false" : "true", records.size(), held, static_cast<long long>(nodes), records.back().game + 1,
                 points_per_logit, loss_of(v1_rows, 1, v1_fit.beta, targets),
-                loss_of(rows, ab::kNumEvalTerms, fit.beta, targets),
-                loss_of(v1_rows, 1, v1_fit.beta, by_result), loss_of(rows, ab::kNumEvalTerms, fit.beta, by_result));
+                loss_of(rows, columns, fit.beta, targets),
+                loss_of(v1_rows, 1, v1_fit.beta, by_result), loss_of(rows, columns, fit.beta, by_result));
   WriteFileAtomic(out, ab::WeightsFileText(weights, fit_json));
   std::printf("%s\n", fit_json);
-  for (const ab::EvalTerm& t : ab::kEvalTerms) std::printf("  %-16s %6d\n", t.name, weights.eval.*t.weight);
+  int term = 0;
+  for (const ab::EvalTerm& t : ab::kEvalTerms)
+    std::printf("  %-16s %6d %6d\n", t.name, weights.eval.*t.weight, weights.eval.late[term++]);
   std::printf("  %-16s %6d\n  categories' reference %.4f\nwrote %s\n", "scale", weights.eval.scale,
               weights.categories.reference, out.c_str());
   if (!code_dir.empty()) {

@@ -46,14 +46,35 @@ TEST(TuningTest, FeatureRowTimesWeightsIsTheStaticScore) {
   w.groups = 7;
   w.pieces = -3;
   w.scale = 1;
-  for (const Game& game : RandomGames(20, 5, Rules(), 4, 60, true)) {
-    std::vector<double> row;
-    AppendFeatureRow(game.position(), row);
-    ASSERT_EQ(row.size(), size_t(kNumEvalTerms));
-    double dot = 0;
-    for (int k = 0; k < kNumEvalTerms; ++k) dot += row[k] * (w.*kEvalTerms[k].weight);
-    EXPECT_EQ(int(dot), StaticScore(game.position(), w)) << game.position().ToString();
+  for (bool tapered : {false, true}) {
+    w.tapered = tapered;
+    for (int k = 0; k < kNumEvalTerms; ++k) w.late[k] = 3 * k - 11;
+    for (const Game& game : RandomGames(20, 5, Rules(), 4, 90, true)) {
+      std::vector<double> row;
+      AppendFeatureRow(game.position(), tapered, row);
+      ASSERT_EQ(row.size(), size_t(kNumEvalTerms * (tapered ? 2 : 1)));
+      double dot = 0;
+      for (int k = 0; k < kNumEvalTerms; ++k) {
+        dot += row[k] * (w.*kEvalTerms[k].weight);
+        if (tapered) dot += row[kNumEvalTerms + k] * w.late[k];
+      }
+      EXPECT_NEAR(dot, StaticScore(game.position(), w), 1.0) << game.position().ToString();
+    }
   }
+}
+
+TEST(TuningTest, TaperedWeightsBlendByPiecesOnTheBoard) {
+  // Only the tempo: 100 with a full board, -100 with two pieces.
+  EvalWeights w;
+  for (const EvalTerm& t : kEvalTerms) w.*t.weight = 0;
+  w.side_to_move = 100;
+  w.scale = 1;
+  w.tapered = true;
+  w.late.fill(0);
+  w.late[kNumEvalTerms - 1] = -100;
+  EXPECT_EQ(StaticScore(Position::Start(), w), 100);  // 24 pieces
+  EXPECT_EQ(StaticScore(Position::FromString("8/8/8/3b4/8/4w3/8/8 b"), w), -100);
+  EXPECT_EQ(StaticScore(Position::FromString("8/2bb4/8/3b4/8/4w3/5ww1/8 b"), w), (100 * 4 - 100 * 18) / 22);  // 6 pieces: 4 of 22 steps from the ending
 }
 
 TEST(TuningTest, WeightsFromFitScalesTheLogit) {
@@ -129,6 +150,8 @@ TEST_F(WeightsFileTest, RoundTrips) {
   Weights w;
   w.eval = EvalWeights::Version1();
   w.eval.groups = -12;
+  w.eval.tapered = true;
+  w.eval.late[3] = 77;
   w.eval.scale = 16;
   w.categories = CategoryModel::Uniform();
   w.categories.probability[5] = 0.25f;
@@ -136,6 +159,8 @@ TEST_F(WeightsFileTest, RoundTrips) {
   const Weights back = ReadWeightsFile(Write("w.json", WeightsFileText(w, "{\"target\": \"net\"}")));
   for (const EvalTerm& t : kEvalTerms) EXPECT_EQ(back.eval.*t.weight, w.eval.*t.weight) << t.name;
   EXPECT_EQ(back.eval.scale, 16);
+  EXPECT_TRUE(back.eval.tapered);
+  EXPECT_EQ(back.eval.late, w.eval.late);
   EXPECT_FLOAT_EQ(back.categories.probability[5], 0.25f);
   EXPECT_FLOAT_EQ(back.categories.reference, 0.05f);
 }
