@@ -7,6 +7,7 @@
 
 #include "alphabeta/search.h"
 #include "alphabeta/weights_file.h"
+#include "core/error.h"
 #include "core/notation.h"
 #include "core/random.h"
 #include "mcts/search_params.h"
@@ -216,11 +217,25 @@ AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec) {
   setup.options = keys.options;
   setup.options.hash_megabytes = int(keys.hash);
   setup.options.threads = int(keys.threads);
-  if (!keys.weights.empty())
-    setup.weights = ab::ReadWeightsFile(keys.weights);
+  if (!keys.weights.empty()) {
+    try {
+      setup.weights = ab::ReadWeightsFile(keys.weights);
+    } catch (const Error& e) {
+      throw ParseError("player '" + spec.text() + "': weights: " + e.what());
+    }
+  }
   else if (keys.version == 1)
     setup.weights.eval = ab::EvalWeights::Version1();
   return setup;
+}
+
+int AlphaBetaVersion(const std::string& text) {
+  try {
+    const PlayerSpec spec = PlayerSpec::Parse(text);
+    return spec.kind() == "ab" ? int(spec.GetInt("version", ab::kLatestVersion, 1, ab::kLatestVersion)) : 0;
+  } catch (const Error&) {
+    return 0;
+  }
 }
 
 std::unique_ptr<Player> MakeAlphaBetaPlayer(const PlayerSpec& spec) {

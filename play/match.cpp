@@ -13,6 +13,7 @@
 #include "core/random.h"
 #include "core/record.h"
 #include "play/openings.h"
+#include "play/players.h"
 
 namespace loa {
 namespace {
@@ -218,6 +219,10 @@ nlohmann::ordered_json MatchResult::ToJson() const {
                               {"score", elo.score},
                               {"elo", elo.elo},
                               {"elo_ci95", elo.ci95}};
+  // The baseline's version of each `ab` player: `ab:` without version= is
+  // version 1 in summaries written before version 2 existed (docs/BASELINE.md).
+  for (const auto& [key, spec] : {std::pair<const char*, const std::string&>{"a_ab_version", a}, {"b_ab_version", b}})
+    if (const int version = AlphaBetaVersion(spec)) j[key] = version;
   if (sprt) {
     const char* names[] = {"continue", "H0", "H1"};
     double lower, upper;

@@ -36,6 +36,10 @@ struct AlphaBetaSetup {
 };
 AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec);
 
+// The baseline version an `ab` spec plays (its version=, else the latest);
+// 0 for a spec of another kind or one that does not parse.
+int AlphaBetaVersion(const std::string& spec);
+
 // "rollout:sims=N[,rollouts=R][,seed=S]": the PUCT search with uniform priors
 // and values from random playouts, proven wins and losses backed up
 // (MCTS-Solver); any search parameter may follow.

@@ -39,7 +39,9 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
   std::map<std::string, std::set<std::string>> listed;
   for (const PlayerKind& kind : DescribePlayerKinds())
     for (const ParamInfo& p : kind.keys) listed[kind.kind].insert(p.key);
-  EXPECT_EQ(listed["ab"], (std::set<std::string>{"depth", "nodes", "time", "hash"}));
+  EXPECT_EQ(listed["ab"], (std::set<std::string>{"version", "depth", "nodes", "time", "hash", "threads", "weights",
+                                                 "rps", "quiescence", "etc", "multi_cut", "relative_history",
+                                                 "null_move", "lmr", "aspiration"}));
   EXPECT_EQ(listed["random"], (std::set<std::string>{"seed"}));
   EXPECT_TRUE(listed["rollout"].count("sims") && !listed["rollout"].count("playouts"));
   EXPECT_TRUE(listed["mcts"].count("playouts") && listed["mcts"].count("precision") && listed["mcts"].count("net"));
@@ -114,6 +116,26 @@ TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
   EXPECT_TRUE(engine == "mcts:time=1,threads=1" || engine == "mcts:time=1,threads=2") << engine;
   EXPECT_EQ(MakePlayer(engine)->name(), engine);
   std::remove(path.c_str());
+}
+
+TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
+  EXPECT_EQ(AlphaBetaVersion("ab:time=0.1"), ab::kLatestVersion);
+  EXPECT_EQ(AlphaBetaVersion("ab:version=1,time=0.1"), 1);
+  EXPECT_EQ(AlphaBetaVersion("greedy"), 0);
+  const AlphaBetaSetup v1 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=1"));
+  EXPECT_FALSE(v1.options.realization_probability);
+  EXPECT_FALSE(v1.options.quiescence);
+  EXPECT_EQ(v1.weights.eval.walls, ab::EvalWeights::Version1().walls);
+  EXPECT_FALSE(v1.weights.eval.tapered);
+  // A switch overrides the version's choice; threads reach the search.
+  const AlphaBetaSetup v1q = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=1,quiescence=true,threads=2"));
+  EXPECT_TRUE(v1q.options.quiescence);
+  EXPECT_EQ(v1q.options.threads, 2);
+  const AlphaBetaSetup v2 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:etc=false"));
+  EXPECT_FALSE(v2.options.enhanced_transposition_cutoffs);
+  EXPECT_TRUE(v2.options.multi_cut);
+  EXPECT_NE(SpecError("ab:version=3").find("version: 3 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("ab:weights=/nonexistent/w.json").find("/nonexistent/w.json"), std::string::npos);
 }
 
 TEST(PlayersTest, NamesAreTheirSpecs) {

@@ -488,7 +488,7 @@ TEST_F(ServerTest, RequestBodiesAreBounded) {
 }
 
 TEST(PublicNameTest, PathsBecomeShortNames) {
-  EXPECT_EQ(PublicName("mcts:net=/home/u/runs/quick/net.safetensors,playouts=400"), "mcts:net=quick,playouts=400");
+  EXPECT_EQ(PublicName("mcts:net=/data/u/runs/quick/net.safetensors,playouts=400"), "mcts:net=quick,playouts=400");
   EXPECT_EQ(PublicName("mcts:net=nets/default.safetensors,time=1"), "mcts:net=default,time=1");
   EXPECT_EQ(PublicName("mcts:playouts=9,net=/r/checkpoints/ckpt_00000200.pt"), "mcts:playouts=9,net=ckpt_00000200");
   EXPECT_EQ(PublicName("gtp:cmd=/usr/bin/engine"), "gtp:cmd=engine");
