@@ -103,7 +103,6 @@ void PickNext(MoveList& moves, int* keys, int* categories, int i) {
 SearchOptions SearchOptions::Version(int version) {
   SearchOptions options;
   if (version == 1) {
-    options.realization_probability = false;
     options.quiescence = false;
     options.enhanced_transposition_cutoffs = false;
     options.multi_cut = false;

@@ -54,7 +54,7 @@ struct SearchOptions {
   bool late_move_reductions = true;  // only where realization_probability is off
   bool leaf_win_check = true;        // a leaf where the side to move unites in one move is a win
   bool aspiration_windows = false;
-  bool realization_probability = true;  // depth spent by category probability, with ERPS's re-search
+  bool realization_probability = false;  // depth spent by category probability, with ERPS's re-search (lost: docs/BASELINE.md)
   bool quiescence = true;               // captures that cut the enemy's groups, past the horizon
   bool enhanced_transposition_cutoffs = true;
   bool multi_cut = true;

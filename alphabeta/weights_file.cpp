@@ -120,7 +120,8 @@ std::string WeightsAsCode(const Weights& weights, bool eval) {
                 weights.categories.reference);
   code += line;
   for (int i = 0; i < kNumMoveCategories; ++i) {
-    std::snprintf(line, sizeof(line), "%s%.6gf", i % 8 ? ", " : "\n    ", weights.categories.probability[i]);
+    std::snprintf(line, sizeof(line), "%s%.6gf", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ",
+                  weights.categories.probability[i]);
     code += line;
   }
   return code + "};\nreturn m;\n";

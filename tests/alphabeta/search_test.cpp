@@ -46,7 +46,7 @@ bool CanWinWithin(const Position& pos, int n) {
 
 // Plain minimax with the same evaluation and win scores as the search.
 int Minimax(const Position& pos, int depth, int ply) {
-  if (depth == 0) return StaticScore(pos);
+  if (depth == 0) return StaticScore(pos, EvalWeights::Default());
   const Color us = pos.side_to_move();
   MoveList moves;
   pos.GenerateMoves(moves);
@@ -224,7 +224,7 @@ TEST(AlphaBetaTest, BenchSignatureAtDepthSix) {
   SearchLimits limits;
   limits.depth = 6;
   const SearchResult result = search.Search(Game(), limits);
-  EXPECT_EQ(result.nodes, 85258);
+  EXPECT_EQ(result.nodes, 71963);
   EXPECT_EQ(result.score, 9);
 }
 
