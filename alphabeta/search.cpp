@@ -129,8 +129,8 @@ class AlphaBeta::Worker {
     const CategoryModel& model = owner.categories_;
     for (int c = 0; c < kNumMoveCategories; ++c) {
       const float p = std::clamp(model.probability[c], 1e-6f, 1.0f);
-      move_cost_[c] = std::clamp(int(std::lround(kOnePly * std::log(p) / std::log(model.reference))),
-                                 kMinMoveCost, kMaxMoveCost);
+      move_cost_[c] =
+          std::clamp(int(std::lround(kOnePly * std::log(p) / std::log(model.reference))), kMinMoveCost, kMaxMoveCost);
       order_key_[c] = int(p * (kOrderingUnit - 1));
     }
     Clear();
@@ -328,7 +328,8 @@ int AlphaBeta::Worker::SearchRoot(const Position& pos, int depth, int alpha, int
     PushFrame(child, m);
     int score;
     pv_length_[1] = 1;
-    if (!EndsHere(child, us, 1, score)) score = SearchChild(child, i == 0, alpha, beta, child_depth, child_depth, 0, true);
+    if (!EndsHere(child, us, 1, score))
+      score = SearchChild(child, i == 0, alpha, beta, child_depth, child_depth, 0, true);
     frames_.pop_back();
     if (stopped_) break;
     if (score > alpha) {
@@ -391,8 +392,8 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
         // charged more is searched again a ply deep when it beats alpha.
         const int cost = move_cost_[categories[i]];
         child_depth = depth - (i == 0 ? std::min(cost, kOnePly) : cost);
-      } else if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves &&
-                 !m.is_capture() && keys[i] < kKillerKey[1]) {
+      } else if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves && !m.is_capture() &&
+                 keys[i] < kKillerKey[1]) {
         child_depth -= kOnePly * (1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth));
       }
       score = SearchChild(child, i == 0, alpha, beta, child_depth, depth - kOnePly, ply, pv_node || !cut_node);
@@ -476,8 +477,8 @@ bool AlphaBeta::Worker::NullMoveCutoff(const Position& pos, int beta, int depth,
   return true;
 }
 
-bool AlphaBeta::Worker::TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories,
-                                            int beta, int depth, int ply, int& score) {
+bool AlphaBeta::Worker::TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories, int beta,
+                                            int depth, int ply, int& score) {
   if (!options_.enhanced_transposition_cutoffs || !options_.transposition_table || depth < kEtcMinDepth) return false;
   const Color us = pos.side_to_move();
   for (int i = 0; i < moves.size(); ++i) {
@@ -501,8 +502,8 @@ bool AlphaBeta::Worker::TranspositionCutoff(const Position& pos, const MoveList&
   return false;
 }
 
-bool AlphaBeta::Worker::MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta,
-                                 int depth, int ply) {
+bool AlphaBeta::Worker::MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta, int depth,
+                                 int ply) {
   if (!options_.multi_cut || depth < kMultiCutMinDepth || IsDecisiveScore(beta)) return false;
   const Color us = pos.side_to_move();
   int cuts = 0;
@@ -575,8 +576,8 @@ bool AlphaBeta::Worker::IsRepetitionDraw() const {
   return false;
 }
 
-void AlphaBeta::Worker::OrderMoves(const Position& pos, MoveList& moves, int* keys, int* categories,
-                                   Move table_move, int ply) const {
+void AlphaBeta::Worker::OrderMoves(const Position& pos, MoveList& moves, int* keys, int* categories, Move table_move,
+                                   int ply) const {
   const Color us = pos.side_to_move();
   const bool by_category = options_.realization_probability;
   if (by_category) {

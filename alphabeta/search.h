@@ -54,8 +54,9 @@ struct SearchOptions {
   bool late_move_reductions = true;  // only where realization_probability is off
   bool leaf_win_check = true;        // a leaf where the side to move unites in one move is a win
   bool aspiration_windows = false;
-  bool realization_probability = false;  // depth spent by category probability, with ERPS's re-search (lost: docs/BASELINE.md)
-  bool quiescence = true;               // captures that cut the enemy's groups, past the horizon
+  bool realization_probability =
+      false;               // depth spent by category probability, with ERPS's re-search (lost: docs/BASELINE.md)
+  bool quiescence = true;  // captures that cut the enemy's groups, past the horizon
   bool enhanced_transposition_cutoffs = true;
   bool multi_cut = true;
   bool relative_history = true;  // order quiet moves by cutoffs per try, not by cutoffs alone
@@ -71,9 +72,9 @@ struct SearchOptions {
 
 // What a search (or one finished iteration) found.
 struct SearchResult {
-  Move best;      // a legal move; null only when the game is over
-  int score = 0;  // for the side to move
-  int depth = 0;  // the last iteration that finished (or the one the best move came from)
+  Move best;          // a legal move; null only when the game is over
+  int score = 0;      // for the side to move
+  int depth = 0;      // the last iteration that finished (or the one the best move came from)
   int64_t nodes = 0;  // all threads' nodes
   double seconds = 0;
   std::vector<Move> pv;  // principal variation, best first
@@ -84,7 +85,8 @@ struct SearchResult {
 // one thread at a time; Stop may be called from any.
 class AlphaBeta {
  public:
-  explicit AlphaBeta(const SearchOptions& options = SearchOptions(), const EvalWeights& weights = EvalWeights::Default(),
+  explicit AlphaBeta(const SearchOptions& options = SearchOptions(),
+                     const EvalWeights& weights = EvalWeights::Default(),
                      const CategoryModel& categories = CategoryModel::Default());
   ~AlphaBeta();
   AlphaBeta(const AlphaBeta&) = delete;

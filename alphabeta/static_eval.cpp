@@ -148,7 +148,8 @@ int StaticScore(const Position& pos, const EvalWeights& w) {
     const int on_board = std::clamp(PopCount(pos.occupied()), kTaperEmpty, kTaperFull);
     int k = 0;
     for (const EvalTerm& t : kEvalTerms) {
-      const int64_t blended = int64_t(w.*t.weight) * (on_board - kTaperEmpty) + int64_t(w.late[k++]) * (kTaperFull - on_board);
+      const int64_t blended =
+          int64_t(w.*t.weight) * (on_board - kTaperEmpty) + int64_t(w.late[k++]) * (kTaperFull - on_board);
       value += blended * (t.feature ? a.*t.feature - b.*t.feature : 1);
     }
     value /= kTaperFull - kTaperEmpty;

@@ -114,7 +114,6 @@ void CategoryCounter::Add(const Position& pos, const float* choice) {
   }
 }
 
-
 CategoryModel CategoryCounter::Model() const {
   CategoryModel model = CategoryModel::Uniform();
   double least = 1;

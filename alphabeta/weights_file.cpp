@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "alphabeta/tuning.h"
 #include "core/error.h"
 #include "core/file_util.h"
-#include "alphabeta/tuning.h"
 
 namespace loa::ab {
 namespace {
@@ -116,11 +116,14 @@ std::string WeightsAsCode(const Weights& weights, bool eval) {
     for (int k = 0; k < kNumEvalTerms; ++k) code += (k ? ", " : "") + std::to_string(weights.eval.late[k]);
     return code + "};\nreturn w;\n";
   }
-  std::snprintf(line, sizeof(line), "CategoryModel m;\nm.reference = %.6gf;\nm.probability = {", 
+  std::snprintf(line, sizeof(line), "CategoryModel m;\nm.reference = %.6gf;\nm.probability = {",
                 weights.categories.reference);
   code += line;
   for (int i = 0; i < kNumMoveCategories; ++i) {
-    std::snprintf(line, sizeof(line), "%s%.6gf", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ",
+    std::snprintf(line, sizeof(line), "%s%.6gf",
+                  i == 0  ? "\n    "
+                  : i % 8 ? ", "
+                          : ",\n    ",
                   weights.categories.probability[i]);
     code += line;
   }

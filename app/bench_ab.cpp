@@ -30,8 +30,8 @@ std::vector<Game> BenchPositions(int count) {
 
 int BenchAb(const std::vector<std::string>& specs, int positions, double seconds, int depth) {
   const std::vector<Game> games = BenchPositions(positions);
-  std::printf("%zu positions; at %g s a position, then the signature at depth %d (one thread)\n", games.size(),
-              seconds, depth);
+  std::printf("%zu positions; at %g s a position, then the signature at depth %d (one thread)\n", games.size(), seconds,
+              depth);
   std::printf("%-44s %12s %10s %14s %10s\n", "spec", "nodes/s", "depth", "signature", "depth s");
   for (const std::string& text : specs) {
     const AlphaBetaSetup setup = ReadAlphaBetaSpec(PlayerSpec::Parse(text));

@@ -46,9 +46,7 @@ constexpr int kBatch = 256;
 // The evaluation's weights are integers divided by this scale.
 constexpr int kWeightScale = 16;
 
-Position PositionOf(const TuneRecord& r) {
-  return Position(r.black, r.white, Color(r.side_to_move));
-}
+Position PositionOf(const TuneRecord& r) { return Position(r.black, r.white, Color(r.side_to_move)); }
 
 // Prints "\rLABEL done/total" on a terminal, every tenth on a log.
 class Progress {
@@ -100,8 +98,8 @@ std::vector<TuneRecord> PlayGames(int games, int64_t nodes, int threads, uint64_
       while (!game.over()) {
         const Position& pos = game.position();
         const Move m = search.Search(game, limits).best;
-        records.push_back({pos.pieces(kBlack), pos.pieces(kWhite), uint8_t(pos.side_to_move()), 0, m.raw(),
-                           uint32_t(g)});
+        records.push_back(
+            {pos.pieces(kBlack), pos.pieces(kWhite), uint8_t(pos.side_to_move()), 0, m.raw(), uint32_t(g)});
         game.Play(m);
       }
       for (TuneRecord& r : records)
@@ -154,13 +152,16 @@ int RunTuneEval(int argc, char** argv) {
   bool flat = false;
   cli.add_option("--out", out, "the weights file to write")->required();
   cli.add_option("--net", net, "the net whose value labels the positions (default: the shipped net)");
-  cli.add_option("--target", target, "what the fit predicts")->check(CLI::IsMember({"net", "result"}))
+  cli.add_option("--target", target, "what the fit predicts")
+      ->check(CLI::IsMember({"net", "result"}))
       ->capture_default_str();
   cli.add_option("--games", games, "self-play games to play")->check(CLI::Range(1, 10000000))->capture_default_str();
-  cli.add_option("--nodes", nodes, "nodes a move of the self-play")->check(CLI::Range(1, 100000000))
+  cli.add_option("--nodes", nodes, "nodes a move of the self-play")
+      ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
   cli.add_option("--data", data, "the positions: read from this file if it exists, else played and written to it");
-  cli.add_option("--threads", threads, "threads for the games and the net")->check(CLI::Range(1, 256))
+  cli.add_option("--threads", threads, "threads for the games and the net")
+      ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cli.add_option("--seed", seed, "seed of the openings")->capture_default_str();
   cli.add_option("--iterations", iterations, "Newton steps")->check(CLI::Range(1, 100))->capture_default_str();
@@ -228,30 +229,32 @@ int RunTuneEval(int argc, char** argv) {
   const ab::LogisticFit v1_fit = ab::FitLogistic(v1_rows, 1, targets, holdout, 0, 8);
   const double points_per_logit = 1 / v1_fit.beta[0];
   std::fprintf(stderr, "tune-eval: version 1's evaluation: %.1f points a logit\n", points_per_logit);
-  const ab::LogisticFit fit = ab::FitLogistic(rows, columns, targets, holdout, l2, iterations,
-                                              [&](int iteration, double loss) {
-                                                std::fprintf(stderr, "tune-eval: fit step %d/%d, loss %.5f\n",
-                                                             iteration, iterations, loss);
-                                              });
+  const ab::LogisticFit fit =
+      ab::FitLogistic(rows, columns, targets, holdout, l2, iterations, [&](int iteration, double loss) {
+        std::fprintf(stderr, "tune-eval: fit step %d/%d, loss %.5f\n", iteration, iterations, loss);
+      });
   ab::Weights weights;
   weights.eval = ab::WeightsFromFit(fit.beta, points_per_logit, kWeightScale);
   weights.categories = target == "net" ? net_categories.Model() : played_categories.Model();
 
   // The held-out losses: against the target, and against the results.
   const auto loss_of = [&](const std::vector<double>& r, int columns, const std::vector<double>& beta,
-                           const std::vector<float>& t) { return ab::LogisticLoss(r, columns, beta, t, holdout, true); };
+                           const std::vector<float>& t) {
+    return ab::LogisticLoss(r, columns, beta, t, holdout, true);
+  };
   size_t held = 0;
   for (char h : holdout) held += h;
   char fit_json[1024];
-  std::snprintf(fit_json, sizeof(fit_json),
-                "{\"target\": \"%s\", \"tapered\": %s, \"positions\": %zu, \"held_out\": %zu, \"self_play_nodes\": %lld, "
-                "\"games\": %u, \"points_per_logit\": %.2f, "
-                "\"held_out_loss\": {\"version1\": %.5f, \"fit\": %.5f}, "
-                "\"held_out_loss_against_results\": {\"version1\": %.5f, \"fit\": %.5f}}",
-                target.c_str(), flat ? "false" : "true", records.size(), held, static_cast<long long>(nodes), records.back().game + 1,
-                points_per_logit, loss_of(v1_rows, 1, v1_fit.beta, targets),
-                loss_of(rows, columns, fit.beta, targets),
-                loss_of(v1_rows, 1, v1_fit.beta, by_result), loss_of(rows, columns, fit.beta, by_result));
+  std::snprintf(
+      fit_json, sizeof(fit_json),
+      "{\"target\": \"%s\", \"tapered\": %s, \"positions\": %zu, \"held_out\": %zu, \"self_play_nodes\": %lld, "
+      "\"games\": %u, \"points_per_logit\": %.2f, "
+      "\"held_out_loss\": {\"version1\": %.5f, \"fit\": %.5f}, "
+      "\"held_out_loss_against_results\": {\"version1\": %.5f, \"fit\": %.5f}}",
+      target.c_str(), flat ? "false" : "true", records.size(), held, static_cast<long long>(nodes),
+      records.back().game + 1, points_per_logit, loss_of(v1_rows, 1, v1_fit.beta, targets),
+      loss_of(rows, columns, fit.beta, targets), loss_of(v1_rows, 1, v1_fit.beta, by_result),
+      loss_of(rows, columns, fit.beta, by_result));
   WriteFileAtomic(out, ab::WeightsFileText(weights, fit_json));
   std::printf("%s\n", fit_json);
   int term = 0;

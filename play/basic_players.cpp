@@ -223,8 +223,7 @@ AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec) {
     } catch (const Error& e) {
       throw ParseError("player '" + spec.text() + "': weights: " + e.what());
     }
-  }
-  else if (keys.version == 1)
+  } else if (keys.version == 1)
     setup.weights.eval = ab::EvalWeights::Version1();
   return setup;
 }

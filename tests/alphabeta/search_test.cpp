@@ -104,6 +104,19 @@ TEST(AlphaBetaTest, StopEndsASearchFromAnotherThread) {
   EXPECT_EQ(search.Search(Game(), limits).depth, 3);
 }
 
+// Expects a search with options, two plies past the win, to score it at its
+// distance and to play a move that wins within it.
+void ExpectFindsForcedWin(const SearchOptions& options, const ForcedWin& win) {
+  SCOPED_TRACE(win.fen);
+  const Position pos = Position::FromString(win.fen);
+  AlphaBeta search(options);
+  SearchLimits limits;
+  limits.depth = 2 * win.moves + 3;
+  const SearchResult result = search.Search(Game(Rules(), pos), limits);
+  EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
+  EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves)) << "move " << int(result.best.raw());
+}
+
 TEST(AlphaBetaTest, FindsForcedWinsInOneTwoAndThree) {
   for (const ForcedWin& win : kForcedWins) {
     SCOPED_TRACE(win.fen);
@@ -112,12 +125,7 @@ TEST(AlphaBetaTest, FindsForcedWinsInOneTwoAndThree) {
     if (win.moves > 1) {
       ASSERT_FALSE(CanWinWithin(pos, win.moves - 1));
     }
-    AlphaBeta search;
-    SearchLimits limits;
-    limits.depth = 2 * win.moves + 3;
-    const SearchResult result = search.Search(Game(Rules(), pos), limits);
-    EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
-    EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves)) << "move " << int(result.best.raw());
+    ExpectFindsForcedWin(SearchOptions(), win);
   }
 }
 
@@ -361,18 +369,8 @@ TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
     variants.push_back(o);
   }
   variants.push_back(SearchOptions());
-  for (const SearchOptions& options : variants) {
-    for (const ForcedWin& win : kForcedWins) {
-      SCOPED_TRACE(win.fen);
-      const Position pos = Position::FromString(win.fen);
-      AlphaBeta search(options);
-      SearchLimits limits;
-      limits.depth = 2 * win.moves + 3;
-      const SearchResult result = search.Search(Game(Rules(), pos), limits);
-      EXPECT_EQ(result.score, kWinScore - (2 * win.moves - 1));
-      EXPECT_TRUE(MoveWinsWithin(pos, result.best, win.moves)) << "move " << int(result.best.raw());
-    }
-  }
+  for (const SearchOptions& options : variants)
+    for (const ForcedWin& win : kForcedWins) ExpectFindsForcedWin(options, win);
 }
 
 TEST(AlphaBetaTechniquesTest, HelperThreadsSearchToo) {

@@ -4,11 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <unistd.h>
 
 #include "alphabeta/weights_file.h"
 #include "core/error.h"
@@ -74,12 +74,13 @@ TEST(TuningTest, TaperedWeightsBlendByPiecesOnTheBoard) {
   w.late[kNumEvalTerms - 1] = -100;
   EXPECT_EQ(StaticScore(Position::Start(), w), 100);  // 24 pieces
   EXPECT_EQ(StaticScore(Position::FromString("8/8/8/3b4/8/4w3/8/8 b"), w), -100);
-  EXPECT_EQ(StaticScore(Position::FromString("8/2bb4/8/3b4/8/4w3/5ww1/8 b"), w), (100 * 4 - 100 * 18) / 22);  // 6 pieces: 4 of 22 steps from the ending
+  EXPECT_EQ(StaticScore(Position::FromString("8/2bb4/8/3b4/8/4w3/5ww1/8 b"), w),
+            (100 * 4 - 100 * 18) / 22);  // 6 pieces: 4 of 22 steps from the ending
 }
 
 TEST(TuningTest, WeightsFromFitScalesTheLogit) {
   std::vector<double> beta(kNumEvalTerms, 0);
-  beta[0] = 0.01;   // concentration
+  beta[0] = 0.01;                 // concentration
   beta[kNumEvalTerms - 1] = 0.5;  // side to move
   const EvalWeights w = WeightsFromFit(beta, 40, 16);
   EXPECT_EQ(w.scale, 16);
