@@ -3,6 +3,7 @@
 // children are allocated on its expansion as one contiguous block, so a tree
 // costs no heap allocation per node, and addresses stay put as it grows.
 
+#include <atomic>
 #include <cassert>
 #include <cstdint>
 #include <memory>
@@ -27,6 +28,13 @@ constexpr float ProvenValue(Proven p) { return p == Proven::kWin ? 1.0f : p == P
 // A node: the edge from its parent (move and prior) and the statistics of
 // the position after it. Values are for the player who made the move into
 // the node, so a parent picks the child of highest value. 28 bytes.
+//
+// Threads share a tree (mcts/tree.h): the statistics, the in-flight count,
+// the state and the proof are atomics that selection reads without a lock
+// (relaxed: a value a playout old is as good as the newest); the edge
+// (move, prior) and the children block (first_child, num_children) are
+// written once, before the state becomes kExpanded with release order, and
+// read only after an acquire load has seen kExpanded.
 struct Node {
   enum State : uint8_t {
     kLeaf,      // not expanded: no children yet
@@ -35,32 +43,67 @@ struct Node {
     kTerminal,  // the game is over here (the rules core says so)
   };
 
-  float prior = 0;           // P of the edge into this node
-  float q = 0;               // mean value of the completed visits
-  float d = 0;               // mean draw probability of the completed visits
-  uint32_t visits = 0;       // completed visits
-  uint32_t first_child = 0;  // arena index of the first child (0: none)
-  uint16_t move = 0;         // Move::raw() of the edge into this node
-  uint16_t in_flight = 0;    // playouts through this node not yet backed up
-  uint8_t num_children = 0;  // set on expansion
-  State state = kLeaf;
-  Proven proven = Proven::kUnknown;
-  uint8_t end_plies = 0;  // when proven: plies to the end (saturating)
+  float prior = 0;                     // P of the edge into this node
+  std::atomic<float> q{0};             // mean value of the completed visits
+  std::atomic<float> d{0};             // mean draw probability of the completed visits
+  std::atomic<uint32_t> visits{0};     // completed visits
+  uint32_t first_child = 0;            // arena index of the first child (0: none)
+  uint16_t move = 0;                   // Move::raw() of the edge into this node
+  std::atomic<uint16_t> in_flight{0};  // playouts through this node not yet backed up
+  uint8_t num_children = 0;            // set on expansion
+  std::atomic<State> state{kLeaf};     // see State
+  std::atomic<Proven> proven{Proven::kUnknown};
+  std::atomic<uint8_t> end_plies{0};  // when proven: plies to the end (saturating)
+
+  Node() = default;
+  // Copies (one thread: the arena's moves between searches) load and store
+  // each field relaxed.
+  Node(const Node& other) { *this = other; }
+  Node& operator=(const Node& other) {
+    prior = other.prior;
+    q.store(other.q.load(kRelaxed), kRelaxed);
+    d.store(other.d.load(kRelaxed), kRelaxed);
+    visits.store(other.visits.load(kRelaxed), kRelaxed);
+    first_child = other.first_child;
+    move = other.move;
+    in_flight.store(other.in_flight.load(kRelaxed), kRelaxed);
+    num_children = other.num_children;
+    state.store(other.state.load(kRelaxed), kRelaxed);
+    proven.store(other.proven.load(kRelaxed), kRelaxed);
+    end_plies.store(other.end_plies.load(kRelaxed), kRelaxed);
+    return *this;
+  }
 
   Move edge_move() const { return Move::FromRaw(move); }
-  bool is_proven() const { return proven != Proven::kUnknown; }
+  Proven result() const { return proven.load(std::memory_order_acquire); }
+  bool is_proven() const { return result() != Proven::kUnknown; }
+  uint32_t n() const { return visits.load(kRelaxed); }
+  uint32_t n_in_flight() const { return in_flight.load(kRelaxed); }
+  float value() const { return q.load(kRelaxed); }
+  float draw() const { return d.load(kRelaxed); }
+  // The state with acquire order: after kExpanded, the children block may
+  // be read.
+  State current_state() const { return state.load(std::memory_order_acquire); }
 
-  // Adds one completed visit of value v (draw probability dv).
+  // Adds one completed visit of value v (draw probability dv). The caller
+  // makes it exclusive (one thread, or the tree's lock of this node).
   void AddVisit(float v, float dv) {
-    ++visits;
-    q += (v - q) / float(visits);
-    d += (dv - d) / float(visits);
+    const uint32_t count = visits.load(kRelaxed) + 1;
+    const float mean = q.load(kRelaxed), draws = d.load(kRelaxed);
+    q.store(mean + (v - mean) / float(count), kRelaxed);
+    d.store(draws + (dv - draws) / float(count), kRelaxed);
+    visits.store(count, kRelaxed);
   }
+
+ private:
+  static constexpr std::memory_order kRelaxed = std::memory_order_relaxed;
 };
 static_assert(sizeof(Node) == 28, "Node layout changed");
 
-// Nodes in chunks of 2^kChunkBits; index 0 is the root. Not thread-safe: the
-// owner locks around it.
+// Nodes in chunks of 2^kChunkBits; index 0 is the root. Allocate needs one
+// thread at a time (the tree's lock); nodes already allocated may be read
+// and updated meanwhile, as long as the chunk table does not grow: threads
+// that share the arena Reserve first.
 class NodeArena {
  public:
   static constexpr int kChunkBits = 12;  // 4096 nodes, 112 KiB: small trees stay small
@@ -70,30 +113,45 @@ class NodeArena {
   const Node& operator[](uint32_t i) const { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
 
   // Returns the number of index slots used (nodes plus chunk-end padding).
-  uint32_t size() const { return size_; }
+  uint32_t size() const { return size_.load(std::memory_order_relaxed); }
+
+  // Returns whether `slots` index slots fit without growing the chunk table.
+  bool Fits(uint64_t slots) const { return (slots + kChunkSize - 1) >> kChunkBits <= chunks_.size(); }
+
+  // Grows the chunk table (not the chunks) to hold `slots` index slots, so
+  // that allocations up to there leave it in place. One thread only.
+  void Reserve(uint64_t slots) {
+    const uint64_t chunks = (slots + kChunkSize - 1) >> kChunkBits;
+    if (chunks > chunks_.size()) chunks_.resize(chunks);
+  }
 
   // Forgets every node but keeps the memory for the next tree.
-  void Clear() { size_ = 0; }
+  void Clear() { size_.store(0, std::memory_order_relaxed); }
 
-  // Returns the index of n fresh, default nodes in one block; n <= kMaxMoves.
+  // Returns the index of n fresh, default nodes in one block (never across
+  // chunks); n <= kMaxMoves.
   uint32_t Allocate(int n) {
     assert(n > 0 && n <= kMaxMoves);
-    if ((size_ & (kChunkSize - 1)) + uint32_t(n) > kChunkSize) size_ = (size_ | (kChunkSize - 1)) + 1;
-    const uint32_t first = size_;
-    while ((first + n - 1) >> kChunkBits >= chunks_.size()) chunks_.emplace_back(new Node[kChunkSize]);
+    uint32_t first = size();
+    if ((first & (kChunkSize - 1)) + uint32_t(n) > kChunkSize) first = (first | (kChunkSize - 1)) + 1;
+    const uint32_t chunk = first >> kChunkBits;
+    if (chunk >= chunks_.size()) chunks_.resize(chunk + 1);
+    if (!chunks_[chunk]) chunks_[chunk].reset(new Node[kChunkSize]);
     for (int i = 0; i < n; ++i) (*this)[first + i] = Node();
-    size_ += n;
+    size_.store(first + uint32_t(n), std::memory_order_relaxed);
     return first;
   }
 
   void swap(NodeArena& other) {
     chunks_.swap(other.chunks_);
-    std::swap(size_, other.size_);
+    const uint32_t size = this->size();
+    size_.store(other.size(), std::memory_order_relaxed);
+    other.size_.store(size, std::memory_order_relaxed);
   }
 
  private:
-  std::vector<std::unique_ptr<Node[]>> chunks_;
-  uint32_t size_ = 0;
+  std::vector<std::unique_ptr<Node[]>> chunks_;  // null: not allocated yet
+  std::atomic<uint32_t> size_{0};
 };
 
 }  // namespace loa

@@ -18,17 +18,31 @@ constexpr int kPvLength = 12;
 Search::Search(Evaluator* evaluator, const SearchParams& params)
     : evaluator_(evaluator), params_(params), tree_(params_) {
   params_.Validate();
+  scratch_.resize(size_t(params_.threads));
+  for (Scratch& s : scratch_) {
+    s.leaves.resize(size_t(params_.leaves_per_batch));
+    s.positions.resize(size_t(params_.leaves_per_batch));
+    s.outputs.resize(size_t(params_.leaves_per_batch));
+  }
+}
+
+Search::~Search() {
+  {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    pool_quit_ = true;
+  }
+  pool_wake_.notify_all();
+  for (std::thread& t : pool_) t.join();
 }
 
 void Search::Clear() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(state_mutex_);
   tree_.Clear();
 }
 
 void Search::Stop() {
-  std::lock_guard<std::mutex> lock(mutex_);
   stop_ = true;
-  changed_.notify_all();
+  WakeWaiters();
 }
 
 double Search::Elapsed() const {
@@ -38,9 +52,10 @@ double Search::Elapsed() const {
 bool Search::CannotChange(double elapsed) const {
   // Playouts left: by the visit target, and by the time at the rate so far.
   // (Playouts in flight may still land on the second move.)
-  double left = double(visit_target_) - tree_.root_visits();
+  const uint32_t visits = tree_.root_visits();
+  double left = double(visit_target_) - visits;
   if (budget_seconds_ > 0) {
-    const double done = double(tree_.root_visits()) - start_visits_;
+    const double done = double(visits) - start_visits_;
     if (elapsed <= 0 || done <= 0) return false;
     left = std::min(left, done / elapsed * (budget_seconds_ - elapsed));
   }
@@ -50,57 +65,107 @@ bool Search::CannotChange(double elapsed) const {
 }
 
 bool Search::ShouldStop() const {
-  if (stop_) return true;
+  if (stop_.load(std::memory_order_relaxed)) return true;
   if (int64_t(tree_.size()) >= params_.max_tree_nodes) return true;
   const double elapsed = budget_seconds_ > 0 || early_stop_ ? Elapsed() : 0;
   if (budget_seconds_ > 0 && elapsed >= budget_seconds_) return true;
   return early_stop_ && CannotChange(elapsed);
 }
 
-void Search::Worker() {
+void Search::WakeWaiters() {
+  if (waiters_.load() == 0) return;
+  std::lock_guard<std::mutex> lock(wait_mutex_);
+  backed_up_.notify_all();
+}
+
+void Search::WaitForBackup(uint64_t seen) {
+  // waiters_ goes up before the check, and a backup counts before it looks
+  // at waiters_ (both sequentially consistent): no wake-up is lost.
+  std::unique_lock<std::mutex> lock(wait_mutex_);
+  ++waiters_;
+  backed_up_.wait(lock, [&] { return backups_.load() != seen || stop_.load(); });
+  --waiters_;
+}
+
+void Search::Work(Scratch& scratch) {
   const int batch = params_.leaves_per_batch;
-  std::vector<Leaf> leaves(batch);
-  std::vector<Position> positions(batch);
-  std::vector<EvalOutput> outputs(batch);
-  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (ShouldStop()) {
       stop_ = true;
-      changed_.notify_all();
+      WakeWaiters();
       return;
     }
+    const uint64_t seen = backups_.load();  // before Gather: a backup after it wakes us
     bool collided = false;
-    const int count = tree_.Gather(batch, visit_target_, leaves.data(), &collided);
+    const int count = tree_.Gather(batch, visit_target_, scratch.leaves.data(), &collided);
     if (count == 0) {
       if (!collided) return;  // the root is proven or has its visits
-      const uint64_t seen = backups_;
-      changed_.wait(lock, [&] { return backups_ != seen || stop_; });
+      WaitForBackup(seen);
       continue;
     }
-    for (int i = 0; i < count; ++i) positions[i] = leaves[i].position;
-    lock.unlock();
+    for (int i = 0; i < count; ++i) scratch.positions[i] = scratch.leaves[i].position;
     try {
-      evaluator_->Evaluate(positions.data(), count, outputs.data());
+      evaluator_->Evaluate(scratch.positions.data(), count, scratch.outputs.data());
     } catch (...) {
-      lock.lock();
-      if (!error_) error_ = std::current_exception();
+      {
+        std::lock_guard<std::mutex> lock(error_mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
       stop_ = true;
-      changed_.notify_all();
+      WakeWaiters();
       return;  // the leaves stay pending: Run resets the tree
     }
-    lock.lock();
-    for (int i = 0; i < count; ++i) tree_.ExpandAndBackup(leaves[i], outputs[i]);
+    for (int i = 0; i < count; ++i) tree_.ExpandAndBackup(scratch.leaves[i], scratch.outputs[i]);
     evaluations_ += count;
     ++backups_;
-    changed_.notify_all();
+    WakeWaiters();
+  }
+}
+
+void Search::PoolLoop(int index) {
+  uint64_t done = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(pool_mutex_);
+      pool_wake_.wait(lock, [&] { return pool_quit_ || generation_ != done; });
+      if (pool_quit_) return;
+      done = generation_;
+    }
+    Work(scratch_[size_t(index)]);
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    if (--pool_running_ == 0) pool_done_.notify_all();
+  }
+}
+
+void Search::RunThreads() {
+  const int helpers = params_.threads - 1;
+  if (helpers > 0) {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    while (int(pool_.size()) < helpers) {
+      const int index = int(pool_.size()) + 1;
+      pool_.emplace_back([this, index] { PoolLoop(index); });
+    }
+    ++generation_;
+    pool_running_ = helpers;
+  }
+  pool_wake_.notify_all();
+  Work(scratch_[0]);
+  if (helpers > 0) {
+    std::unique_lock<std::mutex> lock(pool_mutex_);
+    pool_done_.wait(lock, [&] { return pool_running_ == 0; });
   }
 }
 
 SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(state_mutex_);
     start_ = std::chrono::steady_clock::now();
     tree_.SetRoot(game, params_.reuse_tree);
+    if (params_.threads > 1) {
+      // Threads allocate past the bound by at most a block per leaf in flight.
+      const int64_t in_flight = int64_t(params_.threads) * params_.leaves_per_batch + 1;
+      tree_.Reserve(uint64_t(params_.max_tree_nodes + in_flight * (kMaxMoves + NodeArena::kChunkSize)));
+    }
     tree_.BeginSearch(false, false, nullptr);
     budget_seconds_ = limits.seconds;
     visit_target_ = limits.playouts > 0  ? uint32_t(limits.playouts)
@@ -114,14 +179,9 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
   }
   MoveList moves;
   game.position().GenerateMoves(moves);
-  if (!(moves.size() == 1 && limits.seconds > 0)) {
-    std::vector<std::thread> helpers;
-    for (int i = 1; i < params_.threads; ++i) helpers.emplace_back([this] { Worker(); });
-    Worker();
-    for (std::thread& t : helpers) t.join();
-  }
+  if (!(moves.size() == 1 && limits.seconds > 0)) RunThreads();
 
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(state_mutex_);
   if (error_) {
     tree_.Clear();
     std::rethrow_exception(error_);
@@ -132,7 +192,7 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
 }
 
 SearchResult Search::Progress() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(state_mutex_);
   return ResultLocked();
 }
 
@@ -150,7 +210,7 @@ SearchResult Search::ResultLocked() const {
     if (c.move == result.best_move && c.proven != Proven::kUnknown) result.end_plies = c.end_plies + 1;
   result.visits = tree_.root_visits();
   result.playouts = int64_t(result.visits) - start_visits_;
-  result.evaluations = evaluations_;
+  result.evaluations = evaluations_.load();
   result.seconds = Elapsed();
   result.tree_size = tree_.size();
   return result;

@@ -1,12 +1,14 @@
 #pragma once
 // The engine's search of one game: several threads share one tree with
-// virtual loss; limits by playouts, by time, or both.
+// virtual loss and no tree lock; limits by playouts, by time, or both.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "core/game.h"
@@ -47,13 +49,18 @@ struct SearchResult {
   std::vector<Move> pv;             // the best move, then the most visited replies
 };
 
-// The engine's search. Run is not reentrant (one search at a time); Stop may
-// be called from any thread. With params.threads > 1 the evaluator's
-// Evaluate must be thread-safe.
+// The engine's search. Run is not reentrant (one search at a time); Stop
+// and Progress may be called from any thread. With params.threads > 1 the
+// evaluator's Evaluate must be thread-safe: the threads (the caller's and a
+// pool of params.threads - 1 started on the first search and kept until the
+// search is destroyed, as lc0 and KataGo keep theirs) share one tree
+// without a tree lock (mcts/tree.h), each evaluating its own leaves.
 class Search {
  public:
   // evaluator must outlive the search; params are copied.
   Search(Evaluator* evaluator, const SearchParams& params);
+  // Ends the pool's threads (no search may be running).
+  ~Search();
 
   // Searches the game's position (the game must not be over), keeping the
   // tree of the previous search when params.reuse_tree and the game goes on
@@ -62,20 +69,37 @@ class Search {
 
   // Returns what the search has found so far, as Run would return it now
   // (best_move null while the root has no visited move): the running
-  // search's state, else the last one's. Thread-safe; it waits for the
-  // tree's lock, which the search threads hold between evaluations.
+  // search's state, else the last one's. Thread-safe; it reads the tree as
+  // the search threads update it.
   SearchResult Progress();
 
   // Asks a running search to stop soon; a no-op when none runs.
   void Stop();
 
-  // Forgets the tree (a new game).
+  // Forgets the tree (a new game); not while Run runs.
   void Clear();
 
   const SearchParams& params() const { return params_; }
 
  private:
-  void Worker();
+  // One thread's scratch space, kept between searches.
+  struct Scratch {
+    std::vector<Leaf> leaves;
+    std::vector<Position> positions;
+    std::vector<EvalOutput> outputs;
+  };
+
+  // Runs the search on this thread and the pool's; returns when all stop.
+  void RunThreads();
+  // One thread's share of a search: gathers, evaluates, backs up until the
+  // search stops.
+  void Work(Scratch& scratch);
+  // The pool's threads: one Work per search.
+  void PoolLoop(int index);
+  // Waits until a backup after the count `seen` or a stop.
+  void WaitForBackup(uint64_t seen);
+  // Wakes the threads waiting in WaitForBackup.
+  void WakeWaiters();
   bool ShouldStop() const;
   bool CannotChange(double elapsed) const;
   double Elapsed() const;
@@ -85,18 +109,34 @@ class Search {
   const SearchParams params_;
   SearchTree tree_;
 
-  // The state of the running search, guarded by mutex_.
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool stop_ = false;
+  // Guards the tree's shape (Run's SetRoot, its result, Clear, Progress)
+  // and the settings of the search below, written before its threads start.
+  std::mutex state_mutex_;
   uint32_t visit_target_ = 0;
   uint32_t start_visits_ = 0;
-  uint64_t backups_ = 0;
-  int64_t evaluations_ = 0;
   double budget_seconds_ = 0;
   bool early_stop_ = true;
   std::chrono::steady_clock::time_point start_;
-  std::exception_ptr error_;
+
+  // The running search.
+  std::atomic<bool> stop_{false};
+  std::atomic<int64_t> evaluations_{0};
+  std::atomic<uint64_t> backups_{0};  // batches backed up: collided threads wait for the next
+  std::atomic<int> waiters_{0};
+  std::mutex wait_mutex_;
+  std::condition_variable backed_up_;
+  std::mutex error_mutex_;
+  std::exception_ptr error_;  // the first evaluator exception
+
+  // The pool: each search is a generation; the caller waits until every
+  // pool thread has finished it.
+  std::vector<Scratch> scratch_;  // [0]: the caller's; [i]: pool thread i
+  std::vector<std::thread> pool_;
+  std::mutex pool_mutex_;
+  std::condition_variable pool_wake_, pool_done_;
+  uint64_t generation_ = 0;
+  int pool_running_ = 0;
+  bool pool_quit_ = false;
 };
 
 }  // namespace loa

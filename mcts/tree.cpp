@@ -26,7 +26,11 @@ Proven ResultFor(Result result, Color mover) {
 
 }  // namespace
 
-SearchTree::SearchTree(const SearchParams& params) : params_(params) { arena_.Allocate(1); }
+SearchTree::SearchTree(const SearchParams& params) : params_(params), concurrent_(params.threads > 1) {
+  arena_.Allocate(1);
+}
+
+void SearchTree::Reserve(uint64_t slots) { arena_.Reserve(slots); }
 
 void SearchTree::SetRoot(const Game& game, bool reuse) {
   assert(!game.over());
@@ -42,7 +46,7 @@ void SearchTree::SetRoot(const Game& game, bool reuse) {
   bool kept = false;
   if (reuse && has_root_ && game.rules() == rules_ && game.ply() >= root_ply_ &&
       std::equal(game_hashes_.begin(), game_hashes_.end(), hashes.begin())) {
-    assert(arena_[0].in_flight == 0);
+    assert(arena_[0].n_in_flight() == 0);
     uint32_t index = 0;
     for (int ply = root_ply_; ply < game.ply() && index != kNoNode; ++ply) {
       const Node& node = arena_[index];
@@ -52,7 +56,8 @@ void SearchTree::SetRoot(const Game& game, bool reuse) {
         if (arena_[node.first_child + i].move == played) next = node.first_child + i;
       index = next;
     }
-    if (index != kNoNode && arena_[index].state != Node::kTerminal && arena_[index].state != Node::kPending) {
+    const Node::State state = index == kNoNode ? Node::kTerminal : arena_[index].current_state();
+    if (state != Node::kTerminal && state != Node::kPending) {
       if (index != 0) Reroot(index);
       kept = true;
     }
@@ -119,16 +124,17 @@ void SearchTree::BeginSearch(bool noise, bool forced_playouts, Rng* rng) {
   forced_ = forced_playouts && params_.forced_playouts_k > 0;
   rng_ = rng;
   assert(!noise_ || rng_);
+  root_playouts_.store(arena_[0].n() + arena_[0].n_in_flight(), std::memory_order_relaxed);
   gumbel_simulations_ = 0;
   gumbel_.clear();
   considered_.clear();
-  if (noise_ && arena_[0].state == Node::kExpanded) ApplyNoise();
+  if (noise_ && arena_[0].current_state() == Node::kExpanded) ApplyNoise();
 }
 
 void SearchTree::UseGumbelRoot(int simulations) {
   assert(rng_ && !noise_ && simulations > 0);
   gumbel_simulations_ = simulations;
-  if (arena_[0].state == Node::kExpanded) DrawGumbel();
+  if (arena_[0].current_state() == Node::kExpanded) DrawGumbel();
 }
 
 void SearchTree::DrawGumbel() {
@@ -149,7 +155,7 @@ uint32_t SearchTree::SelectGumbelRoot() const {
   uint32_t simulation = 0;
   for (int i = 0; i < root.num_children; ++i) {
     const Node& child = arena_[root.first_child + i];
-    simulation += scratch_visits_[size_t(i)] = child.visits + child.in_flight;
+    simulation += scratch_visits_[size_t(i)] = child.n() + child.n_in_flight();
   }
   const uint32_t considered = considered_[std::min<size_t>(simulation, considered_.size() - 1)];
   const std::vector<float> sigma = SigmaCompletedQ(scratch_children_, root_raw_value_, params_);
@@ -174,11 +180,12 @@ void SearchTree::ApplyNoise() {
 uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   if (at_root && !gumbel_.empty()) return SelectGumbelRoot();
   const float virtual_loss = params_.virtual_loss;
-  const double total = std::max(1.0, double(parent.visits) - 1 + double(virtual_loss) * parent.in_flight);
+  const uint32_t parent_visits = parent.n();
+  const double total = std::max(1.0, double(parent_visits) - 1 + double(virtual_loss) * parent.n_in_flight());
   // U = exploration * P / (1 + n): c(N) sqrt(N) once per node.
   const float exploration = float(ExplorationFactor(params_, total) * std::sqrt(total));
   const bool forced = at_root && forced_;
-  const float children_visits = float(parent.visits) - 1;
+  const float children_visits = float(parent_visits) - 1;
 
   uint32_t best = parent.first_child;
   float best_score = -INFINITY;
@@ -187,25 +194,27 @@ uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   for (int i = 0; i < parent.num_children; ++i) {
     const uint32_t index = parent.first_child + i;
     const Node& child = arena_[index];
-    const float n = float(child.visits) + virtual_loss * float(child.in_flight);
-    float q = child.q;
-    if (child.is_proven()) {
-      if (child.proven == Proven::kWin) return index;  // the mover wins: nothing is better
-      if (child.proven == Proven::kLoss && params_.solver) continue;
-      q = ProvenValue(child.proven);
+    const uint32_t visits = child.n(), in_flight = child.n_in_flight();
+    const float n = float(visits) + virtual_loss * float(in_flight);
+    float q = child.value();
+    const Proven proven = child.result();
+    if (proven != Proven::kUnknown) {
+      if (proven == Proven::kWin) return index;  // the mover wins: nothing is better
+      if (proven == Proven::kLoss && params_.solver) continue;
+      q = ProvenValue(proven);
     } else if (n == 0) {
       if (child.prior > best_unvisited_prior) {
         best_unvisited_prior = child.prior;
         best_unvisited = index;
       }
       continue;
-    } else if (child.in_flight > 0) {
-      q = (q * float(child.visits) - virtual_loss * float(child.in_flight)) / n;
+    } else if (in_flight > 0) {
+      q = (q * float(visits) - virtual_loss * float(in_flight)) / n;
     }
-    if (child.visits + child.in_flight > 0) visited_mass += child.prior;
+    if (visits + in_flight > 0) visited_mass += child.prior;
     float score = q + exploration * child.prior / (1 + n);
-    if (forced && child.proven != Proven::kLoss &&
-        float(child.visits + child.in_flight) < std::sqrt(params_.forced_playouts_k * child.prior * children_visits))
+    if (forced && proven != Proven::kLoss &&
+        float(visits + in_flight) < std::sqrt(params_.forced_playouts_k * child.prior * children_visits))
       score = kForcedScore + child.prior;
     if (score > best_score) {
       best_score = score;
@@ -214,7 +223,7 @@ uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   }
   if (best_unvisited != kNoNode) {
     const float reduction = at_root ? (noise_ ? 0.0f : params_.fpu_reduction_root) : params_.fpu_reduction;
-    const float fpu = -parent.q - reduction * std::sqrt(visited_mass);
+    const float fpu = -parent.value() - reduction * std::sqrt(visited_mass);
     float score = fpu + exploration * best_unvisited_prior;
     if (forced && best_unvisited_prior > 0 && children_visits > 0) score = kForcedScore + best_unvisited_prior;
     if (score > best_score) best = best_unvisited;
@@ -222,7 +231,18 @@ uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   return best;
 }
 
+void SearchTree::AddInFlight(Node& node, int delta) {
+  // One thread needs no read-modify-write instruction.
+  if (concurrent_)
+    node.in_flight.fetch_add(uint16_t(delta), std::memory_order_relaxed);
+  else
+    node.in_flight.store(uint16_t(node.n_in_flight() + delta), std::memory_order_relaxed);
+}
+
 SearchTree::Selection SearchTree::SelectLeaf(Leaf* leaf) {
+  // Each node's in-flight count goes up once its child is chosen (so that a
+  // node's own choice sees the playouts in flight before this one), and
+  // comes down again in Backup, or here on a collision.
   leaf->path.clear();
   leaf->hashes.clear();
   Position pos = root_position_;
@@ -231,19 +251,33 @@ SearchTree::Selection SearchTree::SelectLeaf(Leaf* leaf) {
     Node& node = arena_[index];
     leaf->path.push_back(index);
     leaf->hashes.push_back(pos.hash());
-    if (node.is_proven()) {
-      const float value = ProvenValue(node.proven);
-      Backup(leaf->path, value, node.proven == Proven::kDraw ? 1.0f : 0.0f, false);
+    const Proven proven = node.result();
+    if (proven != Proven::kUnknown) {
+      AddInFlight(node, 1);
+      Backup(leaf->path, ProvenValue(proven), proven == Proven::kDraw ? 1.0f : 0.0f, false);
       return Selection::kBackedUp;
     }
-    if (node.state == Node::kPending) return Selection::kCollision;
-    if (node.state == Node::kLeaf) {
-      node.state = Node::kPending;
-      for (uint32_t i : leaf->path) ++arena_[i].in_flight;
-      leaf->position = pos;
-      return Selection::kLeaf;
+    Node::State state = node.current_state();
+    if (state == Node::kLeaf) {
+      // Claim the expansion: with threads, the one whose exchange succeeds.
+      // (A failed exchange loads the state that another thread made.)
+      bool claimed = true;
+      if (concurrent_)
+        claimed = node.state.compare_exchange_strong(state, Node::kPending, std::memory_order_acquire);
+      else
+        node.state.store(Node::kPending, std::memory_order_relaxed);
+      if (claimed) {
+        AddInFlight(node, 1);
+        leaf->position = pos;
+        return Selection::kLeaf;
+      }
+    }
+    if (state != Node::kExpanded) {  // pending: another playout evaluates it
+      for (size_t i = 0; i + 1 < leaf->path.size(); ++i) AddInFlight(arena_[leaf->path[i]], -1);
+      return Selection::kCollision;
     }
     index = SelectChild(node, index == 0);
+    AddInFlight(node, 1);
     pos = pos.Apply(arena_[index].edge_move());
   }
 }
@@ -274,29 +308,41 @@ Proven SearchTree::JudgeChild(const Leaf& leaf, const HashFilter& seen, Move mov
 
 void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   Node& node = arena_[leaf.path.back()];  // chunks never move: the reference survives Allocate
-  assert(node.state == Node::kPending);
+  assert(node.current_state() == Node::kPending);
   MoveList moves;
   leaf.position.GenerateMoves(moves);
   assert(eval.num_moves == moves.size());
-  const uint32_t first = arena_.Allocate(moves.size());
+  // The rules' verdicts first, outside the lock: they cost most.
   const Color mover = leaf.position.side_to_move();
   HashFilter seen = repeatable_filter_;
   for (size_t i = 1; i < leaf.hashes.size(); ++i) seen.Add(leaf.hashes[i]);
+  Proven verdicts[kMaxMoves];
+  for (int i = 0; i < moves.size(); ++i)
+    verdicts[i] = JudgeChild(leaf, seen, moves[i], leaf.position.Apply(moves[i]), mover);
+  uint32_t first;
+  if (concurrent_) {
+    std::lock_guard<std::mutex> lock(allocation_mutex_);
+    assert(arena_.Fits(uint64_t(arena_.size()) + NodeArena::kChunkSize));
+    first = arena_.Allocate(moves.size());
+  } else {
+    first = arena_.Allocate(moves.size());
+  }
   for (int i = 0; i < moves.size(); ++i) {
     Node& child = arena_[first + i];
     child.move = moves[i].raw();
     child.prior = eval.priors[i];
-    child.proven = JudgeChild(leaf, seen, moves[i], leaf.position.Apply(moves[i]), mover);
-    if (child.is_proven()) child.state = Node::kTerminal;
+    child.proven.store(verdicts[i], std::memory_order_relaxed);
+    if (verdicts[i] != Proven::kUnknown) child.state.store(Node::kTerminal, std::memory_order_relaxed);
   }
   node.first_child = first;
   node.num_children = uint8_t(moves.size());
-  node.state = Node::kExpanded;
   if (leaf.path.size() == 1) {
     root_raw_value_ = eval.Value();
     if (noise_) ApplyNoise();
     if (gumbel_simulations_ > 0) DrawGumbel();
   }
+  // Publishes the children: selection reads them after seeing kExpanded.
+  node.state.store(Node::kExpanded, std::memory_order_release);
   Backup(leaf.path, -eval.Value(), eval.wdl[1], true);
 }
 
@@ -306,8 +352,9 @@ bool SearchTree::TryProve(Node& node) {
   bool all_proven = true;
   for (int i = 0; i < node.num_children; ++i) {
     const Node& child = arena_[node.first_child + i];
-    const int plies = child.end_plies;
-    switch (child.proven) {
+    const Proven proven = child.result();
+    const int plies = child.end_plies.load(std::memory_order_relaxed);
+    switch (proven) {
       case Proven::kWin:
         win_plies = win_plies < 0 ? plies : std::min(win_plies, plies);
         break;
@@ -322,37 +369,48 @@ bool SearchTree::TryProve(Node& node) {
         break;
     }
   }
+  Proven result;
   int plies;
   if (win_plies >= 0) {
-    node.proven = Proven::kLoss;
+    result = Proven::kLoss;
     plies = win_plies;
   } else if (!all_proven) {
     return false;
   } else if (draw_plies >= 0) {
-    node.proven = Proven::kDraw;
+    result = Proven::kDraw;
     plies = draw_plies;
   } else {
-    node.proven = Proven::kWin;
+    result = Proven::kWin;
     plies = loss_plies;
   }
-  node.end_plies = uint8_t(std::min(plies + 1, 255));
+  // The length first: whoever sees the result reads a length with it. (Two
+  // threads proving one node at once store the same result.)
+  node.end_plies.store(uint8_t(std::min(plies + 1, 255)), std::memory_order_relaxed);
+  node.proven.store(result, std::memory_order_release);
   return true;
 }
 
-void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float draw, bool in_flight) {
+void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float draw, bool expanded) {
   // value is for the mover into the last node; it flips sign at each level.
-  bool proving = params_.solver && in_flight;  // a new expansion may prove its node
+  bool proving = params_.solver && expanded;  // a new expansion may prove its node
   for (size_t i = path.size(); i-- > 0;) {
     Node& node = arena_[path[i]];
     if (proving) {
-      proving = !node.is_proven() && node.state == Node::kExpanded && TryProve(node);
+      proving = !node.is_proven() && node.current_state() == Node::kExpanded && TryProve(node);
       if (proving) {
-        value = ProvenValue(node.proven);
-        draw = node.proven == Proven::kDraw ? 1.0f : 0.0f;
+        const Proven proven = node.result();
+        value = ProvenValue(proven);
+        draw = proven == Proven::kDraw ? 1.0f : 0.0f;
       }
     }
-    if (in_flight) --node.in_flight;
-    node.AddVisit(value, draw);
+    if (concurrent_) {
+      std::lock_guard<std::mutex> lock(stats_mutexes_[path[i] % kStatsMutexes]);
+      node.in_flight.fetch_sub(1, std::memory_order_relaxed);
+      node.AddVisit(value, draw);
+    } else {
+      AddInFlight(node, -1);
+      node.AddVisit(value, draw);
+    }
     value = -value;
   }
 }
@@ -362,11 +420,22 @@ int SearchTree::Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool
   int count = 0;
   while (count < max_leaves) {
     const Node& root = arena_[0];
-    if (root.is_proven() || root.visits + root.in_flight >= visit_target) break;
+    if (root.is_proven()) break;
+    if (concurrent_) {
+      // A playout takes a ticket first, so that threads stop at the target
+      // exactly; a collision gives it back.
+      uint32_t started = root_playouts_.load(std::memory_order_relaxed);
+      do {
+        if (started >= visit_target) return count;
+      } while (!root_playouts_.compare_exchange_weak(started, started + 1, std::memory_order_relaxed));
+    } else if (root.n() + root.n_in_flight() >= visit_target) {
+      break;
+    }
     const Selection selection = SelectLeaf(&leaves[count]);
     if (selection == Selection::kLeaf) {
       ++count;
     } else if (selection == Selection::kCollision) {
+      if (concurrent_) root_playouts_.fetch_sub(1, std::memory_order_relaxed);
       *collided = true;
       break;
     }
@@ -374,23 +443,30 @@ int SearchTree::Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool
   return count;
 }
 
-bool SearchTree::Done(uint32_t visit_target) const { return arena_[0].is_proven() || arena_[0].visits >= visit_target; }
+bool SearchTree::Done(uint32_t visit_target) const { return arena_[0].is_proven() || arena_[0].n() >= visit_target; }
+
+int SearchTree::PublishedChildren(const Node& node) {
+  return node.current_state() == Node::kExpanded ? node.num_children : 0;
+}
 
 float SearchTree::RootValue() const {
   const Node& root = arena_[0];
-  return root.is_proven() ? ProvenValue(Flip(root.proven)) : -root.q;
+  const Proven proven = root.result();
+  return proven != Proven::kUnknown ? ProvenValue(Flip(proven)) : -root.value();
 }
 
 float SearchTree::RootDraw() const {
   const Node& root = arena_[0];
-  return root.is_proven() ? float(root.proven == Proven::kDraw) : root.d;
+  const Proven proven = root.result();
+  return proven != Proven::kUnknown ? float(proven == Proven::kDraw) : root.draw();
 }
 
 void SearchTree::TopTwoVisits(uint32_t* first, uint32_t* second) const {
   *first = *second = 0;
   const Node& root = arena_[0];
-  for (int i = 0; i < root.num_children; ++i) {
-    const uint32_t visits = arena_[root.first_child + i].visits;
+  const int children = PublishedChildren(root);
+  for (int i = 0; i < children; ++i) {
+    const uint32_t visits = arena_[root.first_child + i].n();
     if (visits > *first) {
       *second = *first;
       *first = visits;
@@ -409,19 +485,21 @@ std::vector<RootChild> SearchTree::RootChildren() const {
 void SearchTree::FillRootChildren(std::vector<RootChild>* children) const {
   children->clear();
   const Node& root = arena_[0];
-  children->reserve(root.num_children);
-  const bool noised = root_raw_priors_.size() == size_t(root.num_children);
-  for (int i = 0; i < root.num_children; ++i) {
+  const int count = PublishedChildren(root);
+  children->reserve(count);
+  const bool noised = root_raw_priors_.size() == size_t(count);
+  for (int i = 0; i < count; ++i) {
     const Node& child = arena_[root.first_child + i];
     RootChild c;
     c.move = child.edge_move();
     c.prior = child.prior;
     c.raw_prior = noised ? root_raw_priors_[size_t(i)] : child.prior;
-    c.visits = child.visits;
-    c.q = child.is_proven() ? ProvenValue(child.proven) : child.q;
-    c.d = child.is_proven() ? float(child.proven == Proven::kDraw) : child.d;
-    c.proven = child.proven;
-    c.end_plies = child.end_plies;
+    c.proven = child.result();
+    c.end_plies = child.end_plies.load(std::memory_order_relaxed);
+    c.visits = child.n();
+    const bool proven = c.proven != Proven::kUnknown;
+    c.q = proven ? ProvenValue(c.proven) : child.value();
+    c.d = proven ? float(c.proven == Proven::kDraw) : child.draw();
     children->push_back(c);
   }
 }
@@ -430,13 +508,15 @@ std::vector<Move> SearchTree::PrincipalVariation(Move first, int max_length) con
   std::vector<Move> pv;
   const Node* node = &arena_[0];
   Move next = first;
-  while (int(pv.size()) < max_length && node->num_children > 0) {
+  while (int(pv.size()) < max_length) {
+    const int count = PublishedChildren(*node);
+    if (count == 0) break;
     const Node* chosen = nullptr;
-    for (int i = 0; i < node->num_children; ++i) {
+    for (int i = 0; i < count; ++i) {
       const Node& child = arena_[node->first_child + i];
-      if (pv.empty() ? child.edge_move() == next : (!chosen || child.visits > chosen->visits)) chosen = &child;
+      if (pv.empty() ? child.edge_move() == next : (!chosen || child.n() > chosen->n())) chosen = &child;
     }
-    if (!chosen || (!pv.empty() && chosen->visits == 0)) break;
+    if (!chosen || (!pv.empty() && chosen->n() == 0)) break;
     pv.push_back(chosen->edge_move());
     node = chosen;
   }

@@ -5,7 +5,10 @@
 // tree reuse between moves. Both drivers (the engine's threaded Search and
 // the batched self-play driver) are built on it.
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/game.h"
@@ -34,11 +37,24 @@ struct HashFilter {
   bool MayHold(uint64_t hash) const { return (bits[hash >> 62] >> ((hash >> 56) & 63)) & 1; }
 };
 
-// Not thread-safe: the threaded Search locks around every call; the batched
-// driver runs each tree on one thread. `params` must outlive the tree.
+// With params.threads > 1 the tree is shared: Gather, SelectLeaf,
+// ExpandAndBackup and the root queries (root_visits, TopTwoVisits,
+// RootChildren, PrincipalVariation, RootValue, ...) may run on any threads
+// at once, after Reserve; each node's statistics are atomics (mcts/node.h),
+// a claim of a leaf is a compare-exchange, a backup of a node's statistics
+// holds one lock of a small pool, and an allocation the arena's lock. The
+// rest (SetRoot, Clear, BeginSearch, UseGumbelRoot) needs the tree to
+// itself. With one thread (the batched driver's trees) nothing is locked
+// and no read-modify-write is used. `params` must outlive the tree.
 class SearchTree {
  public:
   explicit SearchTree(const SearchParams& params);
+
+  // Makes room in the arena's chunk table for `slots` index slots, so that
+  // threads can allocate up to there; the searches that share a tree call it
+  // after SetRoot with their bound (max_tree_nodes and a margin for the
+  // playouts in flight).
+  void Reserve(uint64_t slots);
 
   // Makes the game's position the root. With `reuse`, when the game continues
   // the game of the current root, the subtree of the moves played since is
@@ -90,13 +106,13 @@ class SearchTree {
 
   const Position& root_position() const { return root_position_; }
   int root_ply() const { return root_ply_; }
-  uint32_t root_visits() const { return arena_[0].visits; }
-  uint32_t root_in_flight() const { return arena_[0].in_flight; }
+  uint32_t root_visits() const { return arena_[0].n(); }
+  uint32_t root_in_flight() const { return arena_[0].n_in_flight(); }
   // Returns the arena slots in use: a bound on the tree's memory / 28 bytes.
   uint32_t size() const { return arena_.size(); }
 
   // Returns the root's result for its side to move (kUnknown if unproven).
-  Proven RootProven() const { return Flip(arena_[0].proven); }
+  Proven RootProven() const { return Flip(arena_[0].result()); }
   // Returns the root's value for its side to move: exact when proven.
   float RootValue() const;
   // Returns the root's mean draw probability.
@@ -117,12 +133,27 @@ class SearchTree {
   void DrawGumbel();
   Proven JudgeChild(const Leaf& leaf, const HashFilter& seen, Move move, const Position& child, Color mover) const;
   bool TryProve(Node& node);
-  void Backup(const std::vector<uint32_t>& path, float value, float draw, bool in_flight);
+  // Backs a value up the path, each node's in-flight count coming down;
+  // `expanded`: the last node was just expanded (the solver may prove it).
+  void Backup(const std::vector<uint32_t>& path, float value, float draw, bool expanded);
+  void AddInFlight(Node& node, int delta);
+  // Returns the node's number of children once they are published, else 0.
+  static int PublishedChildren(const Node& node);
   void ApplyNoise();
   void Reroot(uint32_t index);
 
+  // The stripes of the statistics' locks: backups that meet on a node wait,
+  // others rarely share a stripe (KataGo's mutex pool).
+  static constexpr int kStatsMutexes = 256;
+
   const SearchParams& params_;
+  const bool concurrent_;
   NodeArena arena_;
+  std::mutex allocation_mutex_;
+  // With threads: the root's visits and playouts in flight, counted when a
+  // playout starts (Gather's tickets).
+  std::atomic<uint32_t> root_playouts_{0};
+  std::unique_ptr<std::mutex[]> stats_mutexes_{concurrent_ ? new std::mutex[kStatsMutexes] : nullptr};
   Rules rules_;
   Position root_position_;
   int root_ply_ = 0;

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <stdexcept>
+#include <thread>
 
 #include "core/error.h"
 #include "mcts/time_manager.h"
@@ -73,6 +75,88 @@ TEST(SearchTest, OneThreadIsDeterministic) {
       EXPECT_EQ(a.children[i].visits, b.children[i].visits);
       EXPECT_EQ(a.children[i].q, b.children[i].q);
     }
+  }
+}
+
+// One thread's search, pinned: the visits of the root's moves after 3,000
+// playouts (with leaves batched four at a time, then one at a time), folded
+// into one number. The shared tree's atomics and locks must leave one
+// thread's search exactly as it was; any change to it shows here.
+uint64_t OneThreadSignature(int leaves_per_batch) {
+  SearchParams params;
+  params.leaves_per_batch = leaves_per_batch;
+  HashEvaluator evaluator;
+  Search search(&evaluator, params);
+  uint64_t signature = 0;
+  for (const Game& game : SomeGames(3, 5)) {
+    SearchLimits limits;
+    limits.playouts = 3000;
+    limits.early_stop = false;
+    for (const RootChild& c : search.Run(game, limits).children) signature = signature * 31 + c.visits;
+  }
+  return signature;
+}
+
+TEST(SearchTest, OneThreadSearchesAsRecorded) {
+  // Recorded with the tree of one lock (ae85e04); the shared tree keeps them.
+  EXPECT_EQ(OneThreadSignature(1), 9560086888322380461u);
+  EXPECT_EQ(OneThreadSignature(4), 2480577510630519665u);
+}
+
+TEST(SearchTest, ProgressReadsARunningSearchOfManyThreads) {
+  SearchParams params;
+  params.threads = 4;
+  HashEvaluator evaluator;
+  Search search(&evaluator, params);
+  const Game game;
+  std::atomic<bool> done{false};
+  int snapshots = 0;
+  std::thread reader([&] {
+    uint32_t last_visits = 0;
+    while (!done.load()) {
+      const SearchResult r = search.Progress();
+      ++snapshots;
+      if (!r.best_move.is_null()) {
+        EXPECT_TRUE(game.position().IsLegal(r.best_move));
+      }
+      EXPECT_GE(r.visits, last_visits) << "visits only grow during a search";
+      last_visits = r.visits;
+      EXPECT_GE(r.value, -1.0f);
+      EXPECT_LE(r.value, 1.0f);
+      for (const RootChild& c : r.children) EXPECT_LE(c.visits, r.visits + 4);
+    }
+  });
+  SearchLimits limits;
+  limits.playouts = 20000;
+  limits.early_stop = false;
+  const SearchResult result = search.Run(game, limits);
+  done = true;
+  reader.join();
+  EXPECT_EQ(result.visits, 20000u);
+  ExpectConsistent(result);
+  EXPECT_GT(snapshots, 0);
+}
+
+TEST(SearchTest, ThePoolServesSearchAfterSearch) {
+  // Many short searches on one pool, the tree kept from move to move; each
+  // ends with its visit count exactly and a consistent root.
+  SearchParams params;
+  params.threads = 3;
+  params.leaves_per_batch = 2;
+  HashEvaluator evaluator;
+  Search search(&evaluator, params);
+  Game game;
+  for (int ply = 0; ply < 40 && !game.over(); ++ply) {
+    SearchLimits limits;
+    limits.playouts = 300;
+    limits.early_stop = false;
+    const SearchResult result = search.Run(game, limits);
+    ASSERT_TRUE(game.position().IsLegal(result.best_move));
+    ExpectConsistent(result);
+    if (result.proven == Proven::kUnknown) {
+      EXPECT_EQ(result.visits, 300u);
+    }
+    game.Play(result.best_move);
   }
 }
 
