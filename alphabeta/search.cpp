@@ -1,6 +1,7 @@
 #include "alphabeta/search.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -31,6 +32,34 @@ constexpr int kLmrMinDepth = 3 * kOnePly;
 constexpr int kLmrFullDepthMoves = 3;
 constexpr int kLmrDeepMoveIndex = 10;
 constexpr int kLmrDeepMinDepth = 6 * kOnePly;
+
+// Logarithmic late-move reductions (log_reductions): a quiet move's from
+// the third on is reduced by kLogReductionBase + ln(depth) ln(move number) /
+// kLogReductionDivisor plies, one ply less at PV nodes, never past one ply
+// above the horizon.
+constexpr int kLogReductionFirstMove = 2;  // the first two moves are searched in full
+constexpr double kLogReductionBase = 0.5;
+constexpr double kLogReductionDivisor = 2.25;
+
+// Returns the logarithmic reduction, in sixteenths of a ply, of move index i
+// (0 the first) at a depth in sixteenths of a ply.
+int LogReduction(int depth, int i) {
+  static const auto table = [] {
+    std::array<std::array<int16_t, kMaxMoves>, kMaxSearchDepth + 1> t{};
+    for (int d = 1; d <= kMaxSearchDepth; ++d)
+      for (int m = 1; m < kMaxMoves; ++m)
+        t[d][m] =
+            int16_t(std::lround(kOnePly * (kLogReductionBase + std::log(d) * std::log(m + 1) / kLogReductionDivisor)));
+    return t;
+  }();
+  return table[std::min(depth / kOnePly, kMaxSearchDepth)][i];
+}
+
+// Late-move pruning: at non-PV nodes of at most kLmpMaxDepth, quiet moves
+// from number kLmpBase + kLmpPerPly2 x depth^2 (plies) on are skipped.
+constexpr int kLmpMaxDepth = 3 * kOnePly;
+constexpr int kLmpBase = 4;
+constexpr int kLmpPerPly2 = 2;
 
 // Realization probability: a move costs between these depths, whatever its
 // category's probability (Winands and Bjornsson 2008 bound it the same way).
@@ -387,13 +416,20 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
     pv_length_[ply + 1] = ply + 1;
     if (!EndsHere(child, us, ply + 1, score)) {
       int child_depth = depth - kOnePly;
+      const bool late_quiet = i >= 1 && !m.is_capture() && keys[i] < kKillerKey[1];
       if (options_.realization_probability) {
         // The first move is never charged more than a ply (ERPS); a move
         // charged more is searched again a ply deep when it beats alpha.
         const int cost = move_cost_[categories[i]];
         child_depth = depth - (i == 0 ? std::min(cost, kOnePly) : cost);
-      } else if (options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves && !m.is_capture() &&
-                 keys[i] < kKillerKey[1]) {
+      } else if (late_quiet && options_.late_move_pruning && !pv_node && depth <= kLmpMaxDepth &&
+                 i >= kLmpBase + kLmpPerPly2 * (depth / kOnePly) * (depth / kOnePly) && best_score > -kInfinity) {
+        frames_.pop_back();
+        continue;  // pruned: a late quiet move this near the horizon
+      } else if (late_quiet && options_.log_reductions && depth >= 2 * kOnePly && i >= kLogReductionFirstMove) {
+        const int reduction = LogReduction(depth, i) - (pv_node ? kOnePly : 0);
+        child_depth -= std::clamp(reduction, 0, depth - 2 * kOnePly);
+      } else if (late_quiet && options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves) {
         child_depth -= kOnePly * (1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth));
       }
       score = SearchChild(child, i == 0, alpha, beta, child_depth, depth - kOnePly, ply, pv_node || !cut_node);

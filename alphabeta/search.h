@@ -60,7 +60,13 @@ struct SearchOptions {
   bool enhanced_transposition_cutoffs = true;
   bool multi_cut = true;
   bool relative_history = true;  // order quiet moves by cutoffs per try, not by cutoffs alone
-  int threads = 1;               // Lazy SMP: helpers search the same root, sharing the table
+  // Late-move reductions growing with log(depth) x log(move number), in
+  // sixteenths of a ply (Stockfish's form), instead of one or two plies.
+  bool log_reductions = false;
+  // Late-move pruning: at shallow non-PV nodes, quiet moves after the first
+  // few are not searched (a move that ends the game still counts).
+  bool late_move_pruning = false;
+  int threads = 1;  // Lazy SMP: helpers search the same root, sharing the table
   int hash_megabytes = 16;
 
   // The options of a version of the baseline (1 or kLatestVersion).

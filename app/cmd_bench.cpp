@@ -3,12 +3,14 @@
 // playouts per second of the engine's search and of batched self-play, with
 // the uniform evaluator and with a net; `bench train`: samples per second of
 // the trainer's step in each precision. `--device cuda` puts `net` and
-// `train` on the GPU. Thread counts go with every figure.
+// `train` on the GPU; `bench scaling`: each at 1, 2, 4, ... threads against
+// linear. Thread counts go with every figure.
 
 #include "app/bench_ab.h"
 #include "app/cli.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -364,6 +366,41 @@ train::Batch RandomBatch(int n, InputFeatures features) {
   return batch;
 }
 
+// Returns samples per second of the trainer's step (losses, backward, clip,
+// SGD) on batch, in `precision`, over at least `seconds` after a warm-up
+// step; *loss gets the last step's policy + value loss.
+double TrainStepRate(const NetConfig& config, const train::Batch& batch, const char* precision,
+                     const torch::Device& device, double seconds, bool cpu_time, double* loss) {
+  torch::manual_seed(1);
+  LoaNet model(config);
+  model->to(device);
+  model->train();
+  train::TrainConfig c;
+  c.precision = precision;
+  auto optimizer = train::MakeOptimizer(c, model);
+  auto step = [&] {
+    optimizer->zero_grad();
+    train::Losses l = train::ComputeLosses(model, batch, c, 0.0, device);
+    l.total.backward();
+    torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
+    optimizer->step();
+    return l.policy + l.value;
+  };
+  step();  // warm-up: kernels chosen, buffers allocated
+  long steps = 0;
+  Timer timer(cpu_time);
+  do {
+    *loss = step();
+    ++steps;
+  } while (timer.WallSeconds() < seconds || steps < 3);
+  return steps * double(batch.size) / timer.Seconds();
+}
+
+double TrainSamplesPerSecond(const NetConfig& config, const train::Batch& batch, double seconds, bool cpu_time,
+                             double* loss) {
+  return TrainStepRate(config, batch, "fp32", torch::Device(torch::kCPU), seconds, cpu_time, loss);
+}
+
 // Samples per second of the trainer's step (losses, backward, clip, SGD) at
 // each precision, on the cpu with LibTorch's intra-op threads or on cuda.
 int BenchTrain(const NetChoice& choice, const std::string& device_name, int threads, int batch_size, double seconds,
@@ -386,33 +423,111 @@ int BenchTrain(const NetChoice& choice, const std::string& device_name, int thre
   std::printf("%-10s %12s %12s %10s\n", "precision", "samples/s", "vs fp32", "loss");
   double fp32 = 0;
   for (const char* precision : {"fp32", "bf16"}) {
-    torch::manual_seed(1);
-    LoaNet model(config);
-    model->to(device);
-    model->train();
-    train::TrainConfig c;
-    c.precision = precision;
-    auto optimizer = train::MakeOptimizer(c, model);
-    auto step = [&] {
-      optimizer->zero_grad();
-      train::Losses l = train::ComputeLosses(model, batch, c, 0.0, device);
-      l.total.backward();
-      torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
-      optimizer->step();
-      return l.policy + l.value;
-    };
-    step();  // warm-up: kernels chosen, buffers allocated
-    long steps = 0;
     double loss = 0;
-    Timer timer(cpu_time);
-    do {
-      loss = step();
-      ++steps;
-    } while (timer.WallSeconds() < seconds || steps < 3);
-    const double rate = steps * batch_size / timer.Seconds();
+    const double rate = TrainStepRate(config, batch, precision, device, seconds, cpu_time, &loss);
     if (fp32 == 0) fp32 = rate;
     std::printf("%-10s %12.0f %11.2fx %10.3f\n", precision, rate, rate / fp32, loss);
     std::fflush(stdout);
+  }
+  return 0;
+}
+
+// `bench scaling`: how each part of the system grows with threads, with
+// each step's rate against a linear one (efficiency = rate / (threads x the
+// one-thread rate)). The engine search: playouts a second of one search at
+// 1, 2, 4, ... threads (uniform evaluator, then the net in int8, batch 1 a
+// thread); self-play: positions an hour of 1, 2, 4, ... workers, each a
+// batched driver of `games` games on its own thread, all sharing one int8
+// evaluator as a run's workers do; the trainer: samples a second of the
+// fp32 step at 1, 2, 4, ... LibTorch intra-op threads.
+class ScalingTable {
+ public:
+  void Row(const char* what, int threads, double rate, const char* unit) {
+    if (threads == 1) base_ = rate;
+    const double speedup = base_ > 0 ? rate / base_ : 0;
+    std::printf("%-26s %7d %14.0f %-12s %7.2fx %9.0f%%\n", what, threads, rate, unit, speedup, 100 * speedup / threads);
+    std::fflush(stdout);
+  }
+
+ private:
+  double base_ = 0;
+};
+
+// Returns 1, 2, 4, ... up to max, and max itself.
+std::vector<int> Doublings(int max) {
+  std::vector<int> counts;
+  for (int t = 1; t < max; t *= 2) counts.push_back(t);
+  counts.push_back(max);
+  return counts;
+}
+
+// Returns playouts a second of one search from the start, `seconds` long.
+double TimedSearchRate(Evaluator& evaluator, int threads, double seconds) {
+  SearchParams params;
+  params.threads = threads;
+  params.reuse_tree = false;
+  Search search(&evaluator, params);
+  SearchLimits limits;
+  limits.seconds = seconds;
+  limits.early_stop = false;
+  const SearchResult result = search.Run(Game(), limits);
+  return result.playouts / result.seconds;
+}
+
+// Returns positions (moves played) an hour of `workers` self-play drivers on
+// their own threads, sharing evaluator, over `seconds` after a warm-up step.
+double SelfPlayPositionsPerHour(Evaluator& evaluator, int workers, int games, int playouts, double seconds) {
+  SearchParams params;
+  params.playouts = playouts;
+  std::vector<std::unique_ptr<SelfPlayDriver>> drivers;
+  for (int w = 0; w < workers; ++w)
+    drivers.push_back(std::make_unique<SelfPlayDriver>(&evaluator, params, Rules(), games, uint64_t(w + 1)));
+  std::atomic<int64_t> moves{0};
+  const Clock::time_point start = Clock::now();
+  std::vector<std::thread> threads;
+  for (auto& driver : drivers)
+    threads.emplace_back([&, d = driver.get()] {
+      std::vector<SelfPlayGame> finished;
+      d->Step(&finished);  // warm-up: every game's first leaves
+      const int64_t first = d->moves_played();
+      while (SecondsSince(start) < seconds) {
+        d->Step(&finished);
+        finished.clear();
+      }
+      moves += d->moves_played() - first;
+    });
+  for (std::thread& t : threads) t.join();
+  return double(moves.load()) / SecondsSince(start) * 3600;
+}
+
+// Returns samples a second of the trainer's fp32 step on the cpu.
+double TrainSamplesPerSecond(const NetConfig& config, const train::Batch& batch, double seconds, bool cpu_time,
+                             double* loss);
+
+int BenchScaling(const NetChoice& choice, int max_threads, int games, int playouts, double seconds, bool skip_train) {
+  const ExportedNet net = choice.Load();
+  std::printf(
+      "bench scaling: up to %d threads on %d cpus; net %s%s, int8; %.1f s a figure, wall-clock; load average %.2f\n"
+      "self-play: %d games a worker, %d playouts a move; efficiency: the rate / (threads x the rate of one)\n\n",
+      max_threads, std::thread::hardware_concurrency(), net.config.ShortName().c_str(),
+      choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), seconds, LoadAverage(), games, playouts);
+  std::printf("%-26s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
+  UniformEvaluator uniform;
+  ScalingTable search_uniform, search_net, selfplay, trainer;
+  for (int t : Doublings(max_threads))
+    search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds), "playouts/s");
+  EigenEvaluator engine(net, 1, Precision::kInt8);
+  for (int t : Doublings(max_threads))
+    search_net.Row("search, net", t, TimedSearchRate(engine, t, seconds), "playouts/s");
+  for (int w : Doublings(max_threads))
+    selfplay.Row("self-play workers", w, SelfPlayPositionsPerHour(engine, w, games, playouts, seconds), "positions/h");
+  if (skip_train) return 0;
+  const train::Batch batch = RandomBatch(256, net.config.features());
+  for (int t : Doublings(max_threads)) {
+    torch::set_num_threads(t);
+    double loss = 0;
+    trainer.Row("trainer, fp32, batch 256", t, TrainSamplesPerSecond(net.config, batch, seconds, false, &loss),
+                "samples/s");
   }
   return 0;
 }
@@ -423,7 +538,8 @@ int RunBench(int argc, char** argv) {
   CLI::App cli{
       "Speed figures: `bench net` (evaluations per second, LibTorch and Eigen, by batch size),\n"
       "`bench mcts` (playouts per second: one game multi-threaded, many games batched) and\n"
-      "`bench train` (training samples per second, fp32 and bf16) and `bench ab` (the alpha-beta baseline).",
+      "`bench train` (training samples per second, fp32 and bf16), `bench scaling` (each of them at 1, 2, 4, ...\n"
+      "threads against linear) and `bench ab` (the alpha-beta baseline).",
       argv[0]};
   cli.require_subcommand(1);
   NetChoice net_choice;
@@ -466,17 +582,41 @@ int RunBench(int argc, char** argv) {
   train->add_option("--device", device, "where LibTorch runs (auto: cuda when it sees a GPU)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  CLI::App* scaling = cli.add_subcommand(
+      "scaling", "rates at 1, 2, 4, ... threads against linear: engine search, self-play workers, trainer");
+  AddNetOptions(scaling, net_choice);
+  int max_threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  double scaling_seconds = 2.0;
+  int scaling_games = 32;
+  bool skip_train = false;
+  int scaling_playouts = 160;
+  scaling->add_option("--playouts", scaling_playouts, "playouts of a self-play move (configs/default.yaml's)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  scaling->add_option("--max-threads", max_threads, "the most threads or workers (default: the cpus)")
+      ->check(CLI::Range(1, 256));
+  scaling->add_option("--seconds", scaling_seconds, "time per figure")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 600.0));
+  scaling->add_option("--games", scaling_games, "games of each self-play worker")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  scaling->add_flag("--no-train", skip_train, "leave out the trainer's figures");
   CLI::App* ab = cli.add_subcommand("ab", "the alpha-beta baseline: nodes/s, depth, signature, specs side by side");
   std::vector<std::string> ab_specs = {"ab:version=1", "ab"};
   int ab_positions = 40, ab_depth = 5;
   double ab_seconds = 0.1;
   ab->add_option("--specs", ab_specs, "ab specs to compare")->capture_default_str();
-  ab->add_option("--positions", ab_positions, "positions in the set")->capture_default_str()->check(CLI::Range(1, 1000));
+  ab->add_option("--positions", ab_positions, "positions in the set")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   ab->add_option("--seconds", ab_seconds, "time a position")->capture_default_str()->check(CLI::Range(0.001, 600.0));
   ab->add_option("--depth", ab_depth, "depth of the signature")->capture_default_str()->check(CLI::Range(1, 20));
   LOAZ_PARSE(cli, argc, argv);
 
   if (*ab) return BenchAb(ab_specs, ab_positions, ab_seconds, ab_depth);
+  if (*scaling)
+    return BenchScaling(net_choice, max_threads, scaling_games, scaling_playouts, scaling_seconds, skip_train);
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
   if (*train) return BenchTrain(net_choice, device, threads, batch_size, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);

@@ -37,7 +37,9 @@ const std::vector<Command>& Commands() {
       {"fork", "a new run from a run's checkpoint, settings changed (a larger net: it grows)",
        LOAZ_TORCH_ENTRY(RunFork)},
       {"init-net", "write a freshly initialised net (checkpoint or export)", LOAZ_TORCH_ENTRY(RunInitNet)},
-      {"bench", "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s), `bench train` (samples/s)",
+      {"bench",
+       "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s), `bench train` (samples/s), "
+       "`bench scaling` (each against threads), `bench ab` (the baseline)",
        LOAZ_TORCH_ENTRY(RunBench)},
       {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},
       {"match", "play two players against each other: Elo, interval, SPRT", RunMatch},

@@ -321,7 +321,7 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
     verdicts[i] = JudgeChild(leaf, seen, moves[i], leaf.position.Apply(moves[i]), mover);
   uint32_t first;
   if (concurrent_) {
-    std::lock_guard<std::mutex> lock(allocation_mutex_);
+    std::lock_guard<std::mutex> lock(allocation_mutex_.mutex);
     assert(arena_.Fits(uint64_t(arena_.size()) + NodeArena::kChunkSize));
     first = arena_.Allocate(moves.size());
   } else {
@@ -404,7 +404,7 @@ void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float dr
       }
     }
     if (concurrent_) {
-      std::lock_guard<std::mutex> lock(stats_mutexes_[path[i] % kStatsMutexes]);
+      std::lock_guard<std::mutex> lock(stats_mutexes_[path[i] % kStatsMutexes].mutex);
       node.in_flight.fetch_sub(1, std::memory_order_relaxed);
       node.AddVisit(value, draw);
     } else {

@@ -56,6 +56,8 @@ struct AlphaBetaKeys {
     v.Bool("relative_history", options.relative_history, "relative history ordering (default: the version's)");
     v.Bool("null_move", options.null_move, "null-move pruning");
     v.Bool("lmr", options.late_move_reductions, "late-move reductions where rps is off");
+    v.Bool("log_lmr", options.log_reductions, "late-move reductions by log(depth) log(move number), in place of lmr's");
+    v.Bool("lmp", options.late_move_pruning, "late-move pruning of quiet moves near the horizon");
     v.Bool("aspiration", options.aspiration_windows, "aspiration windows at the root");
   }
 };

@@ -297,6 +297,12 @@ TEST(AlphaBetaTechniquesTest, EachPruningShrinksTheTree) {
   SearchOptions relative = base;
   relative.relative_history = true;
   EXPECT_NE(NodesOnSet(relative, uniform, 6), without);
+  SearchOptions pruning = base;
+  pruning.late_move_pruning = true;
+  EXPECT_LT(NodesOnSet(pruning, uniform, 6), without);
+  SearchOptions log_reductions = base;
+  log_reductions.log_reductions = true;
+  EXPECT_NE(NodesOnSet(log_reductions, uniform, 6), without);
   // Realization probability: unlikely moves cost more depth.
   SearchOptions rps = base;
   rps.realization_probability = true;
@@ -358,8 +364,10 @@ TEST(AlphaBetaTechniquesTest, QuiescenceSearchesGroupCuttingCaptures) {
 
 TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
   std::vector<SearchOptions> variants;
-  for (int which = 0; which < 6; ++which) {
+  for (int which = 0; which < 8; ++which) {
     SearchOptions o = SearchOptions::Version(1);
+    if (which == 6) o.late_move_pruning = true;
+    if (which == 7) o.log_reductions = true;
     if (which == 0) o.realization_probability = true;
     if (which == 1) o.quiescence = true;
     if (which == 2) o.enhanced_transposition_cutoffs = true;
