@@ -131,6 +131,7 @@ void PickNext(MoveList& moves, int* keys, int* categories, int i) {
 
 SearchOptions SearchOptions::Version(int version) {
   SearchOptions options;
+  if (version <= 2) options.late_move_pruning = false;
   if (version == 1) {
     options.quiescence = false;
     options.enhanced_transposition_cutoffs = false;

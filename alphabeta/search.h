@@ -29,9 +29,10 @@ inline constexpr int kWinScore = 30000;
 inline constexpr int kMaxPly = 128;
 // The deepest iteration the search starts.
 inline constexpr int kMaxSearchDepth = 64;
-// The baseline's versions: 1 is the search and evaluation before
-// realization probability and the tuned evaluation (ab:version=1), 2 today's.
-inline constexpr int kLatestVersion = 2;
+// The baseline's versions (docs/BASELINE.md): 1 is the search and
+// evaluation before the tuned evaluation and MIA's techniques
+// (ab:version=1); 2 adds them; 3, today's, adds late-move pruning.
+inline constexpr int kLatestVersion = 3;
 
 // Returns whether score is a win or loss found by the search.
 constexpr bool IsDecisiveScore(int score) { return score > kWinScore - kMaxPly || score < -kWinScore + kMaxPly; }
@@ -65,11 +66,11 @@ struct SearchOptions {
   bool log_reductions = false;
   // Late-move pruning: at shallow non-PV nodes, quiet moves after the first
   // few are not searched (a move that ends the game still counts).
-  bool late_move_pruning = false;
+  bool late_move_pruning = true;
   int threads = 1;  // Lazy SMP: helpers search the same root, sharing the table
   int hash_megabytes = 16;
 
-  // The options of a version of the baseline (1 or kLatestVersion).
+  // The options of a version of the baseline (1 to kLatestVersion).
   static SearchOptions Version(int version);
   // Every pruning, reduction and extension off: a full-width search to the
   // iteration's depth (the tests' minimax reference).

@@ -42,7 +42,8 @@ struct AlphaBetaKeys {
   ab::SearchOptions options;
   void Visit(ParamVisitor& v) {
     v.Int64("version", version, 1, ab::kLatestVersion,
-            "the baseline's version: 1 is the search and evaluation of ratings before version 2 (docs/BASELINE.md)");
+            "the baseline's version (docs/BASELINE.md): 1 the one of ratings before version 2, 2 without "
+            "late-move pruning, 3 today's");
     v.Int64("depth", depth, 1, ab::kMaxSearchDepth, "stop after this depth (default: none)");
     v.Int64("nodes", nodes, 1, int64_t{1} << 50, "stop after this many nodes (default: none)");
     v.Double("time", time, 0.001, 1e6, "seconds per move (1 when no limit is given); a timed clock overrides it");

@@ -41,7 +41,7 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
     for (const ParamInfo& p : kind.keys) listed[kind.kind].insert(p.key);
   EXPECT_EQ(listed["ab"], (std::set<std::string>{"version", "depth", "nodes", "time", "hash", "threads", "weights",
                                                  "rps", "quiescence", "etc", "multi_cut", "relative_history",
-                                                 "null_move", "lmr", "aspiration"}));
+                                                 "null_move", "lmr", "log_lmr", "lmp", "aspiration"}));
   EXPECT_EQ(listed["random"], (std::set<std::string>{"seed"}));
   EXPECT_TRUE(listed["rollout"].count("sims") && !listed["rollout"].count("playouts"));
   EXPECT_TRUE(listed["mcts"].count("playouts") && listed["mcts"].count("precision") && listed["mcts"].count("net"));
@@ -121,6 +121,11 @@ TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
 TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
   EXPECT_EQ(AlphaBetaVersion("ab:time=0.1"), ab::kLatestVersion);
   EXPECT_EQ(AlphaBetaVersion("ab:version=1,time=0.1"), 1);
+  EXPECT_EQ(AlphaBetaVersion("ab:version=2"), 2);
+  // Version 2 stays as it was measured: no late-move pruning; 3 has it.
+  EXPECT_FALSE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=2")).options.late_move_pruning);
+  EXPECT_TRUE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=3")).options.late_move_pruning);
+  EXPECT_TRUE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=2,lmp=true")).options.late_move_pruning);
   EXPECT_EQ(AlphaBetaVersion("greedy"), 0);
   const AlphaBetaSetup v1 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=1"));
   EXPECT_FALSE(v1.options.realization_probability);
@@ -134,7 +139,7 @@ TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
   const AlphaBetaSetup v2 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:etc=false"));
   EXPECT_FALSE(v2.options.enhanced_transposition_cutoffs);
   EXPECT_TRUE(v2.options.multi_cut);
-  EXPECT_NE(SpecError("ab:version=3").find("version: 3 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("ab:version=4").find("version: 4 is out of range"), std::string::npos);
   EXPECT_NE(SpecError("ab:weights=/nonexistent/w.json").find("/nonexistent/w.json"), std::string::npos);
 }
 
