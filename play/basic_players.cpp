@@ -138,6 +138,9 @@ class AlphaBetaPlayer : public Player {
     limits.nodes = nodes;
     return Run(game, limits);
   }
+  Move ChooseMoveWithin(const Game& game, double seconds, int64_t nodes) override {
+    return Analyse(game, seconds, nodes);
+  }
   void Stop() override { search_.Stop(); }
   std::string LastMoveInfo() const override;
   MoveAnalysis LastAnalysis() const override { return AnalysisOf(last_); }

@@ -60,12 +60,13 @@ class SearchPlayer : public Player {
   }
 
   Move Analyse(const Game& game, double seconds, int64_t nodes) override {
-    SearchLimits limits;
-    limits.seconds = seconds;
-    limits.playouts = int(std::min<int64_t>(nodes, int64_t{1} << 30));
-    limits.early_stop = false;
-    last_ = search_.Run(game, limits);
-    return last_.best_move;
+    return RunWithin(game, seconds, nodes, /*early_stop=*/false);
+  }
+
+  // The playouts bound counts the root's visits, those of a reused subtree
+  // too (SearchLimits::playouts).
+  Move ChooseMoveWithin(const Game& game, double seconds, int64_t nodes) override {
+    return RunWithin(game, seconds, nodes, /*early_stop=*/true);
   }
 
   MoveAnalysis CurrentAnalysis() override { return AnalysisOf(search_.Progress()); }
@@ -94,6 +95,15 @@ class SearchPlayer : public Player {
   MoveAnalysis LastAnalysis() const override { return AnalysisOf(last_); }
 
  private:
+  Move RunWithin(const Game& game, double seconds, int64_t nodes, bool early_stop) {
+    SearchLimits limits;
+    limits.seconds = seconds;
+    limits.playouts = int(std::min<int64_t>(nodes, int64_t{1} << 30));
+    limits.early_stop = early_stop;
+    last_ = search_.Run(game, limits);
+    return last_.best_move;
+  }
+
   std::string name_;
   std::shared_ptr<Evaluator> evaluator_;
   Search search_;

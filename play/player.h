@@ -91,6 +91,12 @@ class Player {
   // says the rest. A player that cannot analyse chooses a move.
   virtual Move Analyse(const Game& game, double seconds, int64_t nodes) { return ChooseMove(game, Clock()); }
 
+  // Chooses a move as ChooseMove would, within these bounds in place of the
+  // spec's own limit (0: no bound of that kind; at least one given): what
+  // a server does that keeps one player for requests of any limit. A
+  // player without such bounds chooses by its spec.
+  virtual Move ChooseMoveWithin(const Game& game, double seconds, int64_t nodes) { return ChooseMove(game, Clock()); }
+
   // Asks a ChooseMove running on another thread to return soon with the
   // best move so far; a no-op for players that cannot be stopped.
   virtual void Stop() {}

@@ -78,6 +78,14 @@ struct SearchRequest {
   bool analyse = false;  // search without moving (Player::Analyse)
   double seconds = 0;    // the request's limit (0: none given)
   int64_t playouts = 0;
+
+  // Whether the search's bounds are the request's rather than its player's
+  // (Player::Analyse, Player::ChooseMoveWithin): an analysis, or a move of
+  // the searches that take bounds with a limit given.
+  bool OwnBounds() const {
+    const bool bounded = spec.rfind("mcts:", 0) == 0 || spec.rfind("ab:", 0) == 0;
+    return analyse || (bounded && (seconds > 0 || playouts > 0));
+  }
 };
 
 // A run directory given on the command line, named by its folder.
@@ -481,13 +489,14 @@ SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
 
 std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& request) {
   try {
-    // An analysis sets its own bounds: the tab's player of this kind, net
-    // and settings serves whatever its limit, so that a move asked for
-    // after an analysis (or an analysis after a move) keeps the tree.
+    // A request that sets its own bounds (an analysis, a move with seconds
+    // or playouts) takes the tab's player of this kind, net and settings
+    // whatever its limit, so that a move asked for after an analysis (or an
+    // analysis after a move) keeps the tree.
     const std::string base = WithoutLimit(request.spec);
     return searches->Acquire(
         request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); },
-        [&](const std::string& kept) { return request.analyse && WithoutLimit(kept) == base; });
+        [&](const std::string& kept) { return request.OwnBounds() && WithoutLimit(kept) == base; });
   } catch (const Refused& e) {
     throw BadRequest{e.what(), e.status};
   } catch (const Error& e) {
@@ -507,7 +516,8 @@ json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
   const int64_t nodes = request.playouts > 0 ? request.playouts : tree ? kMaxPlayouts : 0;
   const Move move = request.analyse
                         ? player.Analyse(request.game, request.seconds > 0 ? request.seconds : kMaxSeconds, nodes)
-                        : player.ChooseMove(request.game, Clock());
+                    : request.OwnBounds() ? player.ChooseMoveWithin(request.game, request.seconds, request.playouts)
+                                          : player.ChooseMove(request.game, Clock());
   json analysis = AnalysisOf(player.LastAnalysis(), PublicName(request.spec), lease.seconds());
   if (request.evaluator) analysis["cache_hits"] = CacheHits(request.evaluator.get()) - hits_before;
   if (request.analyse) return {{"best", FormatMove(move)}, {"analysis", analysis}};

@@ -425,6 +425,18 @@ TEST_F(ServerTest, ATabsNextMoveReusesItsTreeAndEveryTabTheNetsCache) {
   ASSERT_EQ(analysed, 200) << analysis.dump();
   const json after = genmove("tab-r", moves);
   EXPECT_GE(after["reused"].get<int64_t>(), 200) << after.dump();
+  // The page's order: an analysis of a fresh tab first, then a move with a
+  // time limit, then one with playouts: each starts from the tree before.
+  const auto [fresh, fresh_analysis] =
+      Post("/api/analyse", json{{"player", net}, {"playouts", 200}, {"client", "tab-t"}, {"moves", moves}}.dump());
+  ASSERT_EQ(fresh, 200) << fresh_analysis.dump();
+  const auto [timed, timed_move] =
+      Post("/api/genmove", json{{"player", net}, {"seconds", 0.2}, {"client", "tab-t"}, {"moves", moves}}.dump());
+  ASSERT_EQ(timed, 200) << timed_move.dump();
+  EXPECT_GE(timed_move["analysis"]["reused"].get<int64_t>(), 200) << timed_move.dump();
+  const json replied = {moves[0], timed_move["move"]};
+  const json counted = genmove("tab-t", replied);
+  EXPECT_GT(counted["reused"].get<int64_t>(), 0) << counted.dump();
 }
 
 // Every player stops when asked: a 20-second alpha-beta move ends when its
