@@ -61,6 +61,13 @@ constexpr int kLmpMaxDepth = 3 * kOnePly;
 constexpr int kLmpBase = 4;
 constexpr int kLmpPerPly2 = 2;
 
+// Futility pruning (futility): at non-PV nodes of at most kFutilityMaxDepth,
+// kFutilityMargin points a ply of depth; skipping late quiet moves only
+// where at most kFutilityMoveDepth remains.
+constexpr int kFutilityMaxDepth = 3 * kOnePly;
+constexpr int kFutilityMoveDepth = 2 * kOnePly;
+constexpr int kFutilityMargin = 60;
+
 // Realization probability: a move costs between these depths, whatever its
 // category's probability (Winands and Bjornsson 2008 bound it the same way).
 constexpr int kMinMoveCost = kOnePly;
@@ -396,6 +403,14 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
   Move table_move;
   int score;
   if (ProbeTable(pos, alpha, beta, depth, ply, !pv_node, table_move, score)) return score;
+  bool futile = false;
+  if (options_.futility && !pv_node && depth <= kFutilityMaxDepth && !IsDecisiveScore(alpha) &&
+      !IsDecisiveScore(beta)) {
+    const int static_score = StaticScore(pos, weights_), margin = kFutilityMargin * depth / kOnePly;
+    // Not where the opponent threatens to unite: standing pat would miss it.
+    if (static_score - margin >= beta && !CanUniteNow(pos.Apply(Move::Pass()))) return static_score;
+    futile = depth <= kFutilityMoveDepth && static_score + margin <= alpha;
+  }
   if (null_allowed && !pv_node && NullMoveCutoff(pos, beta, depth, ply, score)) return score;
   if (stopped_) return 0;
 
@@ -423,6 +438,9 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
         // charged more is searched again a ply deep when it beats alpha.
         const int cost = move_cost_[categories[i]];
         child_depth = depth - (i == 0 ? std::min(cost, kOnePly) : cost);
+      } else if (late_quiet && futile && best_score > -kInfinity) {
+        frames_.pop_back();
+        continue;  // pruned: a quiet move cannot lift this node to alpha
       } else if (late_quiet && options_.late_move_pruning && !pv_node && depth <= kLmpMaxDepth &&
                  i >= kLmpBase + kLmpPerPly2 * (depth / kOnePly) * (depth / kOnePly) && best_score > -kInfinity) {
         frames_.pop_back();

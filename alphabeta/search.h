@@ -67,6 +67,10 @@ struct SearchOptions {
   // Late-move pruning: at shallow non-PV nodes, quiet moves after the first
   // few are not searched (a move that ends the game still counts).
   bool late_move_pruning = true;
+  // Futility pruning near the horizon at non-PV nodes: a node whose static
+  // score beats beta by a margin a ply returns it (reverse futility), and
+  // one whose score falls short of alpha by it skips its late quiet moves.
+  bool futility = false;
   int threads = 1;  // Lazy SMP: helpers search the same root, sharing the table
   int hash_megabytes = 16;
 

@@ -59,6 +59,7 @@ struct AlphaBetaKeys {
     v.Bool("lmr", options.late_move_reductions, "late-move reductions where rps is off");
     v.Bool("log_lmr", options.log_reductions, "late-move reductions by log(depth) log(move number), in place of lmr's");
     v.Bool("lmp", options.late_move_pruning, "late-move pruning of quiet moves near the horizon");
+    v.Bool("futility", options.futility, "futility pruning near the horizon (static score against the window)");
     v.Bool("aspiration", options.aspiration_windows, "aspiration windows at the root");
   }
 };

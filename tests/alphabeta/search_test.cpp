@@ -305,6 +305,9 @@ TEST(AlphaBetaTechniquesTest, EachPruningShrinksTheTree) {
   SearchOptions pruning = base;
   pruning.late_move_pruning = true;
   EXPECT_LT(NodesOnSet(pruning, uniform, 6), without);
+  SearchOptions futility = base;
+  futility.futility = true;
+  EXPECT_LT(NodesOnSet(futility, uniform, 6), without);
   SearchOptions log_reductions = base;
   log_reductions.log_reductions = true;
   EXPECT_NE(NodesOnSet(log_reductions, uniform, 6), without);
@@ -369,8 +372,9 @@ TEST(AlphaBetaTechniquesTest, QuiescenceSearchesGroupCuttingCaptures) {
 
 TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
   std::vector<SearchOptions> variants;
-  for (int which = 0; which < 8; ++which) {
+  for (int which = 0; which < 9; ++which) {
     SearchOptions o = SearchOptions::Version(1);
+    if (which == 8) o.futility = true;
     if (which == 6) o.late_move_pruning = true;
     if (which == 7) o.log_reductions = true;
     if (which == 0) o.realization_probability = true;
