@@ -212,7 +212,7 @@ Position Position::FromString(std::string_view text) {
         if (file < 8) pieces[(ch | 0x20) == 'w'] |= SquareBB(MakeSquare(file, rank));
         ++file;
       } else {
-        fail(std::string("unknown letter '") + ch + "' in rank " + char('1' + rank));
+        fail("unknown letter '" + Excerpt(std::string_view(&text[i], 1)) + "' in rank " + char('1' + rank));
       }
       if (file > 8) fail(std::string("rank ") + char('1' + rank) + " has more than 8 squares");
     }

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "serve/memory.h"
+
 namespace loa::serve {
 namespace {
 
@@ -174,6 +176,10 @@ void SearchPool::Release(Lease& lease) {
     dropped.push_back(std::move(lease.player_));
   }
   changed_.notify_all();
+  bool freed = false;
+  for (const auto& player : dropped) freed = freed || player != nullptr;
+  dropped.clear();
+  if (freed) ReturnFreeMemory();  // a dropped tree's pages go back to the system
 }
 
 }  // namespace loa::serve

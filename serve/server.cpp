@@ -27,6 +27,7 @@
 #include "play/mcts_player.h"
 #include "play/player.h"
 #include "play/spec.h"
+#include "serve/memory.h"
 #include "serve/search_pool.h"
 #include "train/metrics.h"
 #include "train/run_dir.h"
@@ -54,6 +55,9 @@ constexpr auto kStreamPeriod = std::chrono::milliseconds(200);
 constexpr size_t kCheckpointEvaluators = 4;
 // The longest player name a request may give.
 constexpr size_t kMaxPlayerName = 200;
+// Metrics reads at once (each holds at most train::kJsonLinesChunkBytes of
+// the file and its events); more wait their turn.
+constexpr int kMaxMetricsReads = 2;
 
 // A request the server refuses: status (400 unless said) with
 // {"error": message}.
@@ -346,9 +350,34 @@ struct WebServer::Impl {
   json Finish(SearchRequest& request, SearchPool::Lease& lease);
   void Search(const httplib::Request& http_request, httplib::Response& response, bool analyse);
   class StreamedSearch;
+  // At most kMaxMetricsReads metrics reads at once; more wait their turn.
+  class MetricsReadSlot;
+  std::mutex metrics_mutex;
+  std::condition_variable metrics_freed;
+  int metrics_reads = 0;
   const RunView& RunAt(const std::string& index) const;
   json RunGames(const RunView& run) const;
   json RunGame(const RunView& run, const std::string& name) const;
+};
+
+class WebServer::Impl::MetricsReadSlot {
+ public:
+  explicit MetricsReadSlot(Impl& server) : server_(server) {
+    std::unique_lock<std::mutex> lock(server_.metrics_mutex);
+    server_.metrics_freed.wait(lock, [&] { return server_.metrics_reads < kMaxMetricsReads; });
+    ++server_.metrics_reads;
+  }
+  ~MetricsReadSlot() {
+    {
+      std::lock_guard<std::mutex> lock(server_.metrics_mutex);
+      --server_.metrics_reads;
+    }
+    server_.metrics_freed.notify_one();
+    ReturnFreeMemory();
+  }
+
+ private:
+  Impl& server_;
 };
 
 WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
@@ -748,8 +777,11 @@ void WebServer::Impl::Routes() {
                                 {"max_running", l.max_running},
                                 {"max_waiting", l.max_waiting},
                                 {"tabs", l.tabs}};
-             return json{
-                 {"players", names}, {"default_player", players.front().name}, {"runs", run_list}, {"searches", load}};
+             return json{{"players", names},
+                         {"default_player", players.front().name},
+                         {"runs", run_list},
+                         {"searches", load},
+                         {"resident_bytes", ResidentBytes()}};
            }));
   post("/api/position", [](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); });
   post("/api/genmove",
@@ -793,13 +825,26 @@ void WebServer::Impl::Routes() {
              const std::string since = request.get_param_value("since");
              if (since.size() > 18 || since.find_first_not_of("0123456789") != std::string::npos)
                throw BadRequest{"'since' must be a byte offset (the 'next' of the last reply)"};
-             uint64_t next = 0;
-             bool reset = false;
+             const std::string file = request.get_param_value("file");
+             if (file.size() > 48 || file.find_first_not_of("0123456789:") != std::string::npos)
+               throw BadRequest{"'file' must be the 'file' of the last reply"};
+             train::JsonLinesPiece piece;
+             {
+               MetricsReadSlot slot(*this);
+               try {
+                 piece = train::ReadJsonLinesPiece(train::RunDir(run.dir).MetricsPath(),
+                                                   since.empty() ? 0 : std::stoull(since), file,
+                                                   train::kJsonLinesChunkBytes);
+               } catch (const IoError& e) {
+                 std::fprintf(stderr, "loaz serve: run '%s': %s\n", run.name.c_str(), e.what());
+                 throw BadRequest{
+                     "run '" + run.name + "': its metrics.jsonl cannot be read (the server's log says why)", 500};
+               }
+             }
              json events = json::array();
-             for (json& event : train::ReadJsonLines(train::RunDir(run.dir).MetricsPath(),
-                                                     since.empty() ? 0 : std::stoull(since), &next, &reset))
-               events.push_back(std::move(event));
-             return json{{"run", run.name}, {"events", events}, {"next", next}, {"reset", reset}};
+             for (json& event : piece.objects) events.push_back(std::move(event));
+             return json{{"run", run.name},    {"events", events},     {"next", piece.next}, {"size", piece.size},
+                         {"more", piece.more}, {"reset", piece.reset}, {"file", piece.file}};
            }));
   http.Get(R"(/api/runs/(\d{1,6})/ratings)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
@@ -843,10 +888,13 @@ void WebServer::Impl::Routes() {
       message = "the request body is larger than 64 KiB";
     else if (response.status == 414)
       message = "the URL is longer than the server reads (8 KiB)";
-    else if (response.status == 404)
-      message = "no such page or endpoint: " + Excerpt(request.path, 80);
-    else if (request.method != "GET" && request.method != "POST")
+    else if (request.method != "GET" && request.method != "POST" && !request.method.empty()) {
+      // Whatever the path: no page or endpoint answers another method.
+      response.status = 405;
+      response.set_header("Allow", "GET, POST");
       message = "method '" + Excerpt(request.method, 20) + "' is not served (GET and POST are)";
+    } else if (response.status == 404)
+      message = "no such page or endpoint: " + Excerpt(request.path, 80);
     else
       message = "the request could not be read (a malformed request line, or a header over 8 KiB)";
     response.set_content(JsonText({{"error", message}}), "application/json");

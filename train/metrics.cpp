@@ -1,11 +1,13 @@
 #include "train/metrics.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -36,34 +38,57 @@ void MetricsLog::Write(nlohmann::json event) {
 }
 
 std::vector<nlohmann::json> ReadJsonLines(const std::string& path) {
-  uint64_t next = 0;
-  return ReadJsonLines(path, 0, &next);
+  std::vector<nlohmann::json> objects;
+  JsonLinesPiece piece;
+  do {
+    piece = ReadJsonLinesPiece(path, piece.next, piece.file, kJsonLinesChunkBytes);
+    if (piece.reset) objects.clear();
+    for (nlohmann::json& j : piece.objects) objects.push_back(std::move(j));
+  } while (piece.more);
+  return objects;
 }
 
-std::vector<nlohmann::json> ReadJsonLines(const std::string& path, uint64_t offset, uint64_t* next, bool* reset) {
-  std::vector<nlohmann::json> objects;
-  std::ifstream in(path, std::ios::binary);
-  if (reset) *reset = false;
-  *next = offset;
-  if (!in) return objects;
-  in.seekg(0, std::ios::end);
-  const uint64_t size = uint64_t(in.tellg());
-  if (offset > size) {
-    offset = 0;
-    if (reset) *reset = true;
+JsonLinesPiece ReadJsonLinesPiece(const std::string& path, uint64_t offset, const std::string& file,
+                                  std::size_t max_bytes) {
+  JsonLinesPiece piece;
+  piece.next = offset;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return piece;
+    throw IoError("cannot read '" + path + "': " + std::strerror(errno));
   }
-  in.seekg(std::streamoff(offset));
-  std::string text(size - offset, '\0');
-  in.read(text.data(), std::streamsize(text.size()));
-  text.resize(size_t(in.gcount()));
+  struct stat info;
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    throw IoError("'" + path + "' is not a regular file");
+  }
+  piece.size = uint64_t(info.st_size);
+  piece.file = std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
+  if ((!file.empty() && file != piece.file) || offset > piece.size) {
+    offset = 0;
+    piece.reset = true;
+  }
+  std::string text(std::min<uint64_t>(max_bytes, piece.size - offset), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::pread(fd, text.data() + got, text.size() - got, off_t(offset + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  ::close(fd);
+  text.resize(got);
   size_t begin = 0;
   for (size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
     nlohmann::json j =
         nlohmann::json::parse(text.begin() + std::ptrdiff_t(begin), text.begin() + std::ptrdiff_t(end), nullptr, false);
-    if (!j.is_discarded() && j.is_object()) objects.push_back(std::move(j));
+    if (!j.is_discarded() && j.is_object()) piece.objects.push_back(std::move(j));
   }
-  *next = offset + begin;
-  return objects;
+  // A full piece without a newline is one line longer than a piece: skipped.
+  if (begin == 0 && got == max_bytes && got > 0) begin = got;
+  piece.next = offset + begin;
+  piece.more = got == max_bytes && piece.next < piece.size;
+  return piece;
 }
 
 }  // namespace loa::train

@@ -3,6 +3,8 @@
 // directory). Several processes may append to one file: each line goes out
 // in one write to a file opened for appending.
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,11 +37,27 @@ class MetricsLog {
 // being written). None when the file does not exist.
 std::vector<nlohmann::json> ReadJsonLines(const std::string& path);
 
-// The same from byte `offset` on (a file that grows is read a piece at a
-// time); *next becomes the offset after the last complete line, where the
-// next read begins. An offset beyond the file's end (a file replaced by a
-// shorter one) reads from 0 and sets *reset.
-std::vector<nlohmann::json> ReadJsonLines(const std::string& path, uint64_t offset, uint64_t* next,
-                                          bool* reset = nullptr);
+// The most bytes one piece of a JSON-lines file holds (ReadJsonLinesPiece):
+// what a reader holds in memory at once, and a metrics reply's bound.
+inline constexpr std::size_t kJsonLinesChunkBytes = std::size_t{1} << 20;
+
+// A piece of a JSON-lines file that grows, read from a byte offset on.
+struct JsonLinesPiece {
+  std::vector<nlohmann::json> objects;  // in order, complete lines only
+  uint64_t next = 0;                    // the offset after the last complete line read: the next piece's
+  uint64_t size = 0;                    // the file's size now
+  bool more = false;                    // complete lines may follow before size (the piece was full)
+  bool reset = false;                   // read from 0: the file is another one, or shorter than offset
+  std::string file;                     // the file's identity (device and inode), "" when it does not exist
+};
+
+// Reads at most max_bytes of path from `offset` on, without loading the
+// rest. `file` is the identity of the last piece ("" for none): a file
+// replaced since (another inode, as an atomic rewrite makes) or shorter than
+// offset is read from 0 with reset set. A line longer than max_bytes is
+// skipped. None when the file does not exist; IoError when path is not a
+// regular file.
+JsonLinesPiece ReadJsonLinesPiece(const std::string& path, uint64_t offset, const std::string& file,
+                                  std::size_t max_bytes);
 
 }  // namespace loa::train

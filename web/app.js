@@ -485,21 +485,36 @@ function ladderLines(ratings, x0, x1) {
 }
 
 // The metrics of the run shown, read a piece at a time: each poll asks
-// for what the run wrote since the last one and appends it.
-const metrics = {run: null, next: 0, events: []};
+// for what the run wrote since the last one (the server answers at most a
+// bounded piece, with `more` while the file holds more) and appends it; a
+// file replaced since (`reset`: another file, or a shorter one) is read
+// again from its start.
+const metrics = {run: null, next: 0, file: '', events: []};
+
+// Reads the run's metrics up to the end of its file, piece by piece,
+// showing how far it got; returns false when another run was chosen.
+async function catchUpMetrics(index) {
+  for (;;) {
+    const piece = await api(`/api/runs/${index}/metrics?since=${metrics.next}&file=${encodeURIComponent(metrics.file)}`);
+    if (metrics.run !== index) return false;
+    if (piece.reset) metrics.events = [];
+    metrics.events.push(...piece.events);
+    Object.assign(metrics, {next: piece.next, file: piece.file});
+    $('metrics-progress').textContent = piece.more
+      ? `reading the metrics: ${(piece.next / 1e6).toFixed(1)} of ${(piece.size / 1e6).toFixed(1)} MB` : '';
+    if (!piece.more) return true;
+  }
+}
 
 async function loadRun() {
   const index = $('run').value;
   if (index === '') return;
   ensureCharts();
-  if (metrics.run !== index) Object.assign(metrics, {run: index, next: 0, events: []});
-  const [fresh, ratings, checkpoints, games] = await Promise.all([
-    api(`/api/runs/${index}/metrics?since=${metrics.next}`), api(`/api/runs/${index}/ratings`),
-    api(`/api/runs/${index}/checkpoints`), api(`/api/runs/${index}/games`)]);
-  if (metrics.run !== index) return;  // another run was chosen meanwhile
-  if (fresh.reset) metrics.events = [];
-  metrics.events.push(...fresh.events);
-  metrics.next = fresh.next;
+  if (metrics.run !== index) Object.assign(metrics, {run: index, next: 0, file: '', events: []});
+  if (!await catchUpMetrics(index)) return;  // another run was chosen meanwhile
+  const [ratings, checkpoints, games] = await Promise.all([
+    api(`/api/runs/${index}/ratings`), api(`/api/runs/${index}/checkpoints`), api(`/api/runs/${index}/games`)]);
+  if (metrics.run !== index) return;
   const events = metrics.events;
   const of = (name) => events.filter((e) => e.event === name);
   const train = of('train'), validation = of('validation'), rating = of('rating'), selfplay = of('selfplay');

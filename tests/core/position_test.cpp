@@ -22,7 +22,8 @@ void ExpectBadPosition(const std::string& text, const std::string& needle) {
     ADD_FAILURE() << "accepted '" << text << "'";
   } catch (const ParseError& e) {
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "the message names the position: " << e.what();
+    EXPECT_NE(std::string(e.what()).find(Excerpt(text)), std::string::npos)
+        << "the message names the position: " << e.what();
   }
 }
 
@@ -49,6 +50,9 @@ TEST(PositionString, MalformedInputGivesAClearError) {
   ExpectBadPosition("1bbbbbb/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", "rank 8 has 7 squares");
   ExpectBadPosition("1bbbbbb1/w7w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", "rank 7 has more than 8");
   ExpectBadPosition("1bbxbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", "unknown letter 'x'");
+  // A control character is written out, so that the message goes on past it.
+  ExpectBadPosition(std::string("1bb\0bbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", 43),
+                    "unknown letter '\\x00' in rank 8");
   ExpectBadPosition("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1", "missing side to move");
   ExpectBadPosition("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 x", "side to move");
   ExpectBadPosition("8/w6w/w6w/w6w/w6w/w6w/w6w/8 b", "black has no piece");

@@ -30,6 +30,7 @@
 #include "net/export.h"
 #include "net/torch_backend.h"
 #include "tests/net/random_net.h"
+#include "train/metrics.h"
 
 namespace loa::serve {
 namespace {
@@ -271,12 +272,25 @@ TEST_F(ServerTest, HostileRequestsAreAnsweredNotFatal) {
   trace.path = "/";
   const auto traced = raw.send(trace);
   ASSERT_TRUE(traced);
-  EXPECT_EQ(traced->status, 400);
+  EXPECT_EQ(traced->status, 405);
   EXPECT_NE(traced->body.find("method 'TRACE' is not served"), std::string::npos) << traced->body;
+  // A method the server does not serve, on a page it does: 405, not 404.
+  const auto deleted = raw.Delete("/api/info");
+  ASSERT_TRUE(deleted);
+  EXPECT_EQ(deleted->status, 405);
+  EXPECT_EQ(deleted->get_header_value("Allow"), "GET, POST");
+  EXPECT_NE(deleted->body.find("method 'DELETE' is not served"), std::string::npos) << deleted->body;
+  // A NUL inside a rank: the message names it and goes on past it.
+  const auto [letter, letter_reply] =
+      Post("/api/position", json{{"fen", std::string("1bb\0bbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", 43)}}.dump());
+  EXPECT_EQ(letter, 400);
+  EXPECT_NE(letter_reply.value("error", "").find("unknown letter '\\x00' in rank 8"), std::string::npos)
+      << letter_reply.dump();
   const auto [nul, nul_reply] = Post("/api/position", json{{"fen", std::string("8/8 b\0junk", 10)}}.dump());
   EXPECT_EQ(nul, 400);
   EXPECT_NE(nul_reply.value("error", "").find("\\x00junk"), std::string::npos) << nul_reply.dump();
-  EXPECT_EQ(Get("/api/info").first, 200);  // still serving
+  EXPECT_EQ(Get("/api/info").first, 200);                                     // still serving
+  EXPECT_GT(Get("/api/info").second.value("resident_bytes", int64_t{0}), 0);  // the server's memory, for watching it
 }
 
 // Two moves asked by one tab in both orders of finishing, then a stop and a
@@ -761,6 +775,48 @@ TEST(ServerRunsTest, MetricsComeFromAnOffsetAsTheRunGrows) {
   ASSERT_EQ(reset["events"].size(), 1u);
   EXPECT_EQ(reset["events"][0]["step"], 9);
   EXPECT_EQ(get("?since=-1").first, 400);
+  EXPECT_EQ(get("?file=x").first, 400);
+  // A file replaced by a longer one (another inode, as a rewrite makes) is
+  // told by its identity, not its length: read again from its start.
+  std::string longer;
+  for (int step = 10; step < 20; ++step) longer += "{\"event\":\"train\",\"step\":" + std::to_string(step) + "}\n";
+  WriteFileAtomic(metrics, longer);
+  const json replaced =
+      get("?since=" + std::to_string(reset["next"].get<uint64_t>()) + "&file=" + reset["file"].get<std::string>())
+          .second;
+  EXPECT_EQ(replaced["reset"], true) << replaced.dump();
+  ASSERT_EQ(replaced["events"].size(), 10u);
+  EXPECT_EQ(replaced["events"][0]["step"], 10);
+  // A large file comes in bounded pieces, `more` until the reader caught up,
+  // every event once and in order.
+  std::string large;
+  for (int step = 0; step < 40000; ++step)
+    large += "{\"event\":\"train\",\"step\":" + std::to_string(step) + ",\"policy_loss\":1.5}\n";
+  WriteFileAtomic(metrics, large);
+  uint64_t next = 0;
+  std::string file;
+  int pieces = 0, expected = 0;
+  for (bool more = true; more; ++pieces) {
+    const auto [piece_status, piece] = get("?since=" + std::to_string(next) + "&file=" + file);
+    ASSERT_EQ(piece_status, 200) << piece.dump();
+    ASSERT_LE(piece["next"].get<uint64_t>() - next, loa::train::kJsonLinesChunkBytes);
+    for (const json& event : piece["events"]) ASSERT_EQ(event["step"], expected++);
+    next = piece["next"].get<uint64_t>();
+    file = piece["file"].get<std::string>();
+    more = piece["more"].get<bool>();
+    EXPECT_EQ(piece["size"].get<uint64_t>(), large.size());
+  }
+  EXPECT_EQ(expected, 40000);
+  EXPECT_GT(pieces, 1);
+  EXPECT_EQ(next, large.size());
+  // A metrics.jsonl that is not a file: an error that says so, not a crash.
+  fs::remove(metrics);
+  fs::create_directory(metrics);
+  const auto [broken, broken_reply] = get("");
+  EXPECT_EQ(broken, 500);
+  EXPECT_NE(broken_reply.value("error", "").find("metrics.jsonl cannot be read"), std::string::npos)
+      << broken_reply.dump();
+  fs::remove(metrics);
   // Checkpoints say whether this server can play them (LibTorch), and the
   // run has no export for it to offer instead.
   const json checkpoints = ServerTest::GetFrom(server.port(), "/api/runs/0/checkpoints").second;
