@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,8 +17,15 @@ namespace {
 
 serve::WebServer* g_server = nullptr;
 
+// How long open connections may keep the process after a stop.
+constexpr int kShutdownGraceSeconds = 2;
+
 // SIGINT and SIGTERM end the server from a thread of their own (Stop is not
-// async-signal-safe); the handler only wakes it.
+// async-signal-safe); the handler only wakes it. The searches stop and the
+// port closes at once; connections still open after the grace (a client
+// trickling a request), or a second signal, end with the process: the
+// server writes nothing that a sudden end could leave half-written (its
+// records are written to a temporary file, then renamed).
 void WaitForSignalThenStop() {
   sigset_t signals;
   sigemptyset(&signals);
@@ -26,6 +34,12 @@ void WaitForSignalThenStop() {
   int received = 0;
   sigwait(&signals, &received);
   if (g_server) g_server->Stop();
+  const timespec grace = {kShutdownGraceSeconds, 0};
+  const bool again = sigtimedwait(&signals, nullptr, &grace) > 0;
+  std::fprintf(stderr, "loaz serve: %s: exiting with connections still open\n",
+               again ? "a second signal" : "the shutdown's grace is over");
+  std::fflush(stderr);
+  std::_Exit(0);
 }
 
 }  // namespace

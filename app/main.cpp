@@ -93,7 +93,7 @@ int ExecTorchBinary(char** argv, const char* command) {
 // environment chose: by default libgomp spins up to some milliseconds when a
 // thread waits for its team, and where processes share the cores (A/B arms,
 // a match beside a run) a spinning thread takes the core its partner needs
-// (docs/DESIGN.md, Hardware). libgomp
+// (docs/HARDWARE.md). libgomp
 // reads the variable when it loads, before main, so the process runs itself
 // again with it set; if that fails it goes on as it is.
 void WaitPassivelyUnlessTold(char** argv) {

@@ -3,7 +3,7 @@
 // multiply-adds of the shipped 4x32 net) on oneDNN's JIT convolutions, in
 // float32 or int8, over a batch of positions at once. oneDNN picks its
 // kernels from the processor at run time (AVX2, AVX-512, VNNI, AMX: what
-// the machine has); docs/DESIGN.md, "Inference on the CPU", has the
+// the machine has); docs/INFERENCE.md has the
 // measurements that chose it over the project's own kernels.
 //
 // Activations are NHWC floats ([position][square][channel], square a1 = 0).

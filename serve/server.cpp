@@ -40,6 +40,12 @@ using nlohmann::json;
 
 // The largest request body read; a game of a thousand moves is 10 KB.
 constexpr size_t kMaxBodyBytes = 64 * 1024;
+// The time a request body has to arrive once its headers have (a page's
+// arrives in milliseconds): a body sent a byte at a time is cut off.
+constexpr auto kBodySeconds = std::chrono::seconds(2);
+// The HTTP workers: enough that dozens of slow or idle connections leave
+// most of them free.
+constexpr int kHttpWorkers = 128;
 // The most moves a request's game may hold.
 constexpr size_t kMaxMoves = 2000;
 // The newest records of each kind a run's game list shows.
@@ -408,12 +414,13 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   CheckRegularFile(options.chart_js);
   http.set_payload_max_length(kMaxBodyBytes);
   // Idle or slow connections: a worker waits at most 5 s for each read,
-  // a kept-alive connection at most 2 s for its next request, and 64
-  // workers answer, so that a few dozen idle sockets cannot shut others out.
+  // a kept-alive connection at most 2 s for its next request, a body has
+  // 2 s in all (kBodySeconds), and 128 workers answer, so that a few dozen
+  // idle or trickling sockets cannot shut others out.
   http.set_read_timeout(5, 0);
   http.set_write_timeout(5, 0);
   http.set_keep_alive_timeout(2);
-  http.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  http.new_task_queue = [] { return new httplib::ThreadPool(kHttpWorkers); };
   // DNS rebinding and cross-site requests: on a loopback address the Host
   // must name the loopback, and a request that changes state from a page
   // must come from this server's own origin.
@@ -729,11 +736,22 @@ void WebServer::Impl::Routes() {
       const std::string declared = request.get_header_value("Content-Length");
       bool too_large =
           declared.size() > 9 || (!declared.empty() && std::strtoull(declared.c_str(), nullptr, 10) > kMaxBodyBytes);
+      // A body that trickles in holds its worker: it has kBodySeconds.
+      const auto deadline = std::chrono::steady_clock::now() + kBodySeconds;
+      bool too_slow = false;
       const bool read = !too_large && content([&](const char* data, size_t length) {
         too_large = too_large || body.size() + length > kMaxBodyBytes;
-        if (!too_large) body.append(data, length);
-        return !too_large;
+        too_slow = std::chrono::steady_clock::now() > deadline;
+        if (!too_large && !too_slow) body.append(data, length);
+        return !too_large && !too_slow;
       });
+      if (too_slow) {
+        response.status = 408;
+        response.set_header("Connection", "close");
+        response.set_content(JsonText({{"error", "the request body came too slowly (it has 2 s)"}}),
+                             "application/json");
+        return;
+      }
       if (!read && !too_large) {
         response.status = 400;
         response.set_content(JsonText({{"error", "the request body could not be read"}}), "application/json");

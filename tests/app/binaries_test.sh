@@ -12,7 +12,7 @@
 #  7. Ctrl-C on a match kills its external engines with their children;
 #  8. with no arguments, `loaz gtp` plays the shipped net (nets/), and a
 #     missing default net is one error line naming it and LOAZ_NET;
-#  9. SIGTERM ends a busy server;
+#  9. SIGTERM ends a busy server, a client trickling its request too;
 # 10. OpenMP's waiting threads sleep (OMP_WAIT_POLICY=PASSIVE) unless the
 #     environment chose a policy.
 # usage: binaries_test.sh LOAZ [LOAZ_TORCH]
@@ -157,13 +157,21 @@ until { http GET /api/info ''; cat <&3; } | grep -q '"running":1'; do
   [ $SECONDS -lt $deadline ] || fail "the search never ran"
   sleep 0.1
 done
+# A client that trickles header lines and never ends its request: the
+# server does not wait for it past its shutdown's grace (2 s).
+exec 6<>"/dev/tcp/127.0.0.1/$port"
+printf 'GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:%s\r\n' "$port" >&6
+(while printf 'X-Trickle: 1\r\n' >&6 2>/dev/null; do sleep 0.5; done) &
+trickler=$!
 kill -TERM "$server"
 deadline=$((SECONDS + 30))
 while kill -0 "$server" 2>/dev/null; do
-  [ $SECONDS -lt $deadline ] || fail "SIGTERM left a busy server running"
+  [ $SECONDS -lt $deadline ] || fail "SIGTERM left a busy server running (a client trickling headers)"
   sleep 0.1
 done
 wait "$server" 2>/dev/null || true
+kill "$trickler" 2>/dev/null || true
+exec 6>&-
 reply=$(cat <&4 || true)
 grep -q '"move"' <<<"$reply" || fail "the search stopped by SIGTERM got no move: $reply"
 

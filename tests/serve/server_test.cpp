@@ -616,6 +616,41 @@ TEST(ServerLoadTest, TheQueueIsBoundedAndStopEndsEverySearch) {
   EXPECT_EQ(queued.first, 503) << queued.second.dump();
 }
 
+// Connections that send a POST body a byte at a time do not hold every
+// worker: with 70 of them open the server answers at once, and each such
+// body is cut off once it has taken its 2 s.
+TEST_F(ServerTest, TricklingBodiesDoNotHoldEveryWorker) {
+  std::vector<int> sockets;
+  const std::string head = "POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
+                           "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{";
+  for (int i = 0; i < 70; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(uint16_t(port_));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::send(fd, head.data(), head.size(), MSG_NOSIGNAL), ssize_t(head.size()));
+    sockets.push_back(fd);
+  }
+  // Within the 5 s a worker waits for each read: the server has workers left.
+  httplib::Client client("127.0.0.1", port_);
+  client.set_connection_timeout(3, 0);
+  client.set_read_timeout(3, 0);
+  const auto info = client.Get("/api/info");
+  ASSERT_TRUE(info) << "no answer while 70 bodies trickle";
+  EXPECT_EQ(info->status, 200);
+  // A body's next byte after its 2 s: the request is refused and ends
+  // (408, or 400 when the read ends first).
+  std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+  ASSERT_EQ(::send(sockets[0], "\"", 1, MSG_NOSIGNAL), 1);
+  char reply[512] = {};
+  const ssize_t got = ::recv(sockets[0], reply, sizeof reply - 1, 0);
+  ASSERT_GT(got, 0);
+  EXPECT_EQ(std::string(reply).rfind("HTTP/1.1 4", 0), 0u) << reply;
+  for (int fd : sockets) ::close(fd);
+}
+
 // Row 5: connections that send nothing do not shut others out.
 TEST_F(ServerTest, IdleConnectionsDoNotShutOthersOut) {
   std::vector<int> sockets;
