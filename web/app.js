@@ -190,6 +190,7 @@ function render() {
   else text = `${s.side} to move${humanColour() === s.side ? ' (you)' : ''}`;
   $('status').textContent = text;
   $('status').dataset.state = s.over ? 'over' : searching ? 'thinking' : game.search ? 'analysing' : 'waiting';
+  writeAddress();
 }
 
 // The move list: each move a button that shows its position.
@@ -384,7 +385,7 @@ function clickSquare(name) {
   render();
 }
 
-async function newGame(start = null, moves = []) {
+async function newGame(start = null, moves = [], engineMoves = true) {
   stopSearch();
   game.start = start;
   game.line = moves;
@@ -395,7 +396,7 @@ async function newGame(start = null, moves = []) {
   for (const id of ['eval-black', 'eval-white']) $(id).style.height = '0';
   $('eval-draw').style.height = '100%';
   delete $('eval-bar').dataset.wdl;
-  if (await showPosition()) maybeEngineMove();
+  if (await showPosition() && engineMoves) maybeEngineMove();
 }
 
 async function undo() {
@@ -437,8 +438,9 @@ function onKey(event) {
 // ---- Runs -------------------------------------------------------------------
 
 const charts = {};
-const viewer = {fens: [], moves: [], ply: 0};
+const viewer = {fens: [], moves: [], ply: 0, run: null, name: null};
 let runTimer = null;
+let currentView = 'play';
 
 // A line chart; y2Title gives it a second axis on the right (series with
 // yAxisID 'y2'), for a quantity of other units.
@@ -544,7 +546,7 @@ async function loadRun() {
   // Checkpoints play where the server has LibTorch; the run's export anywhere.
   const list = $('checkpoints');
   list.textContent = '';
-  if (checkpoints.export_player) list.appendChild(linkItem(`the run's export: play it`, () => playCheckpoint(checkpoints.export_player)));
+  if (checkpoints.export_player) list.appendChild(linkItem(`the run's export: play it`, () => playCheckpoint(checkpoints.export_player), '#play'));
   if (!checkpoints.playable && checkpoints.checkpoints.length) {
     const note = document.createElement('li');
     note.textContent = 'checkpoints play under loaz-torch serve';
@@ -552,7 +554,7 @@ async function loadRun() {
   }
   for (const c of checkpoints.checkpoints.slice().reverse()) {
     if (checkpoints.playable) {
-      list.appendChild(linkItem(`step ${c.step}: play this one`, () => playCheckpoint(c.player)));
+      list.appendChild(linkItem(`step ${c.step}: play this one`, () => playCheckpoint(c.player), '#play'));
     } else {
       const li = document.createElement('li');
       li.textContent = `step ${c.step}`;
@@ -561,16 +563,23 @@ async function loadRun() {
   }
   const gameList = $('games');
   gameList.textContent = '';
-  for (const g of games.games) gameList.appendChild(linkItem(`${g.kind}: ${g.name.split('/').pop()}`, () => openGame(index, g.name).catch(showError)));
+  for (const g of games.games) {
+    const href = `#runs?run=${index}&game=${encodeURIComponent(g.name)}`;
+    gameList.appendChild(linkItem(`${g.kind}: ${g.name.split('/').pop()}`, () => {
+      history.pushState(null, '', href);  // opening a game is a step back can undo
+      openGame(index, g.name).catch(showError);
+    }, href));
+  }
   $('chart-loss').dataset.points = String(train.length + validation.length);
   $('chart-loss').dataset.events = String(events.length);
 }
 
-// A list item with a link that a click or the keyboard (Tab, Enter) follows.
-function linkItem(text, action) {
+// A list item with a link that a click or the keyboard (Tab, Enter) follows;
+// `href` is the address it leads to (a new tab or a copied link opens it).
+function linkItem(text, action, href) {
   const li = document.createElement('li');
   const link = document.createElement('a');
-  link.href = '#';
+  link.href = href;
   link.textContent = text;
   link.addEventListener('click', (event) => { event.preventDefault(); action(); });
   li.appendChild(link);
@@ -587,9 +596,7 @@ function playCheckpoint(name) {
 
 async function openGame(index, name) {
   const g = await api(`/api/runs/${index}/game?name=${encodeURIComponent(name)}`);
-  viewer.fens = g.fens;
-  viewer.moves = g.moves;
-  viewer.ply = 0;
+  Object.assign(viewer, {fens: g.fens, moves: g.moves, ply: 0, run: index, name});
   $('viewer-title').textContent = `${g.tags.Black || '?'} - ${g.tags.White || '?'}: ${g.result} (${g.reason})`;
   drawViewer();
 }
@@ -598,6 +605,7 @@ function drawViewer() {
   const move = viewer.ply > 0 ? viewer.moves[viewer.ply - 1] : null;
   drawBoard($('viewer'), viewer.fens[viewer.ply], {last: move ? [move.slice(0, 2), move.slice(3, 5)] : []});
   $('viewer-ply').textContent = `${viewer.ply}/${viewer.moves.length}${move ? ' ' + move : ''}`;
+  writeAddress();
 }
 
 function stepViewer(to) {
@@ -606,9 +614,77 @@ function stepViewer(to) {
   drawViewer();
 }
 
+// ---- the address ------------------------------------------------------------
+// The page keeps what it shows in its address (as lichess's analysis board
+// and TensorBoard do): `#play?fen=F&moves=M1+M2&ply=P` (the position set,
+// the line on the board and the ply shown) or `#runs?run=I&game=NAME&ply=P`
+// (the run, the game in the viewer and its ply). A reload, a copied link and
+// the back button bring back what was seen; a step along the line replaces
+// the address, a change of view is a step of the history.
+let applyingAddress = false;
+
+function addressOf() {
+  const params = new URLSearchParams();
+  if (currentView === 'runs') {
+    if ($('run').value !== '') params.set('run', $('run').value);
+    if (viewer.name !== null && viewer.run === $('run').value) {
+      params.set('game', viewer.name);
+      params.set('ply', viewer.ply);
+    }
+  } else {
+    if (game.start) params.set('fen', game.start);
+    if (game.line.length) params.set('moves', game.line.join(' '));
+    if (game.ply !== game.line.length) params.set('ply', game.ply);
+  }
+  const query = params.toString();
+  return '#' + currentView + (query ? '?' + query : '');
+}
+
+function writeAddress(push = false) {
+  if (applyingAddress) return;
+  const address = addressOf();
+  if (address === location.hash) return;
+  if (push) history.pushState(null, '', address);
+  else history.replaceState(null, '', address);
+}
+
+// Shows what the address names; the engine does not move on its own here.
+async function applyAddress() {
+  const [view, query] = location.hash.slice(1).split('?');
+  const params = new URLSearchParams(query || '');
+  applyingAddress = true;
+  try {
+    if (view === 'runs') {
+      const run = params.get('run');
+      if (run !== null && [...$('run').options].some((o) => o.value === run)) $('run').value = run;
+      showView('runs', false);
+      const name = params.get('game');
+      if (name !== null && $('run').value !== '') {
+        await openGame($('run').value, name);
+        stepViewer(Number(params.get('ply')) || 0);
+      }
+    } else {
+      showView('play', false);
+      const start = params.get('fen') || null;
+      const moves = (params.get('moves') || '').split(' ').filter((m) => m !== '');
+      if (start !== game.start || moves.join(' ') !== game.line.join(' ')) await newGame(start, moves, false);
+      const ply = params.get('ply');
+      if (ply !== null && Number(ply) !== game.ply) await goTo(Number(ply));
+    }
+  } finally {
+    applyingAddress = false;
+  }
+  writeAddress();
+}
+
 // ---- views and start-up -----------------------------------------------------
 
-function showView(name) {
+// Shows a view; `push` makes it a step of the browser's history (a tab's
+// click), so that the back button returns to the view before.
+function showView(name, push = true) {
+  const changed = name !== currentView;
+  currentView = name;
+  if (changed) writeAddress(push);
   for (const view of ['play', 'runs']) {
     $('view-' + view).classList.toggle('hidden', view !== name);
     $('tab-' + view).classList.toggle('active', view === name);
@@ -627,7 +703,7 @@ async function start() {
   for (const r of info.runs) $('run').add(new Option(r.name, r.index));
   $('run-empty').classList.toggle('hidden', info.runs.length > 0);
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => showView(tab.dataset.view));
-  $('run').addEventListener('change', () => loadRun().catch(showError));
+  $('run').addEventListener('change', () => { writeAddress(true); loadRun().catch(showError); });
   $('new-game').addEventListener('click', () => newGame().catch(showError));
   $('undo').addEventListener('click', () => undo().catch(showError));
   $('flip').addEventListener('click', () => { game.flipped = !game.flipped; render(); });
@@ -651,7 +727,9 @@ async function start() {
   $('viewer-prev').addEventListener('click', () => stepViewer(viewer.ply - 1));
   $('viewer-next').addEventListener('click', () => stepViewer(viewer.ply + 1));
   $('viewer-last').addEventListener('click', () => stepViewer(viewer.moves.length));
-  await newGame();
+  window.addEventListener('popstate', () => applyAddress().catch(showError));
+  if (location.hash.length > 1) await applyAddress();
+  else await newGame();
 }
 
 start().catch(showError);

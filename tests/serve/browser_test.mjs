@@ -4,9 +4,12 @@
 // analyses with the net: the evaluation bar and the arrows change while the
 // search runs, a click in the principal variation goes there, two steps
 // back (the first one's reply arriving last) show the right position and
-// another move there makes a branch; opens the Runs view, checks that a
-// chart drew and that lines the run writes meanwhile are appended without
-// a reload; saves a screenshot of each view. Prints the time from the click
+// another move there makes a branch; a reload and a step to Runs and back
+// (the back button) return to that line at that ply (the page's address
+// holds it); opens the Runs view, checks that a chart drew and that lines
+// the run writes meanwhile are appended without a reload, and that a copied
+// link opens a game in the viewer at its ply; saves a screenshot of each
+// view. Prints the time from the click
 // to the engine's move.
 // usage: node browser_test.mjs URL SCREENSHOT_DIR METRICS_FILE
 import puppeteer from 'puppeteer-core';
@@ -122,6 +125,22 @@ try {
   const branched = await lineOf();
   check(branched.length === 3 && branched[2] === branch && branched[1] === reply, `the branch: ${branched}`);
   await page.screenshot({path: `${outDir}/play.png`});
+  // The address holds the game: a reload shows the same line at the same
+  // ply, and a step to Runs and back returns to it.
+  await page.click('#nav-prev');
+  await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '2/3');
+  check(/^#play\?moves=/.test(await page.evaluate(() => location.hash)), 'the address does not hold the game');
+  await page.reload({waitUntil: 'networkidle0'});
+  await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '2/3');
+  const reloaded = await lineOf();
+  check(reloaded.join(' ') === branched.join(' '), `after a reload the line is ${reloaded}, not ${branched}`);
+  await page.click('#tab-runs');
+  await page.waitForFunction(() => !document.getElementById('view-runs').classList.contains('hidden'));
+  await page.goBack();
+  await page.waitForFunction(() => !document.getElementById('view-play').classList.contains('hidden'));
+  await page.waitForFunction(() => document.getElementById('nav-ply').textContent === '2/3');
+  const back = await lineOf();
+  check(back.join(' ') === branched.join(' '), `after the back button the line is ${back}, not ${branched}`);
 
   // Runs: a chart draws the run's metrics.
   await page.click('#tab-runs');
@@ -142,7 +161,7 @@ try {
   fs.appendFileSync(metricsFile, '{"event":"train","step":700,"policy_loss":3.3,"value_loss":0.5,"time":1500}\n');
   await page.waitForFunction((n) => Number(document.getElementById('chart-loss').dataset.events) === n + 1, {timeout: 20000}, before);
   check(await page.evaluate(() => window.notReloaded === true), 'the page reloaded');
-  check(asked.length > 0 && asked.every((u) => !u.endsWith('since=0')), `metrics asked for: ${asked}`);
+  check(asked.length > 0 && asked.every((u) => !u.includes('since=0&')), `metrics asked for: ${asked}`);
   const keyboard = await page.$$eval('#games a', (links) => links.every((a) => a.getAttribute('href') !== null));
   check(keyboard, 'a game link has no href (the keyboard cannot reach it)');
   await page.click('#games a');
@@ -150,6 +169,12 @@ try {
   await page.click('#viewer-next');
   const ply = await page.$eval('#viewer-ply', (e) => e.textContent);
   check(ply.startsWith('1/'), `viewer: ${ply}`);
+  // A copied link opens the run's game at its ply.
+  const link = await page.evaluate(() => location.href);
+  check(link.includes('#runs?run=0&game='), `the address of the viewer: ${link}`);
+  await page.goto('about:blank');
+  await page.goto(link, {waitUntil: 'networkidle0'});
+  await page.waitForFunction(() => document.getElementById('viewer-ply').textContent.startsWith('1/'));
   await page.screenshot({path: `${outDir}/runs.png`, fullPage: true});
   check(errors.length === 0, `page errors: ${errors.join('; ')}`);
   console.log(`browser test passed: click to engine move ${latency.toFixed(2)} s (${reply})`);
