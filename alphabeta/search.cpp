@@ -55,10 +55,9 @@ int LogReduction(int depth, int i) {
   return table[std::min(depth / kOnePly, kMaxSearchDepth)][i];
 }
 
-// Late-move pruning: at non-PV nodes of at most kLmpMaxDepth, quiet moves
-// from number kLmpBase + kLmpPerPly2 x depth^2 (plies) on are skipped.
-constexpr int kLmpMaxDepth = 3 * kOnePly;
-constexpr int kLmpBase = 4;
+// Late-move pruning: at non-PV nodes of at most options.lmp_depth plies,
+// quiet moves from number options.lmp_base + kLmpPerPly2 x depth^2 (plies)
+// on are skipped.
 constexpr int kLmpPerPly2 = 2;
 
 // Futility pruning (futility): at non-PV nodes of at most kFutilityMaxDepth,
@@ -441,8 +440,9 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
       } else if (late_quiet && futile && best_score > -kInfinity) {
         frames_.pop_back();
         continue;  // pruned: a quiet move cannot lift this node to alpha
-      } else if (late_quiet && options_.late_move_pruning && !pv_node && depth <= kLmpMaxDepth &&
-                 i >= kLmpBase + kLmpPerPly2 * (depth / kOnePly) * (depth / kOnePly) && best_score > -kInfinity) {
+      } else if (late_quiet && options_.late_move_pruning && !pv_node && depth <= options_.lmp_depth * kOnePly &&
+                 i >= options_.lmp_base + kLmpPerPly2 * (depth / kOnePly) * (depth / kOnePly) &&
+                 best_score > -kInfinity) {
         frames_.pop_back();
         continue;  // pruned: a late quiet move this near the horizon
       } else if (late_quiet && options_.log_reductions && depth >= 2 * kOnePly && i >= kLogReductionFirstMove) {

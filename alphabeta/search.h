@@ -67,6 +67,8 @@ struct SearchOptions {
   // Late-move pruning: at shallow non-PV nodes, quiet moves after the first
   // few are not searched (a move that ends the game still counts).
   bool late_move_pruning = true;
+  int lmp_depth = 3;  // the deepest remaining depth (plies) it prunes at
+  int lmp_base = 4;   // quiet moves searched at depth 0; 2 d^2 more at d plies
   // Futility pruning near the horizon at non-PV nodes: a node whose static
   // score beats beta by a margin a ply returns it (reverse futility), and
   // one whose score falls short of alpha by it skips its late quiet moves.

@@ -59,6 +59,8 @@ struct AlphaBetaKeys {
     v.Bool("lmr", options.late_move_reductions, "late-move reductions where rps is off");
     v.Bool("log_lmr", options.log_reductions, "late-move reductions by log(depth) log(move number), in place of lmr's");
     v.Bool("lmp", options.late_move_pruning, "late-move pruning of quiet moves near the horizon");
+    v.Int("lmp_depth", options.lmp_depth, 1, 8, "late-move pruning: the deepest depth (plies) it prunes at");
+    v.Int("lmp_base", options.lmp_base, 1, 64, "late-move pruning: quiet moves kept, plus 2 d^2 at d plies");
     v.Bool("futility", options.futility, "futility pruning near the horizon (static score against the window)");
     v.Bool("aspiration", options.aspiration_windows, "aspiration windows at the root");
   }
