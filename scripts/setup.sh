@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package LOAZero needs, skipping what is installed,
-# then the browser test's puppeteer-core from the npm registry
-# (tests/serve/package-lock.json).
+# Installs every Debian package LOAZero needs, skipping what is installed:
+# nothing comes from another registry (the browser test drives Debian's
+# Chromium through chromium-driver and python3-selenium).
 # Usage: scripts/setup.sh   (as root, or with sudo available)
 set -euo pipefail
 
@@ -11,10 +11,8 @@ packages=(
   libeigen3-dev libdnnl-dev libyaml-cpp-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-matplotlib
-  libcpp-httplib-dev libjs-chart.js chromium
+  libcpp-httplib-dev libjs-chart.js chromium chromium-driver python3-selenium
 )
-# Node.js for the browser test: Debian's, unless the machine has one.
-command -v node >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -28,11 +26,4 @@ else
   echo "setup: installing ${missing[*]}"
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
-
-# puppeteer-core drives Debian's Chromium; it downloads no browser.
-cd "$(dirname "$0")/../tests/serve"
-if [ ! -d node_modules/puppeteer-core ]; then
-  echo "setup: npm ci in tests/serve (puppeteer-core)"
-  npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 if [ -d .git ] || git rev-parse --git-dir >/dev/null 2>&1; then
   files=$(git ls-files)
 else
-  files=$(find . -type f -not -path './build*' -not -path '*/node_modules/*' | sed 's#^\./##')
+  files=$(find . -type f -not -path './build*' | sed 's#^\./##')
 fi
 pattern='(^|[^A-Za-z0-9_.])/(root|home|opt|work|Users)/'
 found=0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser test of `loaz serve` (CTest runs it): a server over a small
-# run directory, then browser_test.mjs in headless Chromium. Exit 77 (a
-# skip) when Chromium, Node.js or puppeteer-core is missing, unless
+# run directory, then browser_test.py in headless Chromium over WebDriver
+# (Debian's chromium, chromium-driver and python3-selenium: no package from
+# another registry). Exit 77 (a skip) when one is missing, unless
 # LOAZ_REQUIRE_BROWSER=1 (CI sets it: scripts/setup.sh installs them).
 # usage: browser_test.sh LOAZ SCREENSHOT_DIR
 set -euo pipefail
@@ -9,9 +10,10 @@ loaz=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 missing=""
+python=${LOAZ_BROWSER_PYTHON:-/usr/bin/python3}  # Debian's, where python3-selenium is
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing="chromium"
-command -v node >/dev/null || missing="$missing node"
-[ -d "$here/node_modules/puppeteer-core" ] || missing="$missing puppeteer-core (npm ci in tests/serve)"
+[ -x "${CHROMEDRIVER:-/usr/bin/chromedriver}" ] || missing="$missing chromium-driver"
+"$python" -c "import selenium" 2>/dev/null || missing="$missing python3-selenium"
 if [ -n "$missing" ]; then
   echo "browser test: missing $missing"
   [ "${LOAZ_REQUIRE_BROWSER:-0}" = 1 ] && exit 1
@@ -49,4 +51,4 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 url=$(grep -o 'http://[0-9.:]*/' "$tmp/serve.log") || { cat "$tmp/serve.log"; exit 1; }
-node "$here/browser_test.mjs" "$url" "$out" "$run/metrics.jsonl"
+"$python" "$here/browser_test.py" "$url" "$out" "$run/metrics.jsonl"
