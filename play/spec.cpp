@@ -23,9 +23,21 @@ PlayerSpec PlayerSpec::Parse(const std::string& text) {
     if (key.empty()) spec.Fail("empty key before '='");
     if (spec.options_.count(key)) spec.Fail("key '" + key + "' given twice");
     spec.options_[key] = text.substr(eq + 1, end - eq - 1);
+    spec.order_.push_back(key);
     pos = end + 1;
   }
   return spec;
+}
+
+std::string PlayerSpec::TextWith(const std::set<std::string>& without, const std::string& add) const {
+  std::vector<std::string> pairs;
+  for (const std::string& key : order_)
+    if (!without.count(key) && key != "cmd") pairs.push_back(key + "=" + options_.at(key));
+  if (!add.empty()) pairs.push_back(add);
+  if (options_.count("cmd") && !without.count("cmd")) pairs.push_back("cmd=" + options_.at("cmd"));
+  std::string text = kind_;
+  for (size_t i = 0; i < pairs.size(); ++i) text += (i == 0 ? ":" : ",") + pairs[i];
+  return text;
 }
 
 void PlayerSpec::Fail(const std::string& why) const { throw ParseError("player '" + Excerpt(text_) + "': " + why); }

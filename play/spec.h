@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace loa {
 
@@ -32,6 +33,12 @@ class PlayerSpec {
   // and that is not in `known`.
   void CheckKeys(std::initializer_list<const char*> known = {}) const;
 
+  // Returns the spec's text without the pairs of `keys`, and with `add` (a
+  // "key=value" pair, or "" for none) after the others but before a `cmd`
+  // pair, whose value runs to the end: "mcts:net=x,time=1" without {time}
+  // plus "playouts=9" is "mcts:net=x,playouts=9".
+  std::string TextWith(const std::set<std::string>& without, const std::string& add = "") const;
+
   std::string GetString(const std::string& key, const std::string& fallback) const;
   int64_t GetInt(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
   double GetDouble(const std::string& key, double fallback, double min, double max) const;
@@ -41,6 +48,7 @@ class PlayerSpec {
 
   std::string text_, kind_;
   std::map<std::string, std::string> options_;
+  std::vector<std::string> order_;  // the keys as the text gives them
   mutable std::set<std::string> declared_;
 };
 

@@ -233,38 +233,23 @@ json AnalysisOf(const MoveAnalysis& a, const std::string& name, double wall_seco
 }
 
 // The keys of a spec that limit its search.
-bool IsLimitKey(const std::string& key) {
-  return key == "time" || key == "playouts" || key == "depth" || key == "nodes" || key == "sims";
+const std::set<std::string>& LimitKeys() {
+  static const std::set<std::string> keys = {"time", "playouts", "depth", "nodes", "sims"};
+  return keys;
 }
 
 // Returns the spec without its limit keys: what players of one kind, net
 // and settings but of any limit have alike.
-std::string WithoutLimit(const std::string& spec) {
-  const size_t colon = spec.find(':');
-  if (colon == std::string::npos) return spec;
-  std::string kept;
-  const std::string rest = spec.substr(colon + 1);
-  for (size_t begin = 0; begin <= rest.size();) {
-    size_t end = rest.find(',', begin);
-    if (end == std::string::npos) end = rest.size();
-    const std::string pair = rest.substr(begin, end - begin);
-    if (!pair.empty() && !IsLimitKey(pair.substr(0, pair.find('=')))) kept += (kept.empty() ? "" : ",") + pair;
-    begin = end + 1;
-  }
-  return spec.substr(0, colon) + ":" + kept;
-}
+std::string WithoutLimit(const std::string& spec) { return PlayerSpec::Parse(spec).TextWith(LimitKeys()); }
 
 // Returns spec with its search limit replaced by the request's: time for
 // `ab:` and `mcts:`, playouts for `mcts:`, sims for `rollout:`. Other kinds
 // keep their own. Only numbers the server checked enter the spec.
 std::string WithLimit(const std::string& spec, double seconds, int64_t playouts) {
-  const size_t colon = spec.find(':');
-  const std::string kind = spec.substr(0, colon);
+  const PlayerSpec parsed = PlayerSpec::Parse(spec);
+  const std::string& kind = parsed.kind();
   if (kind != "ab" && kind != "mcts" && kind != "rollout") return spec;
   if (seconds <= 0 && playouts <= 0) return spec;
-  const std::string base = WithoutLimit(spec);
-  const size_t base_colon = base.find(':');
-  const std::string kept = base_colon == std::string::npos ? "" : base.substr(base_colon + 1);
   std::string limit;
   if (kind == "rollout")
     limit = "sims=" + std::to_string(playouts > 0 ? playouts : 1000);
@@ -272,7 +257,7 @@ std::string WithLimit(const std::string& spec, double seconds, int64_t playouts)
     limit = "playouts=" + std::to_string(playouts);
   else
     limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
-  return kind + ":" + (kept.empty() ? "" : kept + ",") + limit;
+  return parsed.TextWith(LimitKeys(), limit);
 }
 
 // Returns the file names in dir matching pattern, newest first, at most n.

@@ -55,6 +55,16 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
   EXPECT_NO_THROW(MakePlayer("rollout:sims=10,rollouts=2,seed=4,cpuct_init=2,threads=1,leaves_per_batch=1"));
 }
 
+TEST(PlayerSpecTest, TextWithDropsAndAddsPairsAndKeepsCmdWhole) {
+  const PlayerSpec spec = PlayerSpec::Parse("mcts:net=a.safetensors,time=1,threads=2");
+  EXPECT_EQ(spec.TextWith({"time"}), "mcts:net=a.safetensors,threads=2");
+  EXPECT_EQ(spec.TextWith({"time", "playouts"}, "playouts=50"), "mcts:net=a.safetensors,threads=2,playouts=50");
+  EXPECT_EQ(PlayerSpec::Parse("ab").TextWith({"time"}, "time=0.5"), "ab:time=0.5");
+  // A cmd= value with commas and '=' stays whole, and last.
+  const PlayerSpec gtp = PlayerSpec::Parse("gtp:name=x,cmd=./engine --opt a=1,b=2");
+  EXPECT_EQ(gtp.TextWith({"name"}, "time=1"), "gtp:time=1,cmd=./engine --opt a=1,b=2");
+}
+
 TEST(PlayerSpecTest, BadSpecsNameThePartTheyCannotRead) {
   EXPECT_NE(SpecError("alphabeta:depth=3").find("unknown kind 'alphabeta'"), std::string::npos);
   EXPECT_NE(SpecError("ab:depth=three").find("depth: expected an integer, got 'three'"), std::string::npos);
