@@ -1,0 +1,189 @@
+#include "serve/request.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/error.h"
+#include "core/notation.h"
+#include "core/param_visitor.h"
+#include "mcts/cached_evaluator.h"
+#include "play/spec.h"
+
+namespace loa::serve {
+
+namespace fs = std::filesystem;
+
+json ParseBody(const httplib::Request& request) {
+  json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) throw BadRequest{"the body is not a JSON object"};
+  return body;
+}
+
+// Returns body[key] as a string, or fallback when absent; throws naming the
+// key when it is of another type.
+std::string StringField(const json& body, const char* key, const std::string& fallback) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return fallback;
+  if (!it->is_string()) throw BadRequest{std::string("'") + key + "' must be a string"};
+  return it->get<std::string>();
+}
+
+Rules RulesOf(const json& body) {
+  const auto it = body.find("rules");
+  Rules rules;
+  if (it == body.end() || it->is_null()) return rules;
+  if (!it->is_object())
+    throw BadRequest{"'rules' must be an object: {\"simultaneous\": \"draw\", \"start\": \"standard\"}"};
+  for (const auto& item : it->items())
+    if (item.key() != "simultaneous" && item.key() != "start")
+      throw BadRequest{"unknown rules option '" + Excerpt(item.key(), 40) + "' (simultaneous, start)"};
+  // Each value is one of a closed set, matched whole: nothing from the
+  // request is spliced into a rules string.
+  const std::string simultaneous = StringField(*it, "simultaneous", "draw");
+  if (simultaneous != "draw" && simultaneous != "mover")
+    throw BadRequest{"rules 'simultaneous' is '" + Excerpt(simultaneous, 40) + "': draw or mover"};
+  const std::string start = StringField(*it, "start", "standard");
+  if (start != "standard" && start != "scrambled")
+    throw BadRequest{"rules 'start' is '" + Excerpt(start, 40) + "': standard or scrambled"};
+  rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
+  rules.start = start == "standard" ? StartKind::kStandard : StartKind::kScrambled;
+  return rules;
+}
+
+// Returns a player's name as a record's tag value: at most 100 characters,
+// refused when it holds what a tag value cannot (a quote, a backslash, a
+// bracket, a control character), which could close the tag and add others.
+std::string TagValueOf(const std::string& name, const char* key) {
+  for (unsigned char c : name)
+    if (c == '"' || c == '\\' || c == '[' || c == ']' || c < 0x20 || c == 0x7f)
+      throw BadRequest{std::string("'") + (key[0] == 'B' ? "black" : "white") +
+                       "' holds a quote, backslash, bracket or control character, which a record's tag cannot"};
+  return Excerpt(name, 100);
+}
+
+// Returns the text of a reply: invalid UTF-8 (a request's bytes quoted in a
+// message) replaced, never thrown.
+std::string JsonText(const json& reply) { return reply.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Builds the game a request describes: "fen" (its start; the rules' start
+// when absent) and "moves" played from it, under "rules".
+Game GameOf(const json& body) {
+  const Rules rules = RulesOf(body);
+  Position start = Position::Start(rules.start);
+  const std::string fen = StringField(body, "fen");
+  if (!fen.empty()) {
+    try {
+      start = Position::FromString(fen);
+    } catch (const Error& e) {
+      throw BadRequest{e.what()};
+    }
+  }
+  Game game(rules, start);
+  const auto moves = body.find("moves");
+  if (moves == body.end() || moves->is_null()) return game;
+  if (!moves->is_array()) throw BadRequest{"'moves' must be a list of moves such as [\"b1-b3\"]"};
+  if (moves->size() > kMaxMoves) throw BadRequest{"more than " + std::to_string(kMaxMoves) + " moves"};
+  for (const json& move : *moves) {
+    const std::string where = "ply " + std::to_string(game.ply() + 1) + ": ";
+    if (!move.is_string()) throw BadRequest{where + "a move must be a string such as \"b1-b3\""};
+    if (game.over()) throw BadRequest{where + "move after the end of the game"};
+    try {
+      game.Play(ParseMove(move.get<std::string>(), game.position()));
+    } catch (const Error& e) {
+      throw BadRequest{where + e.what()};
+    }
+  }
+  return game;
+}
+
+json StatusOf(const Game& game) {
+  MoveList legal;
+  game.LegalMoves(legal);
+  json moves = json::array();
+  for (Move m : legal) moves.push_back(FormatMove(m));
+  return {{"fen", game.position().ToString()},
+          {"start", game.start().ToString()},
+          {"side", game.position().side_to_move() == kBlack ? "black" : "white"},
+          {"ply", game.ply()},
+          {"legal", moves},
+          {"over", game.over()},
+          {"result", ResultName(game.result())},
+          {"reason", ReasonName(game.reason())}};
+}
+
+// Returns the hits of the evaluator's NN cache, 0 when it has none.
+uint64_t CacheHits(const Evaluator* evaluator) {
+  const auto* cached = dynamic_cast<const CachedEvaluator*>(evaluator);
+  return cached ? cached->hits() : 0;
+}
+
+json AnalysisOf(const MoveAnalysis& a, const std::string& name, double wall_seconds) {
+  json j = {{"player", name}, {"seconds", wall_seconds}};
+  if (!a.available) return j;
+  j["nodes"] = a.nodes;
+  j["nodes_per_second"] = a.seconds > 0 ? double(a.nodes) / a.seconds : 0.0;
+  json pv = json::array();
+  for (Move m : a.pv) pv.push_back(FormatMove(m));
+  j["pv"] = pv;
+  if (!a.top.empty()) {
+    j["value"] = a.value;
+    j["wdl"] = {(1 - a.draw + a.value) / 2, a.draw, (1 - a.draw - a.value) / 2};
+    json top = json::array();
+    for (size_t i = 0; i < std::min<size_t>(a.top.size(), 8); ++i) {
+      const MoveAnalysis::Candidate& c = a.top[i];
+      top.push_back({{"move", FormatMove(c.move)}, {"visits", c.visits}, {"prior", c.prior}, {"q", c.q}, {"d", c.d}});
+    }
+    j["top"] = top;
+    j["reused"] = a.reused;
+  } else {
+    j["depth"] = a.depth;
+    j["score"] = a.score;
+  }
+  return j;
+}
+
+// The keys of a spec that limit its search.
+const std::set<std::string>& LimitKeys() {
+  static const std::set<std::string> keys = {"time", "playouts", "depth", "nodes", "sims"};
+  return keys;
+}
+
+// Returns the spec without its limit keys: what players of one kind, net
+// and settings but of any limit have alike.
+std::string WithoutLimit(const std::string& spec) { return PlayerSpec::Parse(spec).TextWith(LimitKeys()); }
+
+// Returns spec with its search limit replaced by the request's: time for
+// `ab:` and `mcts:`, playouts for `mcts:`, sims for `rollout:`. Other kinds
+// keep their own. Only numbers the server checked enter the spec.
+std::string WithLimit(const std::string& spec, double seconds, int64_t playouts) {
+  const PlayerSpec parsed = PlayerSpec::Parse(spec);
+  const std::string& kind = parsed.kind();
+  if (kind != "ab" && kind != "mcts" && kind != "rollout") return spec;
+  if (seconds <= 0 && playouts <= 0) return spec;
+  std::string limit;
+  if (kind == "rollout")
+    limit = "sims=" + std::to_string(playouts > 0 ? playouts : 1000);
+  else if (kind == "mcts" && playouts > 0)
+    limit = "playouts=" + std::to_string(playouts);
+  else
+    limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
+  return parsed.TextWith(LimitKeys(), limit);
+}
+
+// Returns the file names in dir matching pattern, newest first, at most n.
+std::vector<std::string> NewestFiles(const std::string& dir, const std::regex& pattern, size_t n) {
+  std::vector<std::pair<fs::file_time_type, std::string>> files;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (!std::regex_match(name, pattern) || !it->is_regular_file()) continue;
+    std::error_code time_error;
+    files.push_back({it->last_write_time(time_error), name});
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a > b; });
+  std::vector<std::string> names;
+  for (size_t i = 0; i < files.size() && i < n; ++i) names.push_back(files[i].second);
+  return names;
+}
+
+}  // namespace loa::serve

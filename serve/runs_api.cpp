@@ -1,0 +1,118 @@
+// The runs the server shows: their metrics in pieces, their games.
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/notation.h"
+#include "core/record.h"
+#include "serve/memory.h"
+#include "serve/server_impl.h"
+#include "train/metrics.h"
+#include "train/run_dir.h"
+
+namespace loa::serve {
+
+namespace fs = std::filesystem;
+
+class WebServer::Impl::MetricsReadSlot {
+ public:
+  explicit MetricsReadSlot(Impl& server) : server_(server) {
+    std::unique_lock<std::mutex> lock(server_.metrics_mutex);
+    server_.metrics_freed.wait(lock, [&] { return server_.metrics_reads < kMaxMetricsReads; });
+    ++server_.metrics_reads;
+  }
+  ~MetricsReadSlot() {
+    {
+      std::lock_guard<std::mutex> lock(server_.metrics_mutex);
+      --server_.metrics_reads;
+    }
+    server_.metrics_freed.notify_one();
+    ReturnFreeMemory();
+  }
+
+ private:
+  Impl& server_;
+};
+
+const RunView& WebServer::Impl::RunAt(const std::string& index) const {
+  const size_t i = std::stoul(index);  // the route's pattern allows digits only
+  if (i >= runs.size())
+    throw BadRequest{"no run " + index + " (this server shows " + std::to_string(runs.size()) + ")"};
+  return runs[i];
+}
+
+json WebServer::Impl::RunGames(const RunView& run) const {
+  static const std::regex record_pattern("[A-Za-z0-9_.-]+\\.txt");
+  json games = json::array();
+  for (const std::string& name : NewestFiles(train::RunDir(run.dir).GamesDir(), record_pattern, kGamesListed))
+    games.push_back({{"kind", "selfplay"}, {"name", "games/" + name}});
+  std::error_code error;
+  std::vector<std::string> eval_names;
+  for (fs::directory_iterator it(train::RunDir(run.dir).EvalDir() + "/games", error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string folder = it->path().filename().string();
+    if (!it->is_directory() || !std::regex_match(folder, std::regex("[A-Za-z0-9_.=:,-]+"))) continue;
+    for (const std::string& name : NewestFiles(it->path().string(), record_pattern, 4))
+      games.push_back({{"kind", "eval"}, {"name", "eval/games/" + folder + "/" + name}});
+  }
+  return games;
+}
+
+json WebServer::Impl::RunGame(const RunView& run, const std::string& name) const {
+  // Only a record the listing offers: the name never becomes a path by itself.
+  bool listed = false;
+  for (const json& game : RunGames(run)) listed = listed || game["name"] == name;
+  if (!listed) throw BadRequest{"run " + run.name + " lists no game '" + Excerpt(name, 80) + "'"};
+  const std::string path = run.dir + "/" + name;
+  Record record;
+  Game game;
+  try {
+    record = ParseRecord(ReadFile(path, kMaxTextBytes), name);
+    game = ReplayRecord(record, record.rules, name);
+  } catch (const Error& e) {
+    throw BadRequest{e.what()};
+  }
+  json tags = json::object();
+  for (const auto& [key, value] : record.tags) tags[key] = value;
+  json moves = json::array(), fens = json::array();
+  Game replay(game.rules(), game.start());
+  fens.push_back(replay.start().ToString());
+  for (Move m : game.moves()) {
+    moves.push_back(FormatMove(m));
+    replay.Play(m);
+    fens.push_back(replay.position().ToString());
+  }
+  return {{"name", name},
+          {"tags", tags},
+          {"moves", moves},
+          {"fens", fens},
+          {"result", ResultName(game.result())},
+          {"reason", ReasonName(game.reason())}};
+}
+
+json WebServer::Impl::RunMetrics(const RunView& run, const std::string& since, const std::string& file) {
+  if (since.size() > 18 || since.find_first_not_of("0123456789") != std::string::npos)
+    throw BadRequest{"'since' must be a byte offset (the 'next' of the last reply)"};
+  if (file.size() > 48 || file.find_first_not_of("0123456789:") != std::string::npos)
+    throw BadRequest{"'file' must be the 'file' of the last reply"};
+  train::JsonLinesPiece piece;
+  {
+    MetricsReadSlot slot(*this);
+    try {
+      piece = train::ReadJsonLinesPiece(train::RunDir(run.dir).MetricsPath(), since.empty() ? 0 : std::stoull(since),
+                                        file, train::kJsonLinesChunkBytes);
+    } catch (const IoError& e) {
+      std::fprintf(stderr, "loaz serve: run '%s': %s\n", run.name.c_str(), e.what());
+      throw BadRequest{"run '" + run.name + "': its metrics.jsonl cannot be read (the server's log says why)", 500};
+    }
+  }
+  json events = json::array();
+  for (json& event : piece.objects) events.push_back(std::move(event));
+  return json{{"run", run.name},    {"events", events},     {"next", piece.next}, {"size", piece.size},
+              {"more", piece.more}, {"reset", piece.reset}, {"file", piece.file}};
+}
+
+}  // namespace loa::serve

@@ -1,0 +1,166 @@
+// Moves and analyses: a request checked, its search run (streamed or
+// not) on a player of the pool.
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "core/error.h"
+#include "core/notation.h"
+#include "core/param_visitor.h"
+#include "play/spec.h"
+#include "serve/server_impl.h"
+
+namespace loa::serve {
+
+SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
+  SearchRequest r;
+  r.game = GameOf(body);
+  r.analyse = analyse;
+  if (r.game.over()) throw BadRequest{"the game is over (" + std::string(ResultName(r.game.result())) + ")"};
+  if (body.contains("seconds")) {
+    if (!body["seconds"].is_number()) throw BadRequest{"'seconds' must be a number"};
+    r.seconds = body["seconds"].get<double>();
+    if (!(r.seconds >= kMinSeconds && r.seconds <= kMaxSeconds))
+      throw BadRequest{"'seconds' must lie in [" + FormatDouble(kMinSeconds) + ", " + FormatDouble(kMaxSeconds) + "]"};
+  }
+  if (body.contains("playouts")) {
+    if (!body["playouts"].is_number_integer()) throw BadRequest{"'playouts' must be an integer"};
+    r.playouts = body["playouts"].get<int64_t>();
+    if (r.playouts < 1 || r.playouts > kMaxPlayouts)
+      throw BadRequest{"'playouts' must lie in [1, " + std::to_string(kMaxPlayouts) + "]"};
+  }
+  r.client = StringField(body, "client");
+  if (r.client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
+  const std::string name = StringField(body, "player", players.front().name);
+  std::string spec;
+  std::tie(spec, r.evaluator) = PlayerOf(name);
+  // An analysis searches until stopped or its bounds: the spec's own limit
+  // does not end it.
+  r.spec = analyse ? spec : WithLimit(spec, r.seconds, r.playouts);
+  return r;
+}
+
+std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& request) {
+  try {
+    // A request that sets its own bounds (an analysis, a move with seconds
+    // or playouts) takes the tab's player of this kind, net and settings
+    // whatever its limit, so that a move asked for after an analysis (or an
+    // analysis after a move) keeps the tree.
+    const std::string base = WithoutLimit(request.spec);
+    return searches->Acquire(
+        request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); },
+        [&](const std::string& kept) { return request.OwnBounds() && WithoutLimit(kept) == base; });
+  } catch (const Refused& e) {
+    throw BadRequest{e.what(), e.status};
+  } catch (const Error& e) {
+    // The message may name the server's files: it goes to the server's log.
+    std::fprintf(stderr, "loaz serve: player '%s': %s\n", PublicName(request.spec).c_str(), e.what());
+    throw BadRequest{"player '" + Excerpt(PublicName(request.spec), 80) +
+                     "' cannot be loaded (the server's log says why)"};
+  }
+}
+
+json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
+  Player& player = lease.player();
+  const uint64_t hits_before = CacheHits(request.evaluator.get());
+  // An analysis without a limit runs until stopped, within the bounds of
+  // any request: 60 s, and for a tree search 100,000 playouts (its memory).
+  const bool tree = request.spec.rfind("mcts", 0) == 0;
+  const int64_t nodes = request.playouts > 0 ? request.playouts : tree ? kMaxPlayouts : 0;
+  const Move move = request.analyse
+                        ? player.Analyse(request.game, request.seconds > 0 ? request.seconds : kMaxSeconds, nodes)
+                    : request.OwnBounds() ? player.ChooseMoveWithin(request.game, request.seconds, request.playouts)
+                                          : player.ChooseMove(request.game, Clock());
+  json analysis = AnalysisOf(player.LastAnalysis(), PublicName(request.spec), lease.seconds());
+  if (request.evaluator) analysis["cache_hits"] = CacheHits(request.evaluator.get()) - hits_before;
+  if (request.analyse) return {{"best", FormatMove(move)}, {"analysis", analysis}};
+  json reply = {{"move", FormatMove(move)}, {"analysis", analysis}};
+  request.game.Play(move);
+  reply["status"] = StatusOf(request.game);
+  return reply;
+}
+
+// A search whose state streams to the page as it runs: JSON lines, one
+// {"analysis": ...} every kStreamPeriod, then the reply with "done": true.
+// The search runs on a thread of its own while the HTTP worker writes; a
+// write that fails (the tab went away) stops it.
+class WebServer::Impl::StreamedSearch {
+ public:
+  StreamedSearch(WebServer::Impl& server, SearchRequest request, std::unique_ptr<SearchPool::Lease> lease)
+      : server_(server), request_(std::move(request)), lease_(std::move(lease)) {}
+  ~StreamedSearch() { End(); }
+
+  // The content provider: writes every line, then ends the stream.
+  bool Write(httplib::DataSink& sink) {
+    thread_ = std::thread([this] {
+      json reply;
+      try {
+        reply = server_.Finish(request_, *lease_);
+      } catch (const std::exception& e) {
+        reply = {{"error", e.what()}};
+      }
+      reply["done"] = true;
+      std::lock_guard<std::mutex> lock(mutex_);
+      reply_ = JsonText(reply) + "\n";
+      done_ = true;
+      changed_.notify_all();
+    });
+    const std::string name = PublicName(request_.spec);
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (changed_.wait_for(lock, kStreamPeriod, [this] { return done_; })) break;
+      }
+      const json update = {{"analysis", AnalysisOf(lease_->player().CurrentAnalysis(), name, lease_->seconds())}};
+      const std::string line = JsonText(update) + "\n";
+      if (!sink.write(line.data(), line.size())) {
+        lease_->player().Stop();
+        End();
+        return false;
+      }
+    }
+    End();
+    const bool written = sink.write(reply_.data(), reply_.size());
+    sink.done();
+    return written;
+  }
+
+  // Waits for the search and gives its slot back (also when the stream
+  // never began).
+  void End() {
+    if (thread_.joinable()) thread_.join();
+    lease_.reset();
+  }
+
+ private:
+  WebServer::Impl& server_;
+  SearchRequest request_;
+  std::unique_ptr<SearchPool::Lease> lease_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool done_ = false;
+  std::string reply_;
+};
+
+void WebServer::Impl::Search(const httplib::Request& http_request, httplib::Response& response, bool analyse) {
+  const json body = ParseBody(http_request);
+  SearchRequest request = ParseSearch(body, analyse);
+  const auto stream = body.find("stream");
+  if (stream != body.end() && !stream->is_boolean()) throw BadRequest{"'stream' must be true or false"};
+  std::unique_ptr<SearchPool::Lease> lease = Begin(request);
+  if (stream == body.end() || !stream->get<bool>()) {
+    response.status = 200;
+    response.set_content(JsonText(Finish(request, *lease)), "application/json");
+    return;
+  }
+  auto job = std::make_shared<StreamedSearch>(*this, std::move(request), std::move(lease));
+  response.status = 200;
+  response.set_header("Cache-Control", "no-store");
+  response.set_chunked_content_provider(
+      "application/x-ndjson", [job](size_t, httplib::DataSink& sink) { return job->Write(sink); },
+      [job](bool) { job->End(); });
+}
+
+}  // namespace loa::serve

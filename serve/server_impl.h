@@ -1,0 +1,55 @@
+#pragma once
+// The server's state and its handlers, split by topic: server.cpp (start,
+// players, the routes), search_api.cpp (moves and analyses),
+// runs_api.cpp (the runs' metrics, ratings, checkpoints and games).
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "serve/request.h"
+#include "serve/search_pool.h"
+#include "serve/server.h"
+
+namespace loa::serve {
+
+struct WebServer::Impl {
+  ServeOptions options;
+  std::vector<NamedPlayer> players;
+  std::vector<RunView> runs;
+  // Before http: the HTTP workers (which hold leases) end first.
+  std::unique_ptr<SearchPool> searches;
+  httplib::Server http;
+  std::atomic<int> port{0};  // the port bound, for the Host check
+  // The evaluators of the run checkpoints asked for, newest last.
+  std::mutex checkpoints_mutex;
+  std::vector<std::pair<std::string, std::shared_ptr<Evaluator>>> checkpoint_evaluators;
+
+  explicit Impl(ServeOptions o);
+  void Routes();
+  // Returns the spec of a player name and the evaluator its searches share.
+  std::pair<std::string, std::shared_ptr<Evaluator>> PlayerOf(const std::string& name);
+  bool HostAllowed(const std::string& host) const;
+  SearchRequest ParseSearch(const json& body, bool analyse);
+  std::unique_ptr<SearchPool::Lease> Begin(const SearchRequest& request);
+  // Runs the search of a lease to its end and returns the reply.
+  json Finish(SearchRequest& request, SearchPool::Lease& lease);
+  void Search(const httplib::Request& http_request, httplib::Response& response, bool analyse);
+  class StreamedSearch;
+  // At most kMaxMetricsReads metrics reads at once; more wait their turn.
+  class MetricsReadSlot;
+  std::mutex metrics_mutex;
+  std::condition_variable metrics_freed;
+  int metrics_reads = 0;
+  const RunView& RunAt(const std::string& index) const;
+  json RunGames(const RunView& run) const;
+  json RunGame(const RunView& run, const std::string& name) const;
+  // A piece of the run's metrics from byte `since` on (docs/SERVE.md).
+  json RunMetrics(const RunView& run, const std::string& since, const std::string& file);
+};
+
+}  // namespace loa::serve
