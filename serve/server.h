@@ -38,6 +38,11 @@ std::string PublicName(const std::string& spec);
 // move when it is there, then the baseline at 1 s a move.
 std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs);
 
+// The web front end. Threads: construct, Bind and Listen on one thread;
+// Stop from any other (a signal's waiting thread) while Listen runs; the
+// destructor after Listen has returned. Listen serves on its own pool of
+// HTTP workers and the searches' threads. Lifetimes: it copies its options
+// and owns its players, evaluators and searches.
 class WebServer {
  public:
   // Checks the options (players built once, run directories and files

@@ -57,7 +57,9 @@ void FillOwnership(const FinalBoard& board, Color side, int t, float* out);
 // Writes row `row` of batch for sample s (of shard) under symmetry t.
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch);
 
-// The window. Not thread-safe: the trainer's thread owns it.
+// The window. Threads: not thread-safe; the trainer's thread owns it and
+// calls every member. Lifetimes: it keeps no reference to what it is given
+// (shards are read into it).
 class ReplayBuffer {
  public:
   // Batches are encoded with the input set `features` (the net's).

@@ -22,8 +22,10 @@ struct ShardFile {
   int64_t mtime_ns = 0;  // modification time, the order of the window
 };
 
-// Paths and listings of one run directory. Thread-safe (it holds only the
-// root path).
+// Paths and listings of one run directory. Threads: any, at once (it holds
+// only the root path; listings read the file system as it is). Lifetimes:
+// a value, copied freely; users that keep a reference (SelfPlay, Trainer)
+// need it to outlive them.
 class RunDir {
  public:
   explicit RunDir(std::string root);

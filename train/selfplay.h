@@ -31,6 +31,11 @@ struct Reconciled {
 // before those writers start.
 Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, MetricsLog& metrics);
 
+// The self-play workers of one process. Threads: Run on one thread (it
+// starts selfplay.workers worker threads and joins them before it
+// returns); games() and positions() from any; nothing else while Run runs.
+// Lifetimes: config, run, log and metrics must outlive the object; `stop`
+// must outlive Run.
 class SelfPlay {
  public:
   // `name` tells this process's shards apart from other writers' in the

@@ -28,6 +28,9 @@ inline constexpr char kSelfplaySamplesCounter[] = "selfplay_samples";
 // Throws Error (one line naming the key and the file) or IoError.
 ExportedNet ReadInitialNet(const Config& config);
 
+// The trainer of a run. Threads: one thread calls every member (LibTorch's
+// intra-op threads are its own); the checkpoint callback runs on that
+// thread. Lifetimes: config, run, log and metrics must outlive the object.
 class Trainer {
  public:
   // Called after each checkpoint is written, with its step and path.
