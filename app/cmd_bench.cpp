@@ -254,20 +254,25 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
   return 0;
 }
 
-// Returns playouts per second of one engine search from the start position.
-double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, int playouts, bool cpu_time, int64_t* done) {
+// Returns playouts per second of one engine search from the start position
+// within `limits` (early stop off); *done gets its playouts.
+double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done) {
   SearchParams params;
   params.threads = threads;
   params.reuse_tree = false;
   Search search(&evaluator, params);
-  SearchLimits limits;
-  limits.playouts = playouts;
   limits.early_stop = false;
-  Game game;
   Timer timer(cpu_time);
-  SearchResult result = search.Run(game, limits);
+  const SearchResult result = search.Run(Game(), limits);
   *done = result.playouts;
   return result.playouts / timer.Seconds();
+}
+
+// The limits of a search of `playouts`.
+SearchLimits PlayoutLimit(int playouts) {
+  SearchLimits limits;
+  limits.playouts = playouts;
+  return limits;
 }
 
 // Returns evaluations per second of batched self-play with `games` games,
@@ -299,7 +304,7 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
       std::thread::hardware_concurrency());
   UniformEvaluator uniform;
   int64_t done = 0;
-  double rate = SearchPlayoutsPerSecond(uniform, threads, playouts, cpu_time, &done);
+  double rate = SearchPlayoutsPerSecond(uniform, threads, PlayoutLimit(playouts), cpu_time, &done);
   std::printf("  uniform  one game:  %9.0f playouts/s (%lld playouts)\n", rate, static_cast<long long>(done));
   double mean_batch = 0;
   rate = SelfPlayEvaluationsPerSecond(uniform, games, seconds, cpu_time, &mean_batch);
@@ -312,7 +317,7 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   // The engine: each search thread evaluates its own leaves on Eigen.
   EigenByPrecision eigen(net, 1);
   for (auto& evaluator : eigen.evaluators) {
-    rate = SearchPlayoutsPerSecond(*evaluator, threads, std::max(10, playouts / 20), cpu_time, &done);
+    rate = SearchPlayoutsPerSecond(*evaluator, threads, PlayoutLimit(std::max(10, playouts / 20)), cpu_time, &done);
     std::printf("  Eigen %s one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n",
                 PrecisionName(evaluator->precision()), rate, static_cast<long long>(done));
   }
@@ -463,15 +468,10 @@ std::vector<int> Doublings(int max) {
 
 // Returns playouts a second of one search from the start, `seconds` long.
 double TimedSearchRate(Evaluator& evaluator, int threads, double seconds) {
-  SearchParams params;
-  params.threads = threads;
-  params.reuse_tree = false;
-  Search search(&evaluator, params);
   SearchLimits limits;
   limits.seconds = seconds;
-  limits.early_stop = false;
-  const SearchResult result = search.Run(Game(), limits);
-  return result.playouts / result.seconds;
+  int64_t done = 0;
+  return SearchPlayoutsPerSecond(evaluator, threads, limits, false, &done);
 }
 
 // Returns positions (moves played) an hour of `workers` self-play drivers on

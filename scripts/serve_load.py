@@ -13,11 +13,12 @@ prints the median and the worst of each. Standard library only.
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import threading
 import time
 import urllib.request
+
+from serve_common import running_server
 
 
 def request(port, path, body=None):
@@ -37,12 +38,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
 
-    server = subprocess.Popen([args.loaz, "serve", "--port", "0", "--player", "ab:time=1",
-                               "--searches", str(args.searches)],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline()  # "loaz serve: http://127.0.0.1:PORT/ ..."
-        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+    with running_server(args.loaz, "--player", "ab:time=1", "--searches", str(args.searches)) as port:
         moves = {}
 
         def ask(i):
@@ -73,9 +69,6 @@ def main():
         print(f"  /api/info    {ms(info)} ({args.rounds} requests)")
         print(f"  /api/stop    {ms(stops)} (one per tab)")
         print(f"  searches ended after their stop: {min(searched):.2f}-{max(searched):.2f} s of search")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -16,11 +16,12 @@ of rest. Standard library only.
 import argparse
 import json
 import os
-import subprocess
 import tempfile
 import threading
 import time
 import urllib.request
+
+from serve_common import running_server
 
 
 def get(port, path):
@@ -63,10 +64,7 @@ def main():
                 f.write(text)
                 written += len(text)
                 lines += 1
-        server = subprocess.Popen([args.loaz, "serve", "--port", "0", "--player", "random", "--run", run],
-                                  stdout=subprocess.PIPE, text=True)
-        try:
-            port = int(server.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+        with running_server(args.loaz, "--player", "random", "--run", run) as port:
             mb = lambda: get(port, "/api/info")["resident_bytes"] / 1e6
             start = mb()
             print(f"metrics.jsonl: {written / 1e6:.1f} MB, {lines} lines; resident at the start {start:.1f} MB")
@@ -84,9 +82,6 @@ def main():
             time.sleep(1)
             end = mb()
             print(f"after a second of rest: {end:.1f} MB ({end - start:+.1f} MB from the start)")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,18 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// Returns a socket connected to the loopback port, or -1.
+int ConnectTo(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(uint16_t(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) return fd;
+  ::close(fd);
+  return -1;
+}
+
 constexpr char kPlayers[][48] = {"random", "greedy", "ab:depth=2", "rollout:sims=64",
                                  "mcts:evaluator=uniform,playouts=32"};
 
@@ -630,12 +642,8 @@ TEST_F(ServerTest, TricklingBodiesDoNotHoldEveryWorker) {
   const std::string head = "POST /api/position HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port_) +
                            "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{";
   for (int i = 0; i < 70; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(uint16_t(port_));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    const int fd = ConnectTo(port_);
+    ASSERT_GE(fd, 0);
     ASSERT_EQ(::send(fd, head.data(), head.size(), MSG_NOSIGNAL), ssize_t(head.size()));
     sockets.push_back(fd);
   }
@@ -661,12 +669,8 @@ TEST_F(ServerTest, TricklingBodiesDoNotHoldEveryWorker) {
 TEST_F(ServerTest, IdleConnectionsDoNotShutOthersOut) {
   std::vector<int> sockets;
   for (int i = 0; i < 50; ++i) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(uint16_t(port_));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    const int fd = ConnectTo(port_);
+    ASSERT_GE(fd, 0);
     sockets.push_back(fd);
   }
   EXPECT_EQ(Get("/api/info").first, 200);
