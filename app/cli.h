@@ -1,7 +1,7 @@
 #pragma once
 // Command-line parsing for every subcommand, with one behaviour: --help
 // prints the help and exits 0; a usage error prints one line
-// `loaz CMD: error: ...` and exits 2 (docs/DESIGN.md, Exit codes).
+// `loaz CMD: error: ...` and exits 2 (docs/RUNS.md, "Exit codes and errors").
 
 #include <CLI/CLI.hpp>
 

@@ -1,5 +1,5 @@
 // loaz fork: a new run that goes on from a checkpoint of another, with
-// settings changed (docs/DESIGN.md, "Forking a run").
+// settings changed (docs/RUNS.md, "Forking a run").
 
 #include "app/cli.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // `loaz fork`: a new run that goes on from a checkpoint of another, with
-// some settings changed (docs/DESIGN.md, "Forking a run"). The two runs then
+// some settings changed (docs/RUNS.md, "Forking a run"). The two runs then
 // share everything up to the checkpoint, so that a change to the later hours
 // of a run (an anneal, a larger net) is tested at the cost of those hours
 // alone.
