@@ -27,7 +27,7 @@ constexpr float ProvenValue(Proven p) { return p == Proven::kWin ? 1.0f : p == P
 
 // A node: the edge from its parent (move and prior) and the statistics of
 // the position after it. Values are for the player who made the move into
-// the node, so a parent picks the child of highest value. 28 bytes.
+// the node, so a parent picks the child of highest value. 32 bytes.
 //
 // Threads share a tree (mcts/tree.h): the statistics, the in-flight count,
 // the state and the proof are atomics that selection reads without a lock
@@ -46,6 +46,7 @@ struct Node {
   float prior = 0;                     // P of the edge into this node
   std::atomic<float> q{0};             // mean value of the completed visits
   std::atomic<float> d{0};             // mean draw probability of the completed visits
+  std::atomic<float> q2{0};            // mean square of the completed visits' values (their spread)
   std::atomic<uint32_t> visits{0};     // completed visits
   uint32_t first_child = 0;            // arena index of the first child (0: none)
   uint16_t move = 0;                   // Move::raw() of the edge into this node
@@ -63,6 +64,7 @@ struct Node {
     prior = other.prior;
     q.store(other.q.load(kRelaxed), kRelaxed);
     d.store(other.d.load(kRelaxed), kRelaxed);
+    q2.store(other.q2.load(kRelaxed), kRelaxed);
     visits.store(other.visits.load(kRelaxed), kRelaxed);
     first_child = other.first_child;
     move = other.move;
@@ -81,6 +83,7 @@ struct Node {
   uint32_t n_in_flight() const { return in_flight.load(kRelaxed); }
   float value() const { return q.load(kRelaxed); }
   float draw() const { return d.load(kRelaxed); }
+  float square() const { return q2.load(kRelaxed); }
   // The state with acquire order: after kExpanded, the children block may
   // be read.
   State current_state() const { return state.load(std::memory_order_acquire); }
@@ -89,16 +92,17 @@ struct Node {
   // makes it exclusive (one thread, or the tree's lock of this node).
   void AddVisit(float v, float dv) {
     const uint32_t count = visits.load(kRelaxed) + 1;
-    const float mean = q.load(kRelaxed), draws = d.load(kRelaxed);
+    const float mean = q.load(kRelaxed), draws = d.load(kRelaxed), square = q2.load(kRelaxed);
     q.store(mean + (v - mean) / float(count), kRelaxed);
     d.store(draws + (dv - draws) / float(count), kRelaxed);
+    q2.store(square + (v * v - square) / float(count), kRelaxed);
     visits.store(count, kRelaxed);
   }
 
  private:
   static constexpr std::memory_order kRelaxed = std::memory_order_relaxed;
 };
-static_assert(sizeof(Node) == 28, "Node layout changed");
+static_assert(sizeof(Node) == 32, "Node layout changed");
 
 // Nodes in chunks of 2^kChunkBits; index 0 is the root. Allocate needs one
 // thread at a time (the tree's lock); nodes already allocated may be read
@@ -106,7 +110,7 @@ static_assert(sizeof(Node) == 28, "Node layout changed");
 // that share the arena Reserve first.
 class NodeArena {
  public:
-  static constexpr int kChunkBits = 12;  // 4096 nodes, 112 KiB: small trees stay small
+  static constexpr int kChunkBits = 12;  // 4096 nodes, 128 KiB: small trees stay small
   static constexpr uint32_t kChunkSize = uint32_t{1} << kChunkBits;
 
   Node& operator[](uint32_t i) { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }

@@ -46,7 +46,7 @@ float MoveTemperature(const SearchParams& params, int ply) {
   return ply < params.temperature_cutoff_plies ? params.temperature_start : params.temperature_end;
 }
 
-Move ChooseBestMove(const std::vector<RootChild>& children) {
+Move ChooseBestMove(const std::vector<RootChild>& children, float lcb_z) {
   assert(!children.empty());
   const RootChild* best = nullptr;
   for (const RootChild& c : children) {
@@ -56,7 +56,22 @@ Move ChooseBestMove(const std::vector<RootChild>& children) {
   best = &children[0];
   for (const RootChild& c : children)
     if (BetterByVisits(c, *best)) best = &c;
-  return best->move;
+  if (lcb_z <= 0 || best->proven == Proven::kLoss || best->visits == 0) return best->move;
+  // The lower confidence bound of each move visited enough; the most
+  // visited move's own bound is the one to beat.
+  auto bound = [lcb_z](const RootChild& c) {
+    return double(c.q) - lcb_z * double(c.q_stdev) / std::sqrt(double(std::max<uint32_t>(c.visits, 1)));
+  };
+  const RootChild* chosen = best;
+  double chosen_bound = bound(*best);
+  for (const RootChild& c : children) {
+    if (c.proven == Proven::kLoss || double(c.visits) < kLcbMinVisitShare * best->visits) continue;
+    if (const double b = bound(c); b > chosen_bound) {
+      chosen = &c;
+      chosen_bound = b;
+    }
+  }
+  return chosen->move;
 }
 
 std::vector<MoveProbability> PolicyTarget(const std::vector<RootChild>& children, const SearchParams& params,

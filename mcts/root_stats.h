@@ -20,6 +20,7 @@ struct RootChild {
   uint32_t visits = 0;
   float q = 0;                       // mean value; the exact one when proven
   float d = 0;                       // mean draw probability
+  float q_stdev = 0;                 // the spread (standard deviation) of its visits' values; 0 when proven
   Proven proven = Proven::kUnknown;  // the result of playing this move
   int end_plies = 0;                 // when proven: plies to the end after this move
 };
@@ -40,7 +41,15 @@ float MoveTemperature(const SearchParams& params, int ply);
 // Returns the engine's move: a proven win (the shortest), else the most
 // visited move that is not a proven loss (ties to higher Q, then prior), else
 // the proven loss that lasts longest. children must not be empty.
-Move ChooseBestMove(const std::vector<RootChild>& children);
+// With lcb_z > 0 (KataGo's and Leela Zero's lower confidence bound), among
+// the moves not proven lost with at least kLcbMinVisitShare of the most
+// visited one's visits, the one of highest Q - lcb_z x stdev / sqrt(visits)
+// is played instead.
+Move ChooseBestMove(const std::vector<RootChild>& children, float lcb_z = 0);
+
+// The least share of the most visited move's visits that a move needs for
+// its lower confidence bound to count (KataGo's minVisitPropForLCB).
+inline constexpr double kLcbMinVisitShare = 0.15;
 
 // Returns the policy target of a search, probabilities summing to 1, moves
 // with no share left out:

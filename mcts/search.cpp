@@ -200,7 +200,7 @@ SearchResult Search::ResultLocked() const {
   SearchResult result;
   result.children = tree_.RootChildren();
   if (!result.children.empty()) {
-    result.best_move = ChooseBestMove(result.children);
+    result.best_move = ChooseBestMove(result.children, params_.lcb_z);
     result.pv = tree_.PrincipalVariation(result.best_move, kPvLength);
   }
   result.value = tree_.RootValue();

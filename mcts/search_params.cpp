@@ -40,6 +40,9 @@ void SearchParams::VisitEngine(ParamVisitor& v) {
   v.Int("leaves_per_batch", leaves_per_batch, 1, 4096, "leaves one engine thread gathers per evaluator call");
   v.Int64("max_tree_nodes", max_tree_nodes, int64_t{1} << 10, int64_t{1} << 31, "the engine's tree size bound");
   v.Float("virtual_loss", virtual_loss, 0, 100, "virtual losses of an in-flight playout per node");
+  v.Float("lcb_z", lcb_z, 0, 10,
+          "the move played: highest lower confidence bound Q - z stdev / sqrt(N) among moves of 15% of the "
+          "most visits (0: the most visited)");
   v.Int("time_moves_to_go", time_moves_to_go, 1, 1000, "a move on a clock may use 1/this of the main time");
   v.Double("move_overhead_seconds", move_overhead_seconds, 0, 60, "time kept back per move for the protocol");
 }

@@ -25,7 +25,10 @@ struct SearchParams {
   // Leaves one engine thread gathers (with virtual loss) before it calls the
   // evaluator; 1 makes a one-thread search exactly sequential.
   int leaves_per_batch = 1;
-  // The engine stops gathering when the tree holds this many nodes (28 bytes
+  // The engine's move by a lower confidence bound on its value (KataGo,
+  // Leela Zero): z standard errors below Q; 0 plays the most visited move.
+  float lcb_z = 0;
+  // The engine stops gathering when the tree holds this many nodes (32 bytes
   // each): a memory bound for long timed searches.
   int64_t max_tree_nodes = int64_t{1} << 24;
 

@@ -500,6 +500,7 @@ void SearchTree::FillRootChildren(std::vector<RootChild>* children) const {
     const bool proven = c.proven != Proven::kUnknown;
     c.q = proven ? ProvenValue(c.proven) : child.value();
     c.d = proven ? float(c.proven == Proven::kDraw) : child.draw();
+    c.q_stdev = proven ? 0.0f : std::sqrt(std::max(0.0f, child.square() - c.q * c.q));
     children->push_back(c);
   }
 }

@@ -108,7 +108,7 @@ class SearchTree {
   int root_ply() const { return root_ply_; }
   uint32_t root_visits() const { return arena_[0].n(); }
   uint32_t root_in_flight() const { return arena_[0].n_in_flight(); }
-  // Returns the arena slots in use: a bound on the tree's memory / 28 bytes.
+  // Returns the arena slots in use: a bound on the tree's memory / 32 bytes.
   uint32_t size() const { return arena_.size(); }
 
   // Returns the root's result for its side to move (kUnknown if unproven).

@@ -26,6 +26,22 @@ TEST(RootStatsTest, BestMoveIsTheMostVisitedThatIsNotLost) {
   EXPECT_EQ(ChooseBestMove(children), children[1].move);
 }
 
+TEST(RootStatsTest, TheLowerConfidenceBoundPlaysASurerMove) {
+  // The most visited move's value is low and spread; the second, with a
+  // fifth of its visits, is higher and steady; the third has too few visits
+  // for its bound to count, however high its value.
+  std::vector<RootChild> children = {Child(0, 0.4f, 500, 0.10f), Child(1, 0.3f, 100, 0.30f), Child(2, 0.3f, 50, 0.90f)};
+  children[0].q_stdev = 0.6f;
+  children[1].q_stdev = 0.2f;
+  children[2].q_stdev = 0.1f;
+  EXPECT_EQ(ChooseBestMove(children), children[0].move);        // by visits
+  EXPECT_EQ(ChooseBestMove(children, 1.0f), children[1].move);  // 0.30 - 0.02 > 0.10 - 0.027
+  children[1].q_stdev = 3.0f;                                   // 0.30 - 0.30 < 0.10 - 0.027
+  EXPECT_EQ(ChooseBestMove(children, 1.0f), children[0].move);
+  children[2].visits = 75;  // 15% of 500: it counts now
+  EXPECT_EQ(ChooseBestMove(children, 1.0f), children[2].move);
+}
+
 TEST(RootStatsTest, BestMoveIsTheShortestWin) {
   const std::vector<RootChild> children = {Child(0, 0.2f, 100, 0.1f), Child(1, 0.5f, 3, 1, Proven::kWin, 4),
                                            Child(2, 0.3f, 1, 1, Proven::kWin, 2)};
@@ -78,8 +94,8 @@ TEST(RootStatsTest, ProvenLossesLeaveTheTarget) {
 
 TEST(RootStatsTest, SurpriseIsTheDivergenceOfTheTargetFromTheRawPriors) {
   std::vector<RootChild> children = {Child(0, 0.5f, 0, 0), Child(1, 0.25f, 0, 0), Child(2, 0.25f, 0, 0)};
-  const std::vector<MoveProbability> same = {{children[0].move, 0.5f}, {children[1].move, 0.25f},
-                                             {children[2].move, 0.25f}};
+  const std::vector<MoveProbability> same = {
+      {children[0].move, 0.5f}, {children[1].move, 0.25f}, {children[2].move, 0.25f}};
   EXPECT_NEAR(PolicySurprise(same, children), 0, 1e-6);
   // All on the third move: log(1 / 0.25).
   const std::vector<MoveProbability> third = {{children[2].move, 1.0f}};

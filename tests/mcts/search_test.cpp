@@ -40,7 +40,12 @@ std::vector<Game> SomeGames(int count, uint64_t seed) {
 void ExpectConsistent(const SearchResult& result) {
   if (result.proven != Proven::kUnknown) return;
   uint32_t sum = 0;
-  for (const RootChild& c : result.children) sum += c.visits;
+  for (const RootChild& c : result.children) {
+    sum += c.visits;
+    // Values lie in [-1, 1]: so does their spread.
+    EXPECT_GE(c.q_stdev, 0.0f);
+    EXPECT_LE(c.q_stdev, 1.0001f);
+  }
   EXPECT_EQ(sum + 1, result.visits);
 }
 
