@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "core/error.h"
 #include "core/notation.h"
@@ -34,19 +35,25 @@ Rules RulesOf(const json& body) {
   if (it == body.end() || it->is_null()) return rules;
   if (!it->is_object())
     throw BadRequest{"'rules' must be an object: {\"simultaneous\": \"draw\", \"start\": \"standard\"}"};
-  for (const auto& item : it->items())
-    if (item.key() != "simultaneous" && item.key() != "start")
-      throw BadRequest{"unknown rules option '" + Excerpt(item.key(), 40) + "' (simultaneous, start)"};
-  // Each value is one of a closed set, matched whole: nothing from the
-  // request is spliced into a rules string.
-  const std::string simultaneous = StringField(*it, "simultaneous", "draw");
-  if (simultaneous != "draw" && simultaneous != "mover")
-    throw BadRequest{"rules 'simultaneous' is '" + Excerpt(simultaneous, 40) + "': draw or mover"};
-  const std::string start = StringField(*it, "start", "standard");
-  if (start != "standard" && start != "scrambled")
-    throw BadRequest{"rules 'start' is '" + Excerpt(start, 40) + "': standard or scrambled"};
-  rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
-  rules.start = start == "standard" ? StartKind::kStandard : StartKind::kScrambled;
+  // The rules' own declaration reads them (Rules::Visit): each value whole,
+  // checked against its closed set or range; nothing is spliced into text.
+  std::map<std::string, std::string> values;
+  for (const auto& item : it->items()) {
+    if (item.value().is_string())
+      values[item.key()] = item.value().get<std::string>();
+    else if (item.value().is_number_integer())
+      values[item.key()] = std::to_string(item.value().get<int64_t>());
+    else
+      throw BadRequest{"rules '" + Excerpt(item.key(), 40) + "' must be a string or an integer"};
+  }
+  MapParamReader reader(values, "rules");
+  try {
+    rules.Visit(reader);
+  } catch (const Error& e) {
+    throw BadRequest{e.what()};
+  }
+  if (const std::vector<std::string> unknown = reader.UnknownKeys(); !unknown.empty())
+    throw BadRequest{"unknown rules option '" + Excerpt(unknown.front(), 40) + "' (simultaneous, start, max_plies)"};
   return rules;
 }
 

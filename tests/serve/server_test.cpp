@@ -266,7 +266,8 @@ TEST_F(ServerTest, HostileRequestsAreAnsweredNotFatal) {
   for (const char* value : {"draw max_plies=2", "draw start=scrambled", "mover\n"}) {
     const auto [status, answer] = Post("/api/position", json{{"rules", {{"simultaneous", value}}}}.dump());
     EXPECT_EQ(status, 400) << value;
-    EXPECT_NE(answer.value("error", "").find("draw or mover"), std::string::npos) << answer.dump();
+    EXPECT_NE(answer.value("error", "").find("simultaneous: '"), std::string::npos) << answer.dump();
+    EXPECT_NE(answer.value("error", "").find("is not one of draw|mover"), std::string::npos) << answer.dump();
   }
   // A name that would close its tag and add a FEN tag; a 50 KB token.
   const auto [tag, tag_reply] =
