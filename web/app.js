@@ -491,20 +491,28 @@ function ladderLines(ratings, x0, x1) {
 // bounded piece, with `more` while the file holds more) and appends it; a
 // file replaced since (`reset`: another file, or a shorter one) is read
 // again from its start.
-const metrics = {run: null, next: 0, file: '', events: []};
+const metrics = {run: null, next: 0, file: '', events: [], reading: false};
 
 // Reads the run's metrics up to the end of its file, piece by piece,
-// showing how far it got; returns false when another run was chosen.
+// showing how far it got; returns false when another run was chosen, or
+// when an earlier poll is still reading (it goes on, and the next poll
+// draws), so that no piece is appended twice.
 async function catchUpMetrics(index) {
-  for (;;) {
-    const piece = await api(`/api/runs/${index}/metrics?since=${metrics.next}&file=${encodeURIComponent(metrics.file)}`);
-    if (metrics.run !== index) return false;
-    if (piece.reset) metrics.events = [];
-    metrics.events.push(...piece.events);
-    Object.assign(metrics, {next: piece.next, file: piece.file});
-    $('metrics-progress').textContent = piece.more
-      ? `reading the metrics: ${(piece.next / 1e6).toFixed(1)} of ${(piece.size / 1e6).toFixed(1)} MB` : '';
-    if (!piece.more) return true;
+  if (metrics.reading) return false;
+  metrics.reading = true;
+  try {
+    for (;;) {
+      const piece = await api(`/api/runs/${index}/metrics?since=${metrics.next}&file=${encodeURIComponent(metrics.file)}`);
+      if (metrics.run !== index) return false;
+      if (piece.reset) metrics.events = [];
+      metrics.events.push(...piece.events);
+      Object.assign(metrics, {next: piece.next, file: piece.file});
+      $('metrics-progress').textContent = piece.more
+        ? `reading the metrics: ${(piece.next / 1e6).toFixed(1)} of ${(piece.size / 1e6).toFixed(1)} MB` : '';
+      if (!piece.more) return true;
+    }
+  } finally {
+    metrics.reading = false;
   }
 }
 
@@ -566,7 +574,7 @@ async function loadRun() {
   for (const g of games.games) {
     const href = `#runs?run=${index}&game=${encodeURIComponent(g.name)}`;
     gameList.appendChild(linkItem(`${g.kind}: ${g.name.split('/').pop()}`, () => {
-      history.pushState(null, '', href);  // opening a game is a step back can undo
+      history.pushState(null, '', href);  // opening a game is a step the back button undoes
       openGame(index, g.name).catch(showError);
     }, href));
   }
