@@ -57,6 +57,12 @@ Rules RulesOf(const json& body) {
   return rules;
 }
 
+bool SearchRequest::OwnBounds() const {
+  if (analyse) return true;
+  const std::string kind = PlayerSpec::Parse(spec).kind();
+  return (kind == "mcts" || kind == "ab") && (seconds > 0 || playouts > 0);
+}
+
 // Returns a player's name as a record's tag value: at most 100 characters,
 // refused when it holds what a tag value cannot (a quote, a backslash, a
 // bracket, a control character), which could close the tag and add others.

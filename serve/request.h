@@ -75,10 +75,7 @@ struct SearchRequest {
   // Whether the search's bounds are the request's rather than its player's
   // (Player::Analyse, Player::ChooseMoveWithin): an analysis, or a move of
   // the searches that take bounds with a limit given.
-  bool OwnBounds() const {
-    const bool bounded = spec.rfind("mcts:", 0) == 0 || spec.rfind("ab:", 0) == 0;
-    return analyse || (bounded && (seconds > 0 || playouts > 0));
-  }
+  bool OwnBounds() const;
 };
 
 // A run directory given on the command line, named by its folder.
