@@ -31,8 +31,10 @@ inline constexpr int kMaxPly = 128;
 inline constexpr int kMaxSearchDepth = 64;
 // The baseline's versions (docs/BASELINE.md): 1 is the search and
 // evaluation before the tuned evaluation and MIA's techniques
-// (ab:version=1); 2 adds them; 3, today's, adds late-move pruning.
-inline constexpr int kLatestVersion = 3;
+// (ab:version=1); 2 adds them; 3 adds late-move pruning; 4, today's, adds
+// the evaluation's square classes and pieces outside the largest group,
+// with weights fitted on version 3's games.
+inline constexpr int kLatestVersion = 4;
 
 // Returns whether score is a win or loss found by the search.
 constexpr bool IsDecisiveScore(int score) { return score > kWinScore - kMaxPly || score < -kWinScore + kMaxPly; }

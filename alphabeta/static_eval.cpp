@@ -32,6 +32,25 @@ struct CentralisationTable {
 };
 constexpr CentralisationTable kCentralisation{};
 
+// The classes of squares under the board's 8 symmetries, named by their
+// square nearest a1: a1, b1, c1, d1, b2, c2, d2, c3, d3, d4 (0 to 9), by the
+// distances of the file and the rank from the edge (0 edge .. 3 centre).
+constexpr int kNumSquareClasses = 10;
+constexpr int SquareClass(Square s) {
+  constexpr int kByDistances[4][4] = {{0}, {1, 4}, {2, 5, 7}, {3, 6, 8, 9}};  // [larger][smaller]
+  const int df = FileOf(s) < 4 ? FileOf(s) : 7 - FileOf(s);
+  const int dr = RankOf(s) < 4 ? RankOf(s) : 7 - RankOf(s);
+  return kByDistances[std::max(df, dr)][std::min(df, dr)];
+}
+
+struct SquareClassMasks {
+  Bitboard mask[kNumSquareClasses] = {};
+  constexpr SquareClassMasks() {
+    for (Square s = 0; s < kNumSquares; ++s) mask[SquareClass(s)] |= SquareBB(s);
+  }
+};
+constexpr SquareClassMasks kSquareClasses{};
+
 // The least sum of Chebyshev distances to the centre of mass that n pieces can
 // have: one on it, eight around it, the rest one ring further (Winands 2003).
 constexpr int MinimalDistanceSum(int n) { return n <= 9 ? std::max(0, n - 1) : 8 + 2 * (n - 9); }
@@ -128,18 +147,43 @@ SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
   Extent<1>(own, kFileA, low_file, high_file);
   Extent<8>(own, kRank1, low_rank, high_rank);
   f.uniformity = -(high_file - low_file + 1) * (high_rank - low_rank + 1);
-  if (with_groups) f.groups = -CountGroups(own);
+  if (with_groups) {
+    int largest = 0;
+    for (Bitboard rest = own; rest;) {
+      const Bitboard group = GroupOf(rest & (0 - rest), rest);
+      rest &= ~group;
+      --f.groups;
+      largest = std::max(largest, PopCount(group));
+    }
+    f.outside = largest - n;
+  }
   f.pieces = n;
+  int SideFeatures::*const kClassCounts[kNumSquareClasses - 1] = {
+      &SideFeatures::square_a1, &SideFeatures::square_b1, &SideFeatures::square_c1,
+      &SideFeatures::square_d1, &SideFeatures::square_b2, &SideFeatures::square_c2,
+      &SideFeatures::square_d2, &SideFeatures::square_c3, &SideFeatures::square_d3};
+  for (int k = 0; k < kNumSquareClasses - 1; ++k) f.*kClassCounts[k] = PopCount(own & kSquareClasses.mask[k]);
   return f;
 }
 
-EvalWeights EvalWeights::Default() {
+EvalWeights EvalWeights::Default(){
 #include "alphabeta/default_weights.inc"
+}
+
+EvalWeights EvalWeights::Version(int version) {
+  if (version == 1) return Version1();
+  if (version <= 3) {
+#include "alphabeta/version2_weights.inc"
+  }
+  return Default();
 }
 
 int StaticScore(const Position& pos, const EvalWeights& w) {
   const Color us = pos.side_to_move();
-  const bool groups = w.groups != 0;  // the one feature that costs a flood fill
+  // The groups cost a flood fill: computed only where a weight reads them.
+  const bool groups =
+      w.groups != 0 || w.outside != 0 ||
+      (w.tapered && (w.late[TermIndex(&EvalWeights::groups)] != 0 || w.late[TermIndex(&EvalWeights::outside)] != 0));
   const SideFeatures a = ComputeFeatures(pos, us, groups), b = ComputeFeatures(pos, Opponent(us), groups);
   int64_t value = 0;
   if (!w.tapered) {

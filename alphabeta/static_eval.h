@@ -36,16 +36,26 @@ struct EvalWeights {
   int side_to_move = 56;   // the tempo of the side to move
   int groups = 0;          // per own group fewer (a feature of the 2004 thesis' analysis, not of MIA IV)
   int pieces = 0;          // per own piece more
+  int outside = 0;         // per own piece outside the largest own group (fewer is better)
+  // Per own piece on each class of squares under the board's symmetries,
+  // named by its square nearest a1 (the centre class d4 is the reference:
+  // the classes' counts add up to the pieces).
+  int square_a1 = 0, square_b1 = 0, square_c1 = 0, square_d1 = 0, square_b2 = 0, square_c2 = 0, square_d2 = 0,
+      square_c3 = 0, square_d3 = 0;
   // The weighted sum is divided by this; a larger scale gives the weights a finer grain.
   int scale = 4;
   // Tapered: the named weights hold with all 24 pieces on the board, `late`
   // (in kEvalTerms' order) with 2, and in between they blend linearly in
   // the pieces on the board (as chess engines taper from opening to ending).
   bool tapered = false;
-  std::array<int, 11> late{};
+  std::array<int, 21> late{};
 
   // The weights of version 1 of the baseline (ab:version=1): the ones above.
   static EvalWeights Version1() { return EvalWeights(); }
+  // The weights of a version of the baseline (1 to the latest): version 1's
+  // above, versions 2 and 3's (alphabeta/version2_weights.inc), version 4's
+  // and today's (Default).
+  static EvalWeights Version(int version);
   // The weights fitted by `loaz tune-eval` and shipped (alphabeta/default_weights.inc).
   static EvalWeights Default();
 };
@@ -62,6 +72,10 @@ struct SideFeatures {
   int uniformity = 0;      // -(area of the smallest rectangle holding the pieces)
   int groups = 0;          // -(number of 8-connected groups)
   int pieces = 0;          // number of pieces
+  int outside = 0;         // -(pieces outside the largest group)
+  // Pieces on each class of squares (SquareClass); d4's is left out.
+  int square_a1 = 0, square_b1 = 0, square_c1 = 0, square_d1 = 0, square_b2 = 0, square_c2 = 0, square_d2 = 0,
+      square_c3 = 0, square_d3 = 0;
 };
 
 // The names of the weights in the order of a weights file, with accessors:
@@ -83,15 +97,34 @@ inline constexpr EvalTerm kEvalTerms[] = {
     {"groups", &EvalWeights::groups, &SideFeatures::groups},
     {"pieces", &EvalWeights::pieces, &SideFeatures::pieces},
     {"side_to_move", &EvalWeights::side_to_move, nullptr},
+    // Version 4's terms, after the side to move so that older weight lists
+    // keep their order.
+    {"outside", &EvalWeights::outside, &SideFeatures::outside},
+    {"square_a1", &EvalWeights::square_a1, &SideFeatures::square_a1},
+    {"square_b1", &EvalWeights::square_b1, &SideFeatures::square_b1},
+    {"square_c1", &EvalWeights::square_c1, &SideFeatures::square_c1},
+    {"square_d1", &EvalWeights::square_d1, &SideFeatures::square_d1},
+    {"square_b2", &EvalWeights::square_b2, &SideFeatures::square_b2},
+    {"square_c2", &EvalWeights::square_c2, &SideFeatures::square_c2},
+    {"square_d2", &EvalWeights::square_d2, &SideFeatures::square_d2},
+    {"square_c3", &EvalWeights::square_c3, &SideFeatures::square_c3},
+    {"square_d3", &EvalWeights::square_d3, &SideFeatures::square_d3},
 };
 static_assert(sizeof(kEvalTerms) / sizeof(kEvalTerms[0]) == std::tuple_size<decltype(EvalWeights::late)>::value);
+
+// Returns the index in kEvalTerms of the term whose weight is `weight`.
+constexpr int TermIndex(int EvalWeights::*weight) {
+  int k = 0;
+  while (kEvalTerms[k].weight != weight) ++k;
+  return k;
+}
 
 // The pieces on the board at which a tapered evaluation takes its named
 // weights (kTaperFull) and its late ones (kTaperEmpty).
 inline constexpr int kTaperFull = 24;
 inline constexpr int kTaperEmpty = 2;
 
-// Returns the features of side c in pos (groups left 0 unless with_groups);
+// Returns the features of side c in pos (groups and outside left 0 unless with_groups);
 // pure and thread-safe.
 SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups = true);
 

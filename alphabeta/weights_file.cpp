@@ -34,6 +34,12 @@ Weights ReadWeightsFile(const std::string& path) {
   if (j.contains("eval")) {
     const nlohmann::json& e = j["eval"];
     if (!e.is_object()) fail("eval", "expected an object");
+    // The file holds the whole evaluation: a term it lacks weighs 0 (a file
+    // written before a term existed plays as it did), the scale is 1.
+    for (const EvalTerm& t : kEvalTerms) w.eval.*t.weight = 0;
+    w.eval.late.fill(0);
+    w.eval.tapered = false;
+    w.eval.scale = 1;
     for (const EvalTerm& t : kEvalTerms) {
       if (!e.contains(t.name)) continue;
       if (!e[t.name].is_number_integer() || std::abs(e[t.name].get<int64_t>()) > 100000)

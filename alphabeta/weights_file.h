@@ -15,7 +15,9 @@ struct Weights {
   CategoryModel categories = CategoryModel::Default();
 };
 
-// Reads a weights file; a key it lacks keeps the shipped value. Throws
+// Reads a weights file: its `eval`, if there, is the whole evaluation (a
+// term it lacks weighs 0, scale 1); without `eval` or `categories` it keeps
+// the shipped ones, a category key it lacks the shipped value. Throws
 // loa::Error naming the file and the key when it cannot be read or a value
 // is of the wrong type or out of range.
 Weights ReadWeightsFile(const std::string& path);

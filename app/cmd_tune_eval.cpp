@@ -12,6 +12,8 @@
 #include <mutex>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "alphabeta/search.h"
 #include "alphabeta/tuning.h"
 #include "alphabeta/weights_file.h"
@@ -22,6 +24,8 @@
 #include "core/random.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
+#include "play/players.h"
+#include "play/spec.h"
 
 namespace loa::app {
 namespace {
@@ -69,18 +73,19 @@ class Progress {
   std::mutex mutex_;
 };
 
-// Plays `games` games of the version-1 baseline against itself at `nodes` a
-// move from random openings of 2 to 10 plies, on `threads` threads.
-std::vector<TuneRecord> PlayGames(int games, int64_t nodes, int threads, uint64_t seed) {
+// Plays `games` games of the alpha-beta player `setup` against itself from
+// random openings of 2 to 10 plies, on `threads` threads (one search each,
+// its table 4 MB).
+std::vector<TuneRecord> PlayGames(int games, const AlphaBetaSetup& setup, int threads, uint64_t seed) {
   std::vector<std::vector<TuneRecord>> per_game(games);
   std::atomic<int> next{0}, done{0};
   Progress progress("tune-eval: games", games);
   auto work = [&] {
-    ab::SearchOptions options = ab::SearchOptions::Version(1);
+    ab::SearchOptions options = setup.options;
     options.hash_megabytes = 4;
-    ab::AlphaBeta search(options, ab::EvalWeights::Version1());
-    ab::SearchLimits limits;
-    limits.nodes = nodes;
+    options.threads = 1;
+    ab::AlphaBeta search(options, setup.weights.eval, setup.weights.categories);
+    const ab::SearchLimits limits = setup.limits;
     for (int g; (g = next++) < games;) {
       Rng rng(MixSeed(seed, uint64_t(g)));
       Rules rules;
@@ -144,7 +149,7 @@ int RunTuneEval(int argc, char** argv) {
       "labelled by a net's value (--target net) or by the games' results (--target result);\n"
       "writes a weights file for `ab:weights=FILE` (docs/BASELINE.md, Tuning).",
       argv[0]};
-  std::string net, target = "net", out, data, code_dir;
+  std::string net, target = "net", out, data, code_dir, player = "ab:version=1";
   int games = 20000, threads = int(std::max(1u, std::thread::hardware_concurrency())), iterations = 12;
   int64_t nodes = 500;
   uint64_t seed = 1;
@@ -156,6 +161,10 @@ int RunTuneEval(int argc, char** argv) {
       ->check(CLI::IsMember({"net", "result"}))
       ->capture_default_str();
   cli.add_option("--games", games, "self-play games to play")->check(CLI::Range(1, 10000000))->capture_default_str();
+  cli.add_option("--player", player,
+                 "the alpha-beta player of the self-play (its version, switches and weights; its limit, "
+                 "else --nodes)")
+      ->capture_default_str();
   cli.add_option("--nodes", nodes, "nodes a move of the self-play")
       ->check(CLI::Range(1, 100000000))
       ->capture_default_str();
@@ -170,11 +179,18 @@ int RunTuneEval(int argc, char** argv) {
   LOAZ_PARSE(cli, argc, argv);
 
   std::vector<TuneRecord> records;
+  std::string played;  // the spec of the self-play player, when the positions were played here
   if (!data.empty() && std::filesystem::exists(data)) {
     records = ReadData(data);
     std::fprintf(stderr, "tune-eval: %zu positions read from %s\n", records.size(), data.c_str());
   } else {
-    records = PlayGames(games, nodes, threads, seed);
+    const PlayerSpec spec = PlayerSpec::Parse(player);
+    if (spec.kind() != "ab") throw ParseError("--player '" + player + "': not an alpha-beta player (ab:...)");
+    const bool own_limit = spec.Has("depth") || spec.Has("nodes") || spec.Has("time");
+    const PlayerSpec limited =
+        own_limit ? spec : PlayerSpec::Parse(spec.TextWith({}, "nodes=" + std::to_string(nodes)));
+    played = limited.text();
+    records = PlayGames(games, ReadAlphaBetaSpec(limited), threads, seed);
     if (!data.empty()) WriteData(data, records);
   }
   if (records.empty()) throw Error("tune-eval: no positions");
@@ -244,19 +260,25 @@ int RunTuneEval(int argc, char** argv) {
   };
   size_t held = 0;
   for (char h : holdout) held += h;
-  char fit_json[1024];
-  std::snprintf(
-      fit_json, sizeof(fit_json),
-      "{\"target\": \"%s\", \"tapered\": %s, \"positions\": %zu, \"held_out\": %zu, \"self_play_nodes\": %lld, "
-      "\"games\": %u, \"points_per_logit\": %.2f, "
-      "\"held_out_loss\": {\"version1\": %.5f, \"fit\": %.5f}, "
-      "\"held_out_loss_against_results\": {\"version1\": %.5f, \"fit\": %.5f}}",
-      target.c_str(), flat ? "false" : "true", records.size(), held, static_cast<long long>(nodes),
-      records.back().game + 1, points_per_logit, loss_of(v1_rows, 1, v1_fit.beta, targets),
-      loss_of(rows, columns, fit.beta, targets), loss_of(v1_rows, 1, v1_fit.beta, by_result),
-      loss_of(rows, columns, fit.beta, by_result));
-  WriteFileAtomic(out, ab::WeightsFileText(weights, fit_json));
-  std::printf("%s\n", fit_json);
+  nlohmann::ordered_json fit_json = {
+      {"target", target},
+      {"tapered", !flat},
+      {"positions", records.size()},
+      {"held_out", held},
+      {"games", records.back().game + 1},
+      {"points_per_logit", std::round(points_per_logit * 100) / 100},
+      {"held_out_loss",
+       {{"version1", loss_of(v1_rows, 1, v1_fit.beta, targets)}, {"fit", loss_of(rows, columns, fit.beta, targets)}}},
+      {"held_out_loss_against_results",
+       {{"version1", loss_of(v1_rows, 1, v1_fit.beta, by_result)},
+        {"fit", loss_of(rows, columns, fit.beta, by_result)}}}};
+  // Where the positions came from: the self-play player, or the data file read.
+  if (played.empty())
+    fit_json["data"] = data;
+  else
+    fit_json["self_play_player"] = played;
+  WriteFileAtomic(out, ab::WeightsFileText(weights, fit_json.dump()));
+  std::printf("%s\n", fit_json.dump().c_str());
   int term = 0;
   for (const ab::EvalTerm& t : ab::kEvalTerms)
     std::printf("  %-16s %6d %6d\n", t.name, weights.eval.*t.weight, weights.eval.late[term++]);

@@ -43,7 +43,7 @@ struct AlphaBetaKeys {
   void Visit(ParamVisitor& v) {
     v.Int64("version", version, 1, ab::kLatestVersion,
             "the baseline's version (docs/BASELINE.md): 1 the one of ratings before version 2, 2 without "
-            "late-move pruning, 3 today's");
+            "late-move pruning, 3 with version 2's evaluation, 4 today's");
     v.Int64("depth", depth, 1, ab::kMaxSearchDepth, "stop after this depth (default: none)");
     v.Int64("nodes", nodes, 1, int64_t{1} << 50, "stop after this many nodes (default: none)");
     v.Double("time", time, 0.001, 1e6, "seconds per move (1 when no limit is given); a timed clock overrides it");
@@ -232,8 +232,9 @@ AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec) {
     } catch (const Error& e) {
       throw ParseError("player '" + spec.text() + "': weights: " + e.what());
     }
-  } else if (keys.version == 1)
-    setup.weights.eval = ab::EvalWeights::Version1();
+  } else {
+    setup.weights.eval = ab::EvalWeights::Version(int(keys.version));
+  }
   return setup;
 }
 

@@ -228,17 +228,22 @@ TEST(AlphaBetaTest, BenchSignatureOfVersionOneIsUnchanged) {
 }
 
 TEST(AlphaBetaTest, BenchSignatureAtDepthSix) {
-  // Version 2 as it was measured (docs/BASELINE.md), then today's.
-  AlphaBeta version2(SearchOptions::Version(2));
+  // Versions 2 and 3 as they were measured (docs/BASELINE.md), then today's.
   SearchLimits limits;
   limits.depth = 6;
+  AlphaBeta version2(SearchOptions::Version(2), EvalWeights::Version(2));
   SearchResult result = version2.Search(Game(), limits);
   EXPECT_EQ(result.nodes, 71963);
   EXPECT_EQ(result.score, 9);
-  AlphaBeta latest;
-  result = latest.Search(Game(), limits);
+  AlphaBeta version3(SearchOptions::Version(3), EvalWeights::Version(3));
+  result = version3.Search(Game(), limits);
   EXPECT_EQ(result.nodes, 33824);
   EXPECT_EQ(result.score, 17);
+  static_assert(kLatestVersion == 4);
+  AlphaBeta latest;
+  result = latest.Search(Game(), limits);
+  EXPECT_EQ(result.nodes, 40626);
+  EXPECT_EQ(result.score, 15);
 }
 
 TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {

@@ -24,20 +24,37 @@ Bitboard Transform(Bitboard b, int t) {
   return out;
 }
 
+// Weights that read every term, each a different amount, tapered.
+EvalWeights EveryTerm() {
+  EvalWeights w;
+  int k = 0;
+  for (const EvalTerm& t : kEvalTerms) {
+    w.*t.weight = 5 + 7 * k;
+    w.late[k] = 40 - 3 * k;
+    ++k;
+  }
+  w.tapered = true;
+  return w;
+}
+
 TEST(EvaluationTest, IsInvariantUnderTheBoardSymmetries) {
-  for (const Position& pos : RandomPositions(40, 3)) {
-    const int value = StaticScore(pos);
-    for (int t = 1; t < 8; ++t) {
-      const Position image(Transform(pos.pieces(kBlack), t), Transform(pos.pieces(kWhite), t), pos.side_to_move());
-      EXPECT_EQ(StaticScore(image), value) << pos.ToString() << " symmetry " << t;
+  for (const EvalWeights& w : {EvalWeights::Default(), EveryTerm()}) {
+    for (const Position& pos : RandomPositions(40, 3)) {
+      const int value = StaticScore(pos, w);
+      for (int t = 1; t < 8; ++t) {
+        const Position image(Transform(pos.pieces(kBlack), t), Transform(pos.pieces(kWhite), t), pos.side_to_move());
+        EXPECT_EQ(StaticScore(image, w), value) << pos.ToString() << " symmetry " << t;
+      }
     }
   }
 }
 
 TEST(EvaluationTest, IsInvariantUnderSwappingColours) {
-  for (const Position& pos : RandomPositions(40, 4)) {
-    const Position swapped(pos.pieces(kWhite), pos.pieces(kBlack), Opponent(pos.side_to_move()));
-    EXPECT_EQ(StaticScore(swapped), StaticScore(pos)) << pos.ToString();
+  for (const EvalWeights& w : {EvalWeights::Default(), EveryTerm()}) {
+    for (const Position& pos : RandomPositions(40, 4)) {
+      const Position swapped(pos.pieces(kWhite), pos.pieces(kBlack), Opponent(pos.side_to_move()));
+      EXPECT_EQ(StaticScore(swapped, w), StaticScore(pos, w)) << pos.ToString();
+    }
   }
 }
 
@@ -68,6 +85,31 @@ TEST(EvaluationTest, FeaturesOfAHandBuiltPosition) {
   const SideFeatures block = ComputeFeatures(Position::FromString("8/8/8/8/2bb4/2bb4/8/ww6 b"), kBlack);
   EXPECT_EQ(block.concentration, 0);
   EXPECT_GT(block.concentration, black.concentration);
+}
+
+TEST(EvaluationTest, OutsideCountsPiecesBeyondTheLargestGroup) {
+  // Black: a group of four (c3 d3 c4 d4), a pair (g6 h7) and a lone a8.
+  const Position pos = Position::FromString("b7/7b/6b1/8/2bb4/2bb4/8/ww6 b");
+  const SideFeatures black = ComputeFeatures(pos, kBlack);
+  EXPECT_EQ(black.groups, -3);
+  EXPECT_EQ(black.outside, -3);
+  EXPECT_EQ(ComputeFeatures(pos, kWhite).outside, 0);  // a1 b1 are one group
+  // Left 0 when the groups are not asked for.
+  EXPECT_EQ(ComputeFeatures(pos, kBlack, false).outside, 0);
+}
+
+TEST(EvaluationTest, SquareClassesCountPiecesBySymmetricSquare) {
+  // Black on a8 and h1 (corners), b1, g8 and d5 (the centre class, not
+  // counted), c3 (class c3) and e6 (class d3: file e is d's mirror, rank 6 is 3's).
+  // White has one piece, on f3.
+  const Position pos = Position::FromString("b5b1/8/4b3/3b4/8/2b2w2/8/1b5b b");
+  const SideFeatures black = ComputeFeatures(pos, kBlack);
+  EXPECT_EQ(black.square_a1, 2);
+  EXPECT_EQ(black.square_b1, 2);
+  EXPECT_EQ(black.square_c3, 1);
+  EXPECT_EQ(black.square_d3, 1);
+  EXPECT_EQ(black.square_c1 + black.square_d1 + black.square_b2 + black.square_c2 + black.square_d2, 0);
+  EXPECT_EQ(black.pieces, 7);
 }
 
 TEST(EvaluationTest, WallsCountEdgePiecesHemmedIn) {

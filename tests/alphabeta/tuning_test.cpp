@@ -45,6 +45,9 @@ TEST(TuningTest, FeatureRowTimesWeightsIsTheStaticScore) {
   EvalWeights w = EvalWeights::Version1();
   w.groups = 7;
   w.pieces = -3;
+  w.outside = 5;
+  w.square_a1 = -9;
+  w.square_d3 = 4;
   w.scale = 1;
   for (bool tapered : {false, true}) {
     w.tapered = tapered;
@@ -71,7 +74,7 @@ TEST(TuningTest, TaperedWeightsBlendByPiecesOnTheBoard) {
   w.scale = 1;
   w.tapered = true;
   w.late.fill(0);
-  w.late[kNumEvalTerms - 1] = -100;
+  w.late[TermIndex(&EvalWeights::side_to_move)] = -100;
   EXPECT_EQ(StaticScore(Position::Start(), w), 100);  // 24 pieces
   EXPECT_EQ(StaticScore(Position::FromString("8/8/8/3b4/8/4w3/8/8 b"), w), -100);
   EXPECT_EQ(StaticScore(Position::FromString("8/2bb4/8/3b4/8/4w3/5ww1/8 b"), w),
@@ -80,8 +83,8 @@ TEST(TuningTest, TaperedWeightsBlendByPiecesOnTheBoard) {
 
 TEST(TuningTest, WeightsFromFitScalesTheLogit) {
   std::vector<double> beta(kNumEvalTerms, 0);
-  beta[0] = 0.01;                 // concentration
-  beta[kNumEvalTerms - 1] = 0.5;  // side to move
+  beta[0] = 0.01;  // concentration
+  beta[TermIndex(&EvalWeights::side_to_move)] = 0.5;
   const EvalWeights w = WeightsFromFit(beta, 40, 16);
   EXPECT_EQ(w.scale, 16);
   EXPECT_EQ(w.concentration, 6);   // 0.01 * 40 * 16 = 6.4
@@ -164,6 +167,19 @@ TEST_F(WeightsFileTest, RoundTrips) {
   EXPECT_EQ(back.eval.late, w.eval.late);
   EXPECT_FLOAT_EQ(back.categories.probability[5], 0.25f);
   EXPECT_FLOAT_EQ(back.categories.reference, 0.05f);
+}
+
+TEST_F(WeightsFileTest, TermsAFileLacksWeighNothing) {
+  // A file of version 3's time has no square classes: it reads as written,
+  // not with today's square weights.
+  const Weights back = ReadWeightsFile(
+      Write("old.json", "{\"format\": \"loaz-ab-weights\", \"format_version\": 1, \"eval\": {\"walls\": 30}}"));
+  EXPECT_EQ(back.eval.walls, 30);
+  EXPECT_EQ(back.eval.square_a1, 0);
+  EXPECT_EQ(back.eval.concentration, 0);
+  EXPECT_EQ(back.eval.scale, 1);
+  EXPECT_FALSE(back.eval.tapered);
+  EXPECT_NE(EvalWeights::Default().square_a1, 0);
 }
 
 TEST_F(WeightsFileTest, BadInputNamesTheFileAndKey) {

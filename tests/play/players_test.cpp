@@ -138,6 +138,10 @@ TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
   EXPECT_FALSE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=2")).options.late_move_pruning);
   EXPECT_TRUE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=3")).options.late_move_pruning);
   EXPECT_TRUE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=2,lmp=true")).options.late_move_pruning);
+  // Version 3 keeps version 2's evaluation; 4 has the square classes.
+  EXPECT_EQ(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=3")).weights.eval.square_a1, 0);
+  EXPECT_EQ(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=3")).weights.eval.walls, ab::EvalWeights::Version(2).walls);
+  EXPECT_NE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=4")).weights.eval.square_a1, 0);
   EXPECT_EQ(AlphaBetaVersion("greedy"), 0);
   const AlphaBetaSetup v1 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=1"));
   EXPECT_FALSE(v1.options.realization_probability);
@@ -151,7 +155,7 @@ TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
   const AlphaBetaSetup v2 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:etc=false"));
   EXPECT_FALSE(v2.options.enhanced_transposition_cutoffs);
   EXPECT_TRUE(v2.options.multi_cut);
-  EXPECT_NE(SpecError("ab:version=4").find("version: 4 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("ab:version=5").find("version: 5 is out of range"), std::string::npos);
   EXPECT_NE(SpecError("ab:weights=/nonexistent/w.json").find("/nonexistent/w.json"), std::string::npos);
 }
 
