@@ -10,6 +10,8 @@ void SearchParams::VisitSearch(ParamVisitor& v) {
   v.Float("cpuct_init", cpuct_init, 0, 100, "PUCT exploration c(N) = cpuct_init + cpuct_factor * log((N+base+1)/base)");
   v.Float("cpuct_base", cpuct_base, 1, 1e9, "the base of the PUCT exploration's log term");
   v.Float("cpuct_factor", cpuct_factor, 0, 100, "the factor of the PUCT exploration's log term");
+  v.Float("cpuct_stdev_scale", cpuct_stdev_scale, 0, 1,
+          "exploration times 1 + this x (the spread of the node's values / 0.4 - 1), KataGo's (0: off)");
   v.Float("fpu_reduction", fpu_reduction, -2, 2, "first-play urgency: parent Q minus this * sqrt(visited prior)");
   v.Float("fpu_reduction_root", fpu_reduction_root, -2, 2, "the same at the root (0 in a search with noise)");
   v.Bool("solver", solver, "back up proven wins, losses and draws (MCTS-Solver)");

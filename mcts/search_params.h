@@ -40,6 +40,10 @@ struct SearchParams {
   float cpuct_init = 2.5f;
   float cpuct_base = 19652.0f;
   float cpuct_factor = 2.0f;
+  // Exploration scaled by the spread of a node's values (KataGo's
+  // cpuctUtilityStdevScale, 0.85 there): StdevExplorationScale in
+  // mcts/puct.h. 0 is off.
+  float cpuct_stdev_scale = 0;
   // First-play urgency: an unvisited child's Q is the parent's Q minus
   // fpu_reduction * sqrt(prior mass of the visited children) (KataGo's
   // fpuReductionMax 0.2, lc0's "reduction" strategy).

@@ -183,7 +183,10 @@ uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   const uint32_t parent_visits = parent.n();
   const double total = std::max(1.0, double(parent_visits) - 1 + double(virtual_loss) * parent.n_in_flight());
   // U = exploration * P / (1 + n): c(N) sqrt(N) once per node.
-  const float exploration = float(ExplorationFactor(params_, total) * std::sqrt(total));
+  double factor = ExplorationFactor(params_, total);
+  if (params_.cpuct_stdev_scale > 0)
+    factor *= StdevExplorationScale(params_.cpuct_stdev_scale, parent_visits, parent.value(), parent.square());
+  const float exploration = float(factor * std::sqrt(total));
   const bool forced = at_root && forced_;
   const float children_visits = float(parent_visits) - 1;
 

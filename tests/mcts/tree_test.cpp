@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/notation.h"
+#include "mcts/puct.h"
 #include "mcts/uniform_evaluator.h"
 #include "tests/mcts/test_util.h"
 
@@ -81,6 +82,37 @@ TEST(TreeTest, VisitsGoToTheMoveTheEvaluatorLikes) {
     EXPECT_GT(c.q, 0.7f);
   }
   EXPECT_GT(tree.RootValue(), 0.5f);
+}
+
+TEST(TreeTest, StdevExplorationScaleFollowsTheSpreadOfValues) {
+  // Too few visits: the prior alone, no scaling.
+  EXPECT_DOUBLE_EQ(StdevExplorationScale(0.85, 1, 0.5, 0.25), 1.0);
+  // Many visits of one value: the spread shrinks to nothing, so does exploration.
+  EXPECT_LT(StdevExplorationScale(0.85, 1000, 0.2, 0.04), 0.2);
+  // Values of +-1: a spread of 1, 2.5 times the prior's.
+  EXPECT_NEAR(StdevExplorationScale(0.85, 1000, 0, 1), 1 + 0.85 * (1 / 0.4 - 1), 0.01);
+  // A spread equal to the prior's: unchanged.
+  EXPECT_NEAR(StdevExplorationScale(0.85, 1000, 0, 0.16), 1.0, 0.01);
+  EXPECT_DOUBLE_EQ(StdevExplorationScale(0, 1000, 0, 1), 1.0);
+}
+
+TEST(TreeTest, ValuesThatAgreeExploreLessWithTheStdevScale) {
+  // Every position is worth 0.1 to its mover, so the values below the root
+  // never spread: with the scale on, exploration shrinks and the visits
+  // gather on fewer moves than without it.
+  ValueEvaluator evaluator([](const Position&) { return 0.1f; });
+  const auto most_visits = [&](float scale) {
+    SearchParams params;
+    params.cpuct_stdev_scale = scale;
+    SearchTree tree(params);
+    tree.SetRoot(Game(), false);
+    tree.BeginSearch(false, false, nullptr);
+    RunPlayouts(tree, evaluator, 600);
+    uint32_t most = 0;
+    for (const RootChild& c : tree.RootChildren()) most = std::max(most, c.visits);
+    return most;
+  };
+  EXPECT_GT(most_visits(0.85f), most_visits(0) + 10);
 }
 
 TEST(TreeTest, VisitsGoToTheWinningMoveWithoutTheSolver) {
