@@ -29,7 +29,7 @@
 #include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/encoder.h"
 #include "net/export.h"
 #include "net/model.h"
@@ -172,10 +172,10 @@ PeakRates MachinePeak(int threads) {
 
 // The Eigen evaluators of every precision, in the order the tables show them.
 struct EigenByPrecision {
-  std::vector<std::unique_ptr<EigenEvaluator>> evaluators;
+  std::vector<std::unique_ptr<CpuEvaluator>> evaluators;
   EigenByPrecision(const ExportedNet& net, int threads) {
     for (Precision p : {Precision::kFp32, Precision::kInt8})
-      evaluators.push_back(std::make_unique<EigenEvaluator>(net, threads, p));
+      evaluators.push_back(std::make_unique<CpuEvaluator>(net, threads, p));
   }
 };
 
@@ -213,7 +213,7 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
   ExportedNet net = choice.Load();
   const double flops = net.config.FlopsPerPosition();
   NetEvaluatorOptions options;
-  options.threads = threads;
+  options.inference_threads = threads;
   options.max_batch = *std::max_element(batches.begin(), batches.end());
   options.batch_wait_us = 0;
   if (ResolveDevice(device) == "cuda") return BenchNetCuda(net, options, batches, seconds);
@@ -324,7 +324,7 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   // Self-play: one batch of every game's leaves per step, on both backends;
   // the bare net's rate at the same batch is the ceiling.
   NetEvaluatorOptions options;
-  options.threads = threads;
+  options.inference_threads = threads;
   options.max_batch = games;
   options.batch_wait_us = 0;
   TorchEvaluator torch_evaluator(net, options);
@@ -516,7 +516,7 @@ int BenchScaling(const NetChoice& choice, int max_threads, int games, int playou
   ScalingTable search_uniform, search_net, selfplay, trainer;
   for (int t : Doublings(max_threads))
     search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds), "playouts/s");
-  EigenEvaluator engine(net, 1, Precision::kInt8);
+  CpuEvaluator engine(net, 1, Precision::kInt8);
   for (int t : Doublings(max_threads))
     search_net.Row("search, net", t, TimedSearchRate(engine, t, seconds), "playouts/s");
   for (int w : Doublings(max_threads))

@@ -200,7 +200,7 @@ int RunTuneEval(int argc, char** argv) {
   ab::CategoryCounter net_categories, played_categories;
   if (net.empty()) net = DefaultNetPath();
   NetEvaluatorOptions options;
-  options.threads = threads;
+  options.inference_threads = threads;
   options.cache_entries = 0;
   const std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(net, options);
   Progress net_progress("tune-eval: net", int64_t(records.size()));

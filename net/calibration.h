@@ -1,6 +1,6 @@
 #pragma once
 // The positions on which an int8 net measures the range of each trunk
-// convolution's input (net/eigen_net.h): every distinct position of the
+// convolution's input (net/cpu_net.h): every distinct position of the
 // expert games in tests/data/games (552), compiled in so that a net
 // quantizes the same way wherever it is loaded. Real play covers the
 // openings, middle games and endings that self-play reaches; random

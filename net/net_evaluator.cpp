@@ -3,7 +3,7 @@
 #include "core/error.h"
 #include "core/param_visitor.h"
 #include "mcts/cached_evaluator.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/export.h"
 #include "net/symmetric_evaluator.h"
 #include "net/torch_backend.h"
@@ -13,8 +13,10 @@ namespace loa {
 void NetEvaluatorOptions::Visit(ParamVisitor& v, bool with_device) {
   if (with_device)
     v.Choice("device", device, {"cpu", "cuda", "auto"}, "where the net runs (auto: cuda when LibTorch sees a GPU)");
-  v.Choice("backend", backend, {"auto", "eigen", "torch"}, "auto: Eigen on the cpu, LibTorch on cuda");
-  v.Int("inference_threads", threads, 1, 1024, "intra-op threads of the forward pass");
+  v.Choice("backend", backend, {"auto", "cpu", "torch", "eigen"},
+           "cpu: the project's forward pass (oneDNN trunk, no LibTorch); torch: LibTorch's; auto: cpu on the "
+           "cpu, torch on cuda; eigen: the old name of cpu");
+  v.Int("inference_threads", inference_threads, 1, 1024, "intra-op threads of the forward pass");
   v.Int("max_batch", max_batch, 1, 65536, "the largest LibTorch forward pass");
   int64_t entries = int64_t(cache_entries);
   v.Int64("cache_entries", entries, 0, int64_t{1} << 32, "NN cache entries (0: off)");
@@ -34,12 +36,13 @@ std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEv
     device = torch->resolve_device(options.device);
   else if (options.device == "cuda")
     throw Error(NeedsTorchMessage("device cuda"));
-  if (options.backend == "eigen" && device != "cpu")
-    throw Error("backend eigen runs on the cpu, not on device " + options.device);
+  const bool cpu_backend = options.backend == "cpu" || options.backend == "eigen";
+  if (cpu_backend && device != "cpu")
+    throw Error("backend " + options.backend + " runs on the cpu, not on device " + options.device);
   ExportedNet net = ReadNetFile(file);
   std::unique_ptr<Evaluator> evaluator;
-  if (options.backend == "eigen" || (options.backend == "auto" && device == "cpu"))
-    evaluator = std::make_unique<EigenEvaluator>(net, options.threads, ResolvePrecision(options.precision));
+  if (cpu_backend || (options.backend == "auto" && device == "cpu"))
+    evaluator = std::make_unique<CpuEvaluator>(net, options.inference_threads, ResolvePrecision(options.precision));
   else if (torch)
     evaluator = torch->make_evaluator(net, options);
   else

@@ -17,14 +17,16 @@ struct NetEvaluatorOptions {
   // "cpu", "cuda" or "auto" (cuda when LibTorch sees a GPU, else cpu).
   std::string device = "cpu";
   // Intra-op threads of the forward pass (torch::set_num_threads, Eigen's pool).
-  int threads = 1;
+  int inference_threads = 1;
   // The largest batch one LibTorch forward pass takes; larger calls are split.
   int max_batch = 256;
   // Entries of the NN cache keyed by position hash; 0 turns the cache off.
   std::size_t cache_entries = 1 << 18;
-  // "auto", "eigen" or "torch". auto: Eigen on cpu, LibTorch on cuda. On
-  // the cpu, Eigen's direct convolution is as fast as LibTorch at batch 256
-  // and 2.5-5x faster at batch 1 (`loaz bench net`, docs/DESIGN.md Network).
+  // "auto", "cpu" or "torch" ("eigen", the old name of "cpu", is read as
+  // it). cpu: the project's own forward pass (net/cpu_net.h: oneDNN trunk,
+  // fp32 or int8, no LibTorch); torch: LibTorch's; auto: cpu on the cpu,
+  // torch on cuda. On the cpu the own pass is as fast as LibTorch at batch
+  // 256 and faster at batch 1 (`loaz bench net`, docs/INFERENCE.md).
   std::string backend = "auto";
   // How long (microseconds) the LibTorch evaluator waits for requests from
   // other threads to fill a batch before it runs what it has.
@@ -33,7 +35,7 @@ struct NetEvaluatorOptions {
   // average (net/symmetric_evaluator.h); 1: as it stands.
   int symmetries = 1;
   // On the cpu (Eigen): the trunk convolutions in "fp32", "int8" or "auto"
-  // (int8 where the processor has AVX2). net/eigen_net.h.
+  // (int8 where the processor has AVX2). net/cpu_net.h.
   std::string precision = "auto";
   // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
   std::string cuda_precision = "bf16";

@@ -181,7 +181,7 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
   CheckParamRanges(options, "net evaluator");
   s.options = options;
   s.device_name = ResolveDevice(options.device);
-  ClaimTorchThreads(options.threads);
+  ClaimTorchThreads(options.inference_threads);
   if (s.device_name == "cuda") {
     s.device = torch::Device(torch::kCUDA, 0);
     s.dtype = CudaDtype(options.cuda_precision);

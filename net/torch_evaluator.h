@@ -37,7 +37,7 @@ int TorchIntraOpThreads();
 // options.batch_wait_us for the other recently active threads to queue
 // theirs (not at all when it is the only one), and runs them as one batch of
 // at most options.max_batch positions. Claims LibTorch's process-wide
-// intra-op thread count with options.threads (ClaimTorchThreads).
+// intra-op thread count with options.inference_threads (ClaimTorchThreads).
 class TorchEvaluator : public Evaluator {
  public:
   // Builds the model from net on the resolved device; throws Error.

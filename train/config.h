@@ -42,7 +42,7 @@ struct SelfplayConfig {
   // run.device's.
   NetEvaluatorOptions evaluator = [] {
     NetEvaluatorOptions o;
-    o.threads = 2;  // the engine's default is 1
+    o.inference_threads = 2;  // the engine's default is 1
     return o;
   }();
   // Resignation (AlphaZero): resign when the root value stays below the

@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/export.h"
 #include "net/safetensors.h"
 #include "net/symmetric_evaluator.h"
@@ -207,9 +207,9 @@ std::vector<EvalOutput> OneByOne(Evaluator& evaluator, const std::vector<Positio
   return out;
 }
 
-TEST(EigenEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
+TEST(CpuEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
   ExportedNet net = RandomExport(SmallConfig(3, 16, 2, true), 3);
-  EigenEvaluator evaluator(net, 2);
+  CpuEvaluator evaluator(net, 2);
   std::vector<Position> positions = RandomPositions(70, 3);  // several chunks, a partial one
   std::vector<EvalOutput> batch(positions.size());
   evaluator.Evaluate(positions.data(), int(positions.size()), batch.data());
@@ -224,9 +224,9 @@ TEST(EigenEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
   }
 }
 
-TEST(EigenEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
+TEST(CpuEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
   ExportedNet net = RandomExport(SmallConfig(2, 16, 0, false), 4);
-  EigenEvaluator evaluator(net, 1);
+  CpuEvaluator evaluator(net, 1);
   std::vector<Position> positions = RandomPositions(40, 4);
   std::vector<EvalOutput> expected = OneByOne(evaluator, positions);
   std::vector<std::vector<EvalOutput>> results(4);
@@ -239,9 +239,9 @@ TEST(EigenEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
 
 TEST(SymmetricEvaluatorTest, AllEightMakeAnyNetInvariant) {
   ExportedNet net = RandomExport(SmallConfig(2, 8, 2, true), 6);
-  SymmetricEvaluator one(std::make_unique<EigenEvaluator>(net, 1), 1);
-  SymmetricEvaluator all(std::make_unique<EigenEvaluator>(net, 1), 8);
-  EigenEvaluator plain(net, 1);
+  SymmetricEvaluator one(std::make_unique<CpuEvaluator>(net, 1), 1);
+  SymmetricEvaluator all(std::make_unique<CpuEvaluator>(net, 1), 8);
+  CpuEvaluator plain(net, 1);
   std::vector<Position> positions = RandomPositions(6, 6);
   for (const Position& pos : positions) {
     EvalOutput a, b;
@@ -274,7 +274,7 @@ TEST(SymmetricEvaluatorTest, AllEightMakeAnyNetInvariant) {
   plain.Evaluate(&pos, 1, &a);
   plain.Evaluate(&image, 1, &b);
   EXPECT_GT(std::abs(a.wdl[0] - b.wdl[0]) + std::abs(a.wdl[2] - b.wdl[2]), 1e-4);
-  EXPECT_THROW(SymmetricEvaluator(std::make_unique<EigenEvaluator>(net, 1), 9), Error);
+  EXPECT_THROW(SymmetricEvaluator(std::make_unique<CpuEvaluator>(net, 1), 9), Error);
 }
 
 }  // namespace

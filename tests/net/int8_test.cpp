@@ -21,7 +21,7 @@
 #include "core/record.h"
 #include "mcts/search.h"
 #include "net/calibration.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/export.h"
 #include "tests/net/random_net.h"
 
@@ -128,7 +128,7 @@ TEST(Int8ConnectionTest, ANetOfTheConnectionSetRunsInInt8AsInFp32) {
   NetConfig config = testing::SmallConfig(2, 16, 1, true);
   config.input_features = "connection";
   const ExportedNet net = testing::RandomExport(config, 31);
-  EigenEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
+  CpuEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
   if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "no AVX2: int8 falls back to fp32";
   const std::vector<Position> positions = RandomPositions(200, 31);
   std::vector<EvalOutput> a(positions.size()), b(positions.size());
@@ -144,7 +144,7 @@ TEST(Int8ConnectionTest, ANetOfTheConnectionSetRunsInInt8AsInFp32) {
 }
 
 TEST_F(Int8Test, OutputsFollowFp32OnRealPositions) {
-  EigenEvaluator fp32(*reference_, 1, Precision::kFp32), int8(*reference_, 1, Precision::kInt8);
+  CpuEvaluator fp32(*reference_, 1, Precision::kFp32), int8(*reference_, 1, Precision::kInt8);
   ASSERT_EQ(int8.precision(), Precision::kInt8);
   const std::vector<Position> positions = TestPositions(fp32, 48, 1);
   ASSERT_GT(positions.size(), 2000u);
@@ -180,7 +180,7 @@ TEST_F(Int8Test, OutputsFollowFp32OnRealPositions) {
 }
 
 TEST_F(Int8Test, SearchesChooseTheSameMoveInMostPositions) {
-  EigenEvaluator fp32(*reference_, 1, Precision::kFp32), int8(*reference_, 1, Precision::kInt8);
+  CpuEvaluator fp32(*reference_, 1, Precision::kFp32), int8(*reference_, 1, Precision::kInt8);
   EXPECT_GT(SameSearchMoveShare(fp32, int8), 0.9);
 }
 
@@ -190,7 +190,7 @@ TEST_F(Int8Test, SearchesChooseTheSameMoveInMostPositions) {
 // per-output bounds above are the kernels' finer check.
 TEST(Int8ShippedNetTest, SearchesValuesAndPriorsFollowFp32) {
   const ExportedNet net = ReadNetFile(kSource + "/nets/default.safetensors");
-  EigenEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
+  CpuEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
   if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "no AVX2: int8 falls back to fp32";
   const std::vector<Position> positions = TestPositions(fp32, 24, 2);
   const int n = int(positions.size());
@@ -220,7 +220,7 @@ TEST_F(Int8Test, ThreadsGiveTheOutputsOfOneThread) {
   const std::vector<Position> positions = RandomPositions(600, 7);
   const int n = int(positions.size());
   for (Precision precision : {Precision::kFp32, Precision::kInt8}) {
-    EigenEvaluator one(*reference_, 1, precision), two(*reference_, 2, precision);
+    CpuEvaluator one(*reference_, 1, precision), two(*reference_, 2, precision);
     std::vector<EvalOutput> a(n), b(n);
     one.Evaluate(positions.data(), n, a.data());
     // Batches of self-play's sizes, several rounds, so that the threads'

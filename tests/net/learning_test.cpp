@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "core/game.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/model.h"
 #include "tests/net/random_net.h"
 
@@ -88,7 +88,7 @@ TEST(LearningTest, SmallNetLearnsWinsInOne) {
   EXPECT_LT(loss_value - entropy, 0.05f * first_loss) << "loss " << first_loss << " -> " << loss_value;
 
   // Played through the export on Eigen, in eval mode (running statistics).
-  EigenEvaluator evaluator(ToExport(model, "", kSteps), 1);
+  CpuEvaluator evaluator(ToExport(model, "", kSteps), 1);
   std::vector<EvalOutput> outputs(kPositions);
   evaluator.Evaluate(positions.data(), kPositions, outputs.data());
   int solved = 0;

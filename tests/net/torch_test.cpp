@@ -14,7 +14,7 @@
 #include "core/file_util.h"
 #include "core/hash.h"
 #include "net/checkpoint.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/model.h"
 #include "net/net_evaluator.h"
 #include "net/torch_evaluator.h"
@@ -92,14 +92,14 @@ TEST(EigenTest, MatchesLibTorchOnRandomNets) {
   for (const NetConfig& config : configs) {
     ExportedNet net = RandomExport(config, seed++);
     LoaNet model = ModelOf(net);
-    EigenNet eigen(net);
-    auto workspace = eigen.NewWorkspace();
+    CpuNet cpu(net);
+    auto workspace = cpu.NewWorkspace();
     for (int count : {1, 7, 40}) {
       std::vector<Position> positions = RandomPositions(count, seed++);
       torch::Tensor input = EncodeBatch(positions.data(), count, config.features());
       NetOutput expected = model->forward(input);
       std::vector<float> policy(count * kPolicySize), value(count * 3), moves_left(count);
-      eigen.Forward(input.data_ptr<float>(), count, policy.data(), value.data(), moves_left.data(), *workspace);
+      cpu.Forward(input.data_ptr<float>(), count, policy.data(), value.data(), moves_left.data(), *workspace);
       SCOPED_TRACE(config.ToJson() + " batch " + std::to_string(count));
       EXPECT_LT(RelativeError(policy.data(), expected.policy.contiguous().data_ptr<float>(), count * kPolicySize),
                 1e-4);
@@ -126,10 +126,10 @@ void ConcurrentCallersAgreeWithEigen(const ExportedNet& net) {
   NetEvaluatorOptions options;
   options.batch_wait_us = 2000;
   TorchEvaluator torch_evaluator(net, options);
-  EigenEvaluator eigen_evaluator(net, 1);
+  CpuEvaluator cpu_evaluator(net, 1);
   std::vector<Position> positions = RandomPositions(24, 20);
   std::vector<EvalOutput> expected(positions.size());
-  eigen_evaluator.Evaluate(positions.data(), int(positions.size()), expected.data());
+  cpu_evaluator.Evaluate(positions.data(), int(positions.size()), expected.data());
 
   const int kThreads = 4;
   std::vector<std::vector<EvalOutput>> results(kThreads, std::vector<EvalOutput>(positions.size()));
@@ -152,11 +152,11 @@ TEST(TorchEvaluatorTest, SplitsCallsLargerThanMaxBatch) {
   NetEvaluatorOptions options;
   options.max_batch = 4;
   TorchEvaluator torch_evaluator(net, options);
-  EigenEvaluator eigen_evaluator(net, 1);
+  CpuEvaluator cpu_evaluator(net, 1);
   std::vector<Position> positions = RandomPositions(10, 21);
   std::vector<EvalOutput> a(10), b(10);
   torch_evaluator.Evaluate(positions.data(), 10, a.data());
-  eigen_evaluator.Evaluate(positions.data(), 10, b.data());
+  cpu_evaluator.Evaluate(positions.data(), 10, b.data());
   for (int i = 0; i < 10; ++i) ExpectSame(a[i], b[i], 1e-4f);
   long passes, evaluated;
   torch_evaluator.Counters(&passes, &evaluated);
@@ -474,7 +474,7 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
   for (const auto& [name, tensor] : random.tensors) EXPECT_EQ(net.Get(name).data, tensor.data) << name;
 
   std::vector<Position> positions = RandomPositions(12, 40);
-  for (const char* backend : {"auto", "eigen", "torch"}) {
+  for (const char* backend : {"auto", "cpu", "eigen", "torch"}) {
     for (const std::string& file : {checkpoint, exported}) {
       NetEvaluatorOptions options;
       options.backend = backend;
@@ -482,7 +482,7 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
       std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(file, options);
       std::vector<EvalOutput> a(12), b(12);
       evaluator->Evaluate(positions.data(), 12, a.data());
-      EigenEvaluator reference(random, 1);
+      CpuEvaluator reference(random, 1);
       reference.Evaluate(positions.data(), 12, b.data());
       for (int i = 0; i < 12; ++i) ExpectSame(a[i], b[i], 1e-4f);
     }
@@ -531,7 +531,7 @@ TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
   std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(checkpoint, options);
   std::vector<EvalOutput> a(5), b(5);
   evaluator->Evaluate(positions.data(), 5, a.data());
-  EigenEvaluator(net, 1).Evaluate(positions.data(), 5, b.data());
+  CpuEvaluator(net, 1).Evaluate(positions.data(), 5, b.data());
   for (int i = 0; i < 5; ++i) ExpectSame(a[i], b[i], 1e-4f);
 }
 

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 #include "net/encoder.h"
 #include "net/export.h"
 #include "tests/net/random_net.h"
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     std::vector<Position> positions = RandomPositions(count, 99);
     std::vector<float> input(count * kInputSize), policy(count * kPolicySize), value(count * 3), moves_left(count);
     EncodePositions(positions.data(), count, input.data());
-    EigenNet eigen(net);
+    CpuNet eigen(net);
     auto workspace = eigen.NewWorkspace();
     eigen.Forward(input.data(), count, policy.data(), value.data(), moves_left.data(), *workspace);
     nlohmann::json check;

@@ -31,14 +31,14 @@ const char* PrecisionName(Precision p);
 Precision ResolvePrecision(const std::string& option);
 
 // The forward pass of an exported net. Immutable after construction.
-class EigenNet {
+class CpuNet {
  public:
   // Folds the batch norms of net (an export whose layout has been checked)
   // into its convolutions; keeps no reference to net. In int8, the input of
   // each trunk convolution is quantized with the range it takes on the
   // calibration positions (net/calibration.h), measured here in float32.
-  explicit EigenNet(const ExportedNet& net, Precision precision = Precision::kFp32);
-  ~EigenNet();
+  explicit CpuNet(const ExportedNet& net, Precision precision = Precision::kFp32);
+  ~CpuNet();
 
   const NetConfig& config() const { return config_; }
   Precision precision() const { return precision_; }
@@ -72,14 +72,14 @@ class EigenNet {
   std::unique_ptr<Layers> layers_;
 };
 
-// Evaluator over an EigenNet. Evaluate is thread-safe: each call takes a
+// Evaluator over an CpuNet. Evaluate is thread-safe: each call takes a
 // workspace from a pool, so concurrent calls run in parallel, one thread each;
 // a single call of many positions is split over `threads` OpenMP threads.
-class EigenEvaluator : public Evaluator {
+class CpuEvaluator : public Evaluator {
  public:
   // Builds the net from an export; threads >= 1 parallelises large batches.
-  EigenEvaluator(const ExportedNet& net, int threads, Precision precision = Precision::kFp32);
-  ~EigenEvaluator() override;
+  CpuEvaluator(const ExportedNet& net, int threads, Precision precision = Precision::kFp32);
+  ~CpuEvaluator() override;
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
 
@@ -91,7 +91,7 @@ class EigenEvaluator : public Evaluator {
   std::unique_ptr<Slot> Acquire();
   void Release(std::unique_ptr<Slot> slot);
 
-  EigenNet net_;
+  CpuNet net_;
   int threads_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Slot>> free_slots_;

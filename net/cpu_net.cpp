@@ -1,4 +1,4 @@
-#include "net/eigen_net.h"
+#include "net/cpu_net.h"
 
 // Parallelism is ours (over chunks of a batch), not Eigen's.
 #define EIGEN_DONT_PARALLELIZE
@@ -110,7 +110,7 @@ struct DenseHead {
 
 }  // namespace
 
-struct EigenNet::Layers {
+struct CpuNet::Layers {
   // The stem, then each block's two convolutions (TrunkConv's order).
   std::vector<TrunkConvWeights> trunk_weights;
   std::unique_ptr<OneDnnTrunk> trunk;
@@ -136,9 +136,9 @@ Precision ResolvePrecision(const std::string& option) {
 
 // A chunk's activations, NHWC (net/onednn_trunk.h): a row a square of a
 // position, a column a channel.
-class EigenNet::Workspace {
+class CpuNet::Workspace {
  public:
-  explicit Workspace(const EigenNet& net) {
+  explicit Workspace(const CpuNet& net) {
     const Layers& l = *net.layers_;
     const std::size_t squares = std::size_t(kChunkPositions) * kNumSquares;
     trunk.assign(squares * net.config_.channels, 0.0f);
@@ -157,7 +157,7 @@ class EigenNet::Workspace {
   std::vector<ChannelRanges>* ranges = nullptr;
 };
 
-EigenNet::EigenNet(const ExportedNet& net, Precision precision)
+CpuNet::CpuNet(const ExportedNet& net, Precision precision)
     : config_(net.config), precision_(precision), layers_(std::make_unique<Layers>()) {
   CheckTensorLayout(net);
   Layers& l = *layers_;
@@ -197,7 +197,7 @@ EigenNet::EigenNet(const ExportedNet& net, Precision precision)
         std::make_unique<OneDnnTrunk>(l.trunk_weights, OneDnnTrunk::Type::kInt8, InputRanges(CalibrationPositions()));
 }
 
-std::vector<ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& positions) const {
+std::vector<ChannelRanges> CpuNet::InputRanges(const std::vector<Position>& positions) const {
   std::vector<ChannelRanges> ranges(1 + 2 * config_.blocks);
   for (int layer = 0; layer < int(ranges.size()); ++layer) {
     ranges[layer].min.assign(layers_->trunk_weights[layer].in, 0.0f);
@@ -216,7 +216,7 @@ std::vector<ChannelRanges> EigenNet::InputRanges(const std::vector<Position>& po
   return ranges;
 }
 
-void EigenNet::TrunkConv(int layer, int n, const float* in, const float* residual, float* out, Workspace& ws) const {
+void CpuNet::TrunkConv(int layer, int n, const float* in, const float* residual, float* out, Workspace& ws) const {
   const Layers& l = *layers_;
   if (ws.ranges) {
     ChannelRanges& range = (*ws.ranges)[layer];
@@ -231,11 +231,11 @@ void EigenNet::TrunkConv(int layer, int n, const float* in, const float* residua
   l.trunk->Run(layer, n, in, residual, out, ws.scratch.data());
 }
 
-EigenNet::~EigenNet() = default;
+CpuNet::~CpuNet() = default;
 
-EigenNet::WorkspacePtr EigenNet::NewWorkspace() const { return WorkspacePtr(new Workspace(*this)); }
+CpuNet::WorkspacePtr CpuNet::NewWorkspace() const { return WorkspacePtr(new Workspace(*this)); }
 
-void EigenNet::WorkspaceDeleter::operator()(Workspace* workspace) const { delete workspace; }
+void CpuNet::WorkspaceDeleter::operator()(Workspace* workspace) const { delete workspace; }
 
 namespace {
 
@@ -279,8 +279,8 @@ void DenseHeadLinear(const DenseHead& head, const Eigen::Map<const Matrix>& flat
 
 }  // namespace
 
-void EigenNet::Forward(const float* input, int count, float* policy, float* value, float* moves_left,
-                       Workspace& ws) const {
+void CpuNet::Forward(const float* input, int count, float* policy, float* value, float* moves_left,
+                     Workspace& ws) const {
   const Layers& l = *layers_;
   const int c = config_.channels, planes = config_.input_planes();
   for (int first = 0; first < count; first += kChunkPositions) {
@@ -321,19 +321,19 @@ void EigenNet::Forward(const float* input, int count, float* policy, float* valu
 }
 
 // A workspace with the input and output buffers of one chunk.
-struct EigenEvaluator::Slot {
-  EigenNet::WorkspacePtr workspace;
+struct CpuEvaluator::Slot {
+  CpuNet::WorkspacePtr workspace;
   std::vector<float> input, policy, value, moves_left;
 };
 
-EigenEvaluator::EigenEvaluator(const ExportedNet& net, int threads, Precision precision)
+CpuEvaluator::CpuEvaluator(const ExportedNet& net, int threads, Precision precision)
     : net_(net, precision), threads_(threads) {
   if (threads < 1 || threads > 1024) throw Error("eigen evaluator: threads = " + std::to_string(threads));
 }
 
-EigenEvaluator::~EigenEvaluator() = default;
+CpuEvaluator::~CpuEvaluator() = default;
 
-std::unique_ptr<EigenEvaluator::Slot> EigenEvaluator::Acquire() {
+std::unique_ptr<CpuEvaluator::Slot> CpuEvaluator::Acquire() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!free_slots_.empty()) {
@@ -351,12 +351,12 @@ std::unique_ptr<EigenEvaluator::Slot> EigenEvaluator::Acquire() {
   return slot;
 }
 
-void EigenEvaluator::Release(std::unique_ptr<Slot> slot) {
+void CpuEvaluator::Release(std::unique_ptr<Slot> slot) {
   std::lock_guard<std::mutex> lock(mutex_);
   free_slots_.push_back(std::move(slot));
 }
 
-void EigenEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
+void CpuEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
   // Chunks of up to kChunkPositions, split evenly over the threads.
   const int threads = std::max(1, std::min(threads_, count));
   const int size = std::min(kChunkPositions, (count + threads - 1) / threads);
