@@ -36,7 +36,7 @@
 #include "net/net_evaluator.h"
 #include "net/onednn_trunk.h"
 #include "net/torch_evaluator.h"
-#include "train/config.h"
+#include "run/config.h"
 #include "train/losses.h"
 #include "train/replay_buffer.h"
 

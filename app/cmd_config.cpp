@@ -13,7 +13,7 @@
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
 #include "play/players.h"
-#include "train/config.h"
+#include "run/config.h"
 
 namespace loa::app {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "app/command.h"
 #include "core/error.h"
+#include "run/metrics.h"
 #include "train/evaluation.h"
 #include "train/logger.h"
-#include "train/metrics.h"
 #include "train/run.h"
 #include "train/stop.h"
 

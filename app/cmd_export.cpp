@@ -13,8 +13,8 @@
 #include "core/game.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
+#include "run/run_dir.h"
 #include "train/run.h"
-#include "train/run_dir.h"
 
 namespace loa::app {
 namespace {

@@ -3,7 +3,7 @@
 // its fields once, in a Visit(ParamVisitor&) function beside it, each with
 // its key, range and a one-line help; the value passed in is the default (or
 // the current value). Every reader and writer is a visitor over that list:
-// the YAML config and --set (train/config_yaml.h), player specs
+// the YAML config and --set (run/config_yaml.h), player specs
 // (play/spec.h), the JSON of checkpoints and exports (net/net_config.cpp),
 // range checks and the `loaz config` listing (here). Adding a parameter is
 // one line in a Visit function.

@@ -8,10 +8,10 @@
 #include "core/file_util.h"
 #include "core/notation.h"
 #include "core/record.h"
+#include "run/metrics.h"
+#include "run/run_dir.h"
 #include "serve/memory.h"
 #include "serve/server_impl.h"
-#include "train/metrics.h"
-#include "train/run_dir.h"
 
 namespace loa::serve {
 

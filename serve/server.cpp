@@ -27,11 +27,11 @@
 #include "play/mcts_player.h"
 #include "play/player.h"
 #include "play/spec.h"
+#include "run/metrics.h"
+#include "run/run_dir.h"
 #include "serve/memory.h"
 #include "serve/search_pool.h"
 #include "serve/server_impl.h"
-#include "train/metrics.h"
-#include "train/run_dir.h"
 
 namespace loa::serve {
 namespace {

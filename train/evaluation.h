@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "play/ratings.h"
-#include "train/config.h"
+#include "run/config.h"
+#include "run/metrics.h"
+#include "run/run_dir.h"
 #include "train/logger.h"
-#include "train/metrics.h"
-#include "train/run_dir.h"
 
 namespace loa::train {
 

@@ -11,10 +11,10 @@
 #include "core/file_util.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
-#include "train/config.h"
+#include "run/config.h"
+#include "run/run_dir.h"
 #include "train/losses.h"
 #include "train/run.h"
-#include "train/run_dir.h"
 #include "train/shard.h"
 #include "train/trainer.h"
 

@@ -7,7 +7,7 @@
 #include <torch/torch.h>
 
 #include "net/model.h"
-#include "train/config.h"
+#include "run/config.h"
 #include "train/replay_buffer.h"
 
 namespace loa::train {

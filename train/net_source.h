@@ -11,8 +11,8 @@
 
 #include "mcts/evaluator.h"
 #include "net/net_evaluator.h"
+#include "run/run_dir.h"
 #include "train/logger.h"
-#include "train/run_dir.h"
 
 namespace loa::train {
 

@@ -13,9 +13,9 @@
 
 #include "core/random.h"
 #include "net/encoder.h"
-#include "train/config.h"
+#include "run/config.h"
+#include "run/run_dir.h"
 #include "train/logger.h"
-#include "train/run_dir.h"
 #include "train/shard.h"
 
 namespace loa::train {

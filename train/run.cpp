@@ -16,10 +16,10 @@
 #include "core/param_visitor.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
+#include "run/metrics.h"
 #include "train/checkpoint_store.h"
 #include "train/evaluation.h"
 #include "train/logger.h"
-#include "train/metrics.h"
 #include "train/selfplay.h"
 #include "train/stop.h"
 #include "train/trainer.h"
@@ -151,45 +151,6 @@ OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string
   run.dir.Create();
   if (persist && !overrides.empty()) WriteFileAtomic(run.dir.ConfigPath(), ConfigToYaml(run.config));
   return run;
-}
-
-double CheckpointHours(const RunDir& dir, int64_t step) {
-  try {
-    const CheckpointInfo info = ReadCheckpointInfo(dir.CheckpointPath(step));
-    const auto it = info.state.counters.find(kElapsedMsCounter);
-    return it == info.state.counters.end() ? 0.0 : double(it->second) / 3.6e6;
-  } catch (const loa::Error&) {
-    return 0.0;
-  }
-}
-
-std::string RunExportPath(const RunDir& dir) { return dir.root() + "/net.safetensors"; }
-
-std::string ResolveRunCheckpoint(const RunDir& dir, int64_t step) {
-  if (step < 0) {
-    const std::string newest = NewestReadableCheckpoint(dir, -1, nullptr);
-    if (newest.empty()) throw Error(dir.root() + ": the run has no readable checkpoint");
-    return newest;
-  }
-  const std::string path = dir.CheckpointPath(step);
-  if (!std::filesystem::exists(path))
-    throw Error(dir.root() + ": the run has no checkpoint of step " + std::to_string(step));
-  return path;
-}
-
-std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count, int64_t min_step) {
-  const std::string newest = ResolveRunCheckpoint(dir, step);
-  std::vector<int64_t> steps = dir.ListCheckpoints();
-  if (step < 0) {
-    step = -1;
-    for (int64_t s : steps)
-      if (dir.CheckpointPath(s) == newest) step = s;
-  }
-  std::vector<int64_t> chosen;
-  for (auto it = steps.rbegin(); it != steps.rend() && int(chosen.size()) < count; ++it)
-    if (*it <= step && *it >= min_step) chosen.push_back(*it);
-  std::reverse(chosen.begin(), chosen.end());
-  return chosen;
 }
 
 ExportedNet ExportRunNet(const RunDir& dir, const std::vector<int64_t>& steps) {

@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "net/export.h"
-#include "train/config.h"
-#include "train/run_dir.h"
+#include "run/config.h"
+#include "run/run_dir.h"
+#include "train/checkpoint_store.h"
 
 namespace loa::train {
 
@@ -32,10 +33,6 @@ OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<st
 // own). Throws Error when DIR holds no run.
 OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist);
 
-// Returns the run time in hours behind checkpoint `step` (0 when its
-// header cannot be read).
-double CheckpointHours(const RunDir& dir, int64_t step);
-
 // What one process of the run does.
 struct RunParts {
   bool selfplay = true;                // self-play workers
@@ -49,19 +46,6 @@ struct RunParts {
 // metrics to DIR/metrics.jsonl. Returns the process exit code (0 when the
 // run finished or was stopped cleanly).
 int RunTraining(const OpenedRun& run, const RunParts& parts);
-
-// Returns the path of the export of a run (DIR/net.safetensors).
-std::string RunExportPath(const RunDir& dir);
-
-// Returns the path of checkpoint `step` of a run, or of its newest readable
-// checkpoint when step < 0. Throws Error naming the run when there is none.
-std::string ResolveRunCheckpoint(const RunDir& dir, int64_t step);
-
-// Returns the steps of the `count` newest checkpoints of a run from
-// min_step up to step (the newest readable one when step < 0), oldest
-// first: fewer when fewer exist. Throws Error naming the run when it has no
-// checkpoint of step.
-std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count, int64_t min_step = 0);
 
 // Returns the export of a run's checkpoints `steps`: the one as it is, or
 // the mean of several (stochastic weight averaging, AverageNets). Throws

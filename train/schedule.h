@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "train/config.h"
+#include "run/config.h"
 
 namespace loa::train {
 

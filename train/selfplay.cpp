@@ -16,9 +16,9 @@
 #include "core/random.h"
 #include "core/record.h"
 #include "mcts/selfplay_driver.h"
+#include "train/checkpoint_store.h"
 #include "train/game_samples.h"
 #include "train/net_source.h"
-#include "train/run.h"
 #include "train/shard.h"
 #include "train/stop.h"
 

@@ -10,10 +10,10 @@
 
 #include "mcts/selfplay_driver.h"
 
-#include "train/config.h"
+#include "run/config.h"
+#include "run/metrics.h"
+#include "run/run_dir.h"
 #include "train/logger.h"
-#include "train/metrics.h"
-#include "train/run_dir.h"
 
 namespace loa::train {
 

@@ -10,16 +10,15 @@
 #include <string>
 
 #include "net/export.h"
-#include "train/config.h"
+#include "run/config.h"
+#include "run/metrics.h"
+#include "run/run_dir.h"
 #include "train/logger.h"
-#include "train/metrics.h"
-#include "train/run_dir.h"
 
 namespace loa::train {
 
 // Counter names stored in every checkpoint's TrainingState.
 inline constexpr char kSamplesTrainedCounter[] = "samples_trained";
-inline constexpr char kElapsedMsCounter[] = "elapsed_ms";  // run time behind the checkpoint
 inline constexpr char kGamesSeenCounter[] = "games_seen";
 inline constexpr char kSelfplaySamplesCounter[] = "selfplay_samples";
 

@@ -29,8 +29,8 @@
 #include "core/random.h"
 #include "net/export.h"
 #include "net/torch_backend.h"
+#include "run/metrics.h"
 #include "tests/net/random_net.h"
-#include "train/metrics.h"
 
 namespace loa::serve {
 namespace {

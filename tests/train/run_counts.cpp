@@ -13,8 +13,8 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
-#include "train/metrics.h"
-#include "train/run_dir.h"
+#include "run/metrics.h"
+#include "run/run_dir.h"
 #include "train/shard.h"
 
 int main(int argc, char** argv) {

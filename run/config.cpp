@@ -1,4 +1,4 @@
-#include "train/config.h"
+#include "run/config.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
-#include "train/config_yaml.h"
+#include "run/config_yaml.h"
 
 namespace loa::train {
 namespace {

@@ -1,4 +1,4 @@
-#include "train/config.h"
+#include "run/config.h"
 
 #include <filesystem>
 #include <string>
@@ -175,8 +175,7 @@ TEST(ConfigTest, ABaseConfigUnderliesTheKeysAConfigLeavesOut) {
 
   // Errors name the file the key came from; a base's base is read; a
   // missing base and a cycle are errors naming the config.
-  const std::string tmp =
-      (std::filesystem::path(::testing::TempDir()) / "loaz_config_base").lexically_normal().string();
+  const std::string tmp = (std::filesystem::path(::testing::TempDir()) / "loaz_run_base").lexically_normal().string();
   std::filesystem::remove_all(tmp);
   std::filesystem::create_directories(tmp);
   WriteFileAtomic(tmp + "/a.yaml", "run: {name: a, seed: 5}\ntrain: {batch_size: 0}\n");

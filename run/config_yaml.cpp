@@ -1,4 +1,4 @@
-#include "train/config_yaml.h"
+#include "run/config_yaml.h"
 
 #include <cerrno>
 #include <cmath>
