@@ -145,8 +145,7 @@ std::vector<ParamInfo> MctsPlayerKeys() {
   return lister.params();
 }
 
-SearchParams EngineSearchParams() {
-  SearchParams params;
+SearchParams EngineSearchParams(SearchParams params) {
   params.dirichlet_epsilon = 0;
   params.temperature_start = params.temperature_end = 0;
   params.full_search_fraction = 1;

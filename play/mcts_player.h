@@ -17,9 +17,10 @@
 
 namespace loa {
 
-// Returns the search parameters of a player: the defaults with no noise, no
-// move sampling, no playout caps and no forced playouts (it plays its best).
-SearchParams EngineSearchParams();
+// Returns the search parameters of a player: `base` (the defaults, or a
+// run's mcts section) with no noise, no move sampling, no playout caps and
+// no forced playouts (it plays its best).
+SearchParams EngineSearchParams(SearchParams base = SearchParams());
 
 // Returns a player that runs the search over `evaluator` within `limits`
 // (a timed clock overrides the time; 800 playouts when neither is given);

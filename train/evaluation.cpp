@@ -14,7 +14,9 @@
 #include "core/hash.h"
 #include "core/random.h"
 #include "net/checkpoint.h"
+#include "net/net_evaluator.h"
 #include "play/match.h"
+#include "play/mcts_player.h"
 #include "train/stop.h"
 
 namespace loa::train {
@@ -23,6 +25,9 @@ namespace {
 // NN cache entries of an evaluation player: plenty for one game's searches
 // (a few thousand positions a move), a fraction of the engine's default.
 constexpr int kEvalCacheEntries = 1 << 16;
+
+// A ladder player: named and made by its spec.
+EvalSide LadderSide(const std::string& spec) { return {spec, spec, nullptr}; }
 
 // Thrown from a match's progress callback to end it on a stop request.
 struct MatchStopped {};
@@ -62,11 +67,26 @@ std::optional<int64_t> CheckpointStep(const std::string& name) {
   return step;
 }
 
-std::string NetPlayerSpec(const std::string& path, const Config& config) {
-  const std::string limit = config.eval.time > 0 ? "time=" + FormatDouble(config.eval.time)
-                                                 : "playouts=" + std::to_string(config.eval.playouts);
-  return "mcts:net=" + path + "," + limit + ",device=" + config.run.device +
-         ",cache_entries=" + std::to_string(kEvalCacheEntries);
+EvalSide CheckpointSide(const std::string& name, const std::string& path, const Config& config) {
+  SearchParams params = EngineSearchParams(config.mcts);
+  SearchLimits limits;
+  std::string limit;
+  if (config.eval.time > 0) {
+    limits.seconds = config.eval.time;
+    limit = "time=" + FormatDouble(config.eval.time);
+  } else {
+    limits.playouts = config.eval.playouts;
+    limit = "playouts=" + std::to_string(config.eval.playouts);
+  }
+  NetEvaluatorOptions options;
+  options.device = config.run.device;
+  options.cache_entries = kEvalCacheEntries;
+  options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
+  const std::shared_ptr<Evaluator> evaluator = MakeNetEvaluator(path, options);
+  // What the record says played: the net, the limit and the device (the
+  // search is the run's mcts section).
+  std::string spec = "mcts:net=" + path + "," + limit + ",device=" + config.run.device;
+  return {name, spec, [spec, evaluator, params, limits] { return MakeSearchPlayer(spec, evaluator, params, limits); }};
 }
 
 std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
@@ -134,16 +154,18 @@ std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empt
 CheckpointRater::CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
     : config_(config), run_(run), log_(log), metrics_(metrics) {}
 
-bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
-                                    const std::string& b_spec, int games, int64_t step, double hours) {
+bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours) {
+  const std::string &a_name = a.name, &b_name = b.name;
   // A pair that has played before plays only the games it lacks, with
   // openings and a records folder of their own.
   const int played = GamesPlayed(ReadMatchRecords(run_), a_name, b_name);
   if (played >= games) return true;
   const EvalConfig& ec = config_.eval;
   MatchConfig mc;
-  mc.player_a = a_spec;
-  mc.player_b = b_spec;
+  mc.player_a = a.spec;
+  mc.player_b = b.spec;
+  mc.make_a = a.make;
+  mc.make_b = b.make;
   mc.games = games - played;
   mc.openings = ec.random_plies > 0 ? "random:plies=" + std::to_string(ec.random_plies) : "none";
   mc.threads = ec.threads;
@@ -167,7 +189,7 @@ bool CheckpointRater::PlayAndRecord(const std::string& a_name, const std::string
   // under the run's names for the two sides.
   const nlohmann::ordered_json outcome = result.ToJson();
   nlohmann::json record = {{"a", a_name},    {"b", b_name},      {"step", step},
-                           {"hours", hours}, {"a_spec", a_spec}, {"b_spec", b_spec}};
+                           {"hours", hours}, {"a_spec", a.spec}, {"b_spec", b.spec}};
   nlohmann::json event = {
       {"event", "eval"}, {"step", step}, {"hours", hours}, {"player", a_name}, {"opponent", b_name}};
   for (const char* key : {"games", "wins", "draws", "losses"}) record[key] = outcome[key];
@@ -185,13 +207,14 @@ void CheckpointRater::EnsureLadder(int games, double hours) {
   for (size_t i = 0; i < ladder.size(); ++i)
     for (size_t j = i + 1; j < ladder.size(); ++j)
       if (GamesPlayed(ReadMatchRecords(run_), ladder[i], ladder[j]) == 0 && !StopRequested())
-        PlayAndRecord(ladder[i], ladder[i], ladder[j], ladder[j], games, -1, hours);
+        PlayAndRecord(LadderSide(ladder[i]), LadderSide(ladder[j]), games, -1, hours);
 }
 
 bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   if (games <= 0) games = config_.eval.games;
-  const std::string name = CheckpointName(step), spec = NetPlayerSpec(run_.CheckpointPath(step), config_);
+  const std::string name = CheckpointName(step);
   ReadCheckpointInfo(run_.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
+  const EvalSide side = CheckpointSide(name, run_.CheckpointPath(step), config_);
   const size_t matches_before = ReadMatchRecords(run_).size();
   EnsureLadder(games, hours);
   std::optional<int64_t> best;
@@ -209,9 +232,9 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
     }
   }
   for (const std::string& opponent : config_.eval.opponents)
-    if (!PlayAndRecord(name, spec, opponent, opponent, games, step, hours)) return false;
-  if (best && !PlayAndRecord(name, spec, CheckpointName(*best), NetPlayerSpec(run_.CheckpointPath(*best), config_),
-                             games, step, hours))
+    if (!PlayAndRecord(side, LadderSide(opponent), games, step, hours)) return false;
+  if (best && !PlayAndRecord(side, CheckpointSide(CheckpointName(*best), run_.CheckpointPath(*best), config_), games,
+                             step, hours))
     return false;
   if (ReadMatchRecords(run_).size() == matches_before) return true;  // nothing lacked: nothing new to rate
   WriteRatings();

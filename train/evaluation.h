@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "play/match.h"
 #include "play/ratings.h"
 #include "run/config.h"
 #include "run/metrics.h"
@@ -32,9 +33,20 @@ std::string CheckpointName(int64_t step);
 // name (a ladder player's spec).
 std::optional<int64_t> CheckpointStep(const std::string& name);
 
-// Returns the player spec that plays the checkpoint at path with the
-// config's evaluation search, its net on config.run.device.
-std::string NetPlayerSpec(const std::string& path, const Config& config);
+// One side of an evaluation match: its name in the run's ratings ("step N"
+// or a ladder player's spec), the text matches.jsonl records for it, and
+// the factory of its player (none for a ladder player: its spec makes it).
+struct EvalSide {
+  std::string name, spec;
+  PlayerFactory make;
+};
+
+// Returns the side that plays the checkpoint at `path`: the run's own
+// search (config.mcts as the engine plays it: no noise, no move sampling,
+// full searches) within eval.time or eval.playouts, its net loaded once
+// on run.device and shared by the match's games. No spec string is parsed
+// on the way. Throws Error naming the file when the net cannot be read.
+EvalSide CheckpointSide(const std::string& name, const std::string& path, const Config& config);
 
 // Returns every record of eval/matches.jsonl (none if it does not exist);
 // a malformed line (a write cut short) is skipped.
@@ -80,8 +92,7 @@ class CheckpointRater {
   // Returns the player fixed at Elo 0: the first ladder opponent, or "" (the
   // first player in the records) without a ladder.
   std::string Anchor() const;
-  bool PlayAndRecord(const std::string& a_name, const std::string& a_spec, const std::string& b_name,
-                     const std::string& b_spec, int games, int64_t step, double hours);
+  bool PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours);
   void EnsureLadder(int games, double hours);
 
   const Config& config_;

@@ -22,6 +22,7 @@
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
 #include "net/encoder.h"
+#include "play/mcts_player.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
 #include "train/checkpoint_store.h"
@@ -581,6 +582,26 @@ TEST_F(RunPartsTest, CheckpointRaterPlaysTheLadderAndRatesTheCheckpoint) {
   EXPECT_EQ(games_of_step_2, 3);
   EXPECT_EQ(MetricsLines("rating"), 2);
   EXPECT_NE(ReadFile(run_->EvalDir() + "/ratings.txt").find("step 2"), std::string::npos);
+}
+
+TEST_F(RunPartsTest, TheCheckpointPlayerTakesAnyPathAndTheRunsSearch) {
+  // A path with the characters of a spec's syntax: built typed, the player
+  // needs no spec of it.
+  const std::string dir = root_.string() + "/odd,name=x";
+  std::filesystem::create_directories(dir);
+  WriteNewNet(dir + "/net.pt", config_.net, 1, Rules().ToString());
+  config_.eval.time = 0;
+  config_.eval.playouts = 8;
+  config_.mcts.dirichlet_epsilon = 0.25f;  // self-play's noise: the engine drops it
+  const EvalSide side = CheckpointSide("step 1", dir + "/net.pt", config_);
+  EXPECT_EQ(side.name, "step 1");
+  EXPECT_NE(side.spec.find("playouts=8"), std::string::npos) << side.spec;
+  const std::unique_ptr<Player> player = side.make();
+  Game game;
+  const Move move = player->ChooseMove(game, Clock());
+  EXPECT_TRUE(game.position().IsLegal(move));
+  EXPECT_EQ(EngineSearchParams(config_.mcts).dirichlet_epsilon, 0.0f);
+  EXPECT_EQ(EngineSearchParams(config_.mcts).cpuct_init, config_.mcts.cpuct_init);
 }
 
 TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
