@@ -191,7 +191,7 @@ int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std:
   const char* const precisions[] = {"bf16", "fp16", "fp32"};  // fp32 last: the ratios' base
   std::vector<std::unique_ptr<TorchEvaluator>> evaluators;
   for (const char* precision : precisions) {
-    options.cuda_precision = precision;
+    options.precision = precision;
     evaluators.push_back(std::make_unique<TorchEvaluator>(net, options));
   }
   const std::vector<Position> positions = RandomPositions(options.max_batch, 12345);

@@ -23,9 +23,17 @@ void NetEvaluatorOptions::Visit(ParamVisitor& v, bool with_device) {
   cache_entries = std::size_t(entries);
   v.Int("batch_wait_us", batch_wait_us, 0, 1000000, "LibTorch: microseconds to wait for a fuller batch");
   v.Int("symmetries", symmetries, 1, 8, "average the net over this many board symmetries");
-  v.Choice("precision", precision, {"fp32", "int8", "auto"},
-           "cpu: the trunk's arithmetic (auto: int8 where the processor has AVX2)");
-  v.Choice("cuda_precision", cuda_precision, {"bf16", "fp16", "fp32"}, "the forward pass's precision on cuda");
+  v.Choice("precision", precision, {"auto", "fp32", "int8", "bf16", "fp16"},
+           "the forward pass's arithmetic: cpu fp32 or int8, cuda fp32, bf16 or fp16 (auto: int8 on a cpu with "
+           "AVX2, bf16 on cuda)");
+  v.Choice("cuda_precision", cuda_precision, {"auto", "bf16", "fp16", "fp32"},
+           "the old key of the precision on cuda (auto: precision's)");
+}
+
+std::string NetEvaluatorOptions::CudaPrecision() const {
+  if (precision == "int8") throw Error("precision int8 runs on the cpu; cuda takes fp32, bf16, fp16 or auto");
+  if (precision != "auto") return precision;
+  return cuda_precision == "auto" ? "bf16" : cuda_precision;
 }
 
 std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEvaluatorOptions& options) {
@@ -39,6 +47,9 @@ std::unique_ptr<Evaluator> MakeNetEvaluator(const std::string& file, const NetEv
   const bool cpu_backend = options.backend == "cpu" || options.backend == "eigen";
   if (cpu_backend && device != "cpu")
     throw Error("backend " + options.backend + " runs on the cpu, not on device " + options.device);
+  if (device == "cpu" && (options.precision == "bf16" || options.precision == "fp16"))
+    throw Error("precision " + options.precision + " runs on cuda; the cpu takes fp32, int8 or auto");
+  if (device == "cuda") options.CudaPrecision();  // int8 is the cpu's: an error before the net is read
   ExportedNet net = ReadNetFile(file);
   std::unique_ptr<Evaluator> evaluator;
   if (cpu_backend || (options.backend == "auto" && device == "cpu"))

@@ -34,11 +34,14 @@ struct NetEvaluatorOptions {
   // Evaluate each position under this many of the 8 board symmetries and
   // average (net/symmetric_evaluator.h); 1: as it stands.
   int symmetries = 1;
-  // On the cpu (Eigen): the trunk convolutions in "fp32", "int8" or "auto"
-  // (int8 where the processor has AVX2). net/cpu_net.h.
+  // The forward pass's arithmetic, one vocabulary for both devices: on the
+  // cpu "fp32" or "int8" (the trunk's convolutions, net/cpu_net.h), on cuda
+  // "fp32", "bf16" or "fp16"; "auto" is int8 on a cpu with AVX2 (else
+  // fp32) and bf16 on cuda. A precision of the other device is an error.
   std::string precision = "auto";
-  // On CUDA: run the forward pass in "bf16", "fp16" or "fp32".
-  std::string cuda_precision = "bf16";
+  // The key of cuda's precision before `precision` took both devices,
+  // still read: "auto" (the default) leaves it to `precision`.
+  std::string cuda_precision = "auto";
 
   // Declares the fields (core/param_visitor.h) under the keys player specs and
   // the config's `selfplay` section use: device (unless with_device is
@@ -46,6 +49,10 @@ struct NetEvaluatorOptions {
   // max_batch, cache_entries, batch_wait_us, symmetries, precision,
   // cuda_precision. The one declaration of each.
   void Visit(ParamVisitor& v, bool with_device = true);
+
+  // The precision on cuda: "bf16", "fp16" or "fp32" (precision, else the
+  // old cuda_precision, else bf16). Throws Error for int8.
+  std::string CudaPrecision() const;
 };
 
 // Loads a net file, an export (.safetensors) or a checkpoint (.pt), and returns

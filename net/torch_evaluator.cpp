@@ -28,7 +28,7 @@ torch::Dtype CudaDtype(const std::string& precision) {
   if (precision == "bf16") return torch::kBFloat16;
   if (precision == "fp16") return torch::kFloat16;
   if (precision == "fp32") return torch::kFloat32;
-  throw Error("cuda_precision '" + precision + "' is not bf16, fp16 or fp32");
+  throw Error("precision '" + precision + "' is not bf16, fp16 or fp32 (cuda)");
 }
 
 // One caller's positions, waiting for a forward pass.
@@ -184,7 +184,7 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
   ClaimTorchThreads(options.inference_threads);
   if (s.device_name == "cuda") {
     s.device = torch::Device(torch::kCUDA, 0);
-    s.dtype = CudaDtype(options.cuda_precision);
+    s.dtype = CudaDtype(options.CudaPrecision());
   }
   s.model = LoaNet(net.config);
   LoadExportInto(net, s.model);

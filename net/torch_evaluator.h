@@ -32,7 +32,7 @@ int ClaimTorchThreads(int threads);
 int TorchIntraOpThreads();
 
 // No-grad inference of an exported net on LibTorch (bf16 or fp16 on cuda,
-// as options.cuda_precision says). Evaluate is thread-safe: a call queues
+// as options.CudaPrecision() says). Evaluate is thread-safe: a call queues
 // its positions; one caller at a time becomes the leader, waits up to
 // options.batch_wait_us for the other recently active threads to queue
 // theirs (not at all when it is the only one), and runs them as one batch of

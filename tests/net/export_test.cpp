@@ -14,6 +14,7 @@
 #include "core/file_util.h"
 #include "net/cpu_net.h"
 #include "net/export.h"
+#include "net/net_evaluator.h"
 #include "net/safetensors.h"
 #include "net/symmetric_evaluator.h"
 #include "net/symmetry.h"
@@ -235,6 +236,25 @@ TEST(CpuEvaluatorTest, ConcurrentCallsGiveTheSameResults) {
   for (auto& t : threads) t.join();
   for (const auto& result : results)
     for (std::size_t i = 0; i < positions.size(); ++i) ExpectSame(result[i], expected[i], 0.0f);
+}
+
+TEST(NetEvaluatorOptionsTest, OnePrecisionVocabularyForBothDevices) {
+  NetEvaluatorOptions options;
+  EXPECT_EQ(options.CudaPrecision(), "bf16");  // auto on cuda
+  options.cuda_precision = "fp16";             // the old key still counts
+  EXPECT_EQ(options.CudaPrecision(), "fp16");
+  options.precision = "fp32";  // the one key wins over the old one
+  EXPECT_EQ(options.CudaPrecision(), "fp32");
+  options.precision = "int8";
+  EXPECT_THROW(options.CudaPrecision(), Error);
+  // A cuda precision on the cpu is an error naming it, before the net is read.
+  options.precision = "bf16";
+  try {
+    MakeNetEvaluator("no_such_net.safetensors", options);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("precision bf16 runs on cuda"), std::string::npos) << e.what();
+  }
 }
 
 TEST(SymmetricEvaluatorTest, AllEightMakeAnyNetInvariant) {
