@@ -158,7 +158,7 @@ SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
     f.outside = largest - n;
   }
   f.pieces = n;
-  int SideFeatures::*const kClassCounts[kNumSquareClasses - 1] = {
+  static constexpr int SideFeatures::*kClassCounts[kNumSquareClasses - 1] = {
       &SideFeatures::square_a1, &SideFeatures::square_b1, &SideFeatures::square_c1,
       &SideFeatures::square_d1, &SideFeatures::square_b2, &SideFeatures::square_c2,
       &SideFeatures::square_d2, &SideFeatures::square_c3, &SideFeatures::square_d3};
@@ -166,7 +166,9 @@ SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
   return f;
 }
 
-EvalWeights EvalWeights::Default(){
+// The bodies are files that `loaz tune-eval --code` writes.
+// clang-format off
+EvalWeights EvalWeights::Default() {
 #include "alphabeta/default_weights.inc"
 }
 
@@ -177,6 +179,7 @@ EvalWeights EvalWeights::Version(int version) {
   }
   return Default();
 }
+// clang-format on
 
 int StaticScore(const Position& pos, const EvalWeights& w) {
   const Color us = pos.side_to_move();
