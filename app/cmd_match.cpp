@@ -77,6 +77,11 @@ int RunMatch(int argc, char** argv) {
   cli.add_option("SPEC_B", config.player_b, "second player")->required();
   cli.add_option("--games", config.games, "games to play")->check(CLI::Range(1, 10000000))->capture_default_str();
   cli.add_option("--summary", summary, "write the result as JSON to this file");
+  cli.add_option("--clock", config.clock_seconds,
+                 "a game clock: each side's seconds for the whole game, told to it before each move; a side "
+                 "whose time runs out loses (0: none, the specs' own limits)")
+      ->check(CLI::Range(0.0, 1e7))
+      ->capture_default_str();
   AddMatchOptions(cli, config, rules, &sprt);
   LOAZ_PARSE(cli, argc, argv);
 

@@ -1,6 +1,7 @@
 #include "play/match.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/notation.h"
+#include "core/param_visitor.h"
 #include "core/random.h"
 #include "core/record.h"
 #include "play/openings.h"
@@ -38,12 +40,14 @@ std::string RecordPath(const std::string& dir, int index) {
 Tags RecordTags(const MatchConfig& config, const Openings& openings, int index, const std::string& a_name,
                 const std::string& b_name) {
   const bool a_is_black = index % 2 == 0;
-  return {{"Event", "loaz match"},
-          {"Round", std::to_string(index + 1)},
-          {"Black", a_is_black ? a_name : b_name},
-          {"White", a_is_black ? b_name : a_name},
-          {"Opening", openings.Describe(index / 2)},
-          {"Seed", std::to_string(config.seed)}};
+  Tags tags = {{"Event", "loaz match"},
+               {"Round", std::to_string(index + 1)},
+               {"Black", a_is_black ? a_name : b_name},
+               {"White", a_is_black ? b_name : a_name},
+               {"Opening", openings.Describe(index / 2)},
+               {"Seed", std::to_string(config.seed)}};
+  if (config.clock_seconds > 0) tags.push_back({"TimeControl", FormatDouble(config.clock_seconds)});
+  return tags;
 }
 
 // Game `index` as a match counts it.
@@ -68,15 +72,27 @@ Game PlayGame(const MatchConfig& config, const Openings& openings, int index, Pl
   b.NewGame();
   a.SetSeed(MixSeed(config.seed, 2 * uint64_t(index)));
   b.SetSeed(MixSeed(config.seed, 2 * uint64_t(index) + 1));
+  double left[2] = {config.clock_seconds, config.clock_seconds};  // by colour
   while (!game.over()) {
-    Player& player = (game.position().side_to_move() == kBlack) == a_is_black ? a : b;
+    const Color side = game.position().side_to_move();
+    Player& player = (side == kBlack) == a_is_black ? a : b;
+    Clock clock;
+    clock.main_seconds = left[side];
+    const auto start = std::chrono::steady_clock::now();
     Move move;
     try {
-      move = player.ChooseMove(game, Clock());
+      move = player.ChooseMove(game, clock);
     } catch (const PlayerTimeout&) {
       if (!config.forfeit_on_timeout) throw;
-      game.Forfeit(game.position().side_to_move());
+      game.Forfeit(side);
       break;
+    }
+    if (config.clock_seconds > 0) {
+      left[side] -= std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (left[side] < 0) {  // the flag fell: a loss on time
+        game.Forfeit(side);
+        break;
+      }
     }
     if (move.is_null() || !game.position().IsLegal(move))
       throw Error("match game " + std::to_string(index + 1) + ": player '" + player.name() + "' chose " +

@@ -57,6 +57,11 @@ struct MatchConfig {
   // A player that times out (an external engine) loses the game when set;
   // else the match fails with the PlayerTimeout.
   bool forfeit_on_timeout = true;
+  // A game clock: each side's time for the whole game, in seconds (0: none,
+  // the players' own limits hold). A player is told its time left before
+  // each move (Clock::main_seconds) and loses the game when it runs out;
+  // the records carry it as [TimeControl].
+  double clock_seconds = 0;
   // Called after each game, under the match's lock (keep it short).
   std::function<void(const MatchProgress&)> on_progress;
 };

@@ -157,6 +157,42 @@ TEST(MatchTest, SprtStopsEarly) {
   EXPECT_EQ(result.ToJson()["sprt"]["decided_after"], result.games);
 }
 
+// Plays the first legal move after `delay` seconds, whatever its clock says.
+class SlowPlayer : public Player {
+ public:
+  explicit SlowPlayer(double delay) : delay_(delay) {}
+  std::string name() const override { return "slow"; }
+  Move ChooseMove(const Game& game, const Clock&) override {
+    std::this_thread::sleep_for(std::chrono::duration<double>(delay_));
+    MoveList moves;
+    game.LegalMoves(moves);
+    return moves[0];
+  }
+
+ private:
+  double delay_;
+};
+
+TEST(MatchTest, AGameClockIsToldToThePlayersAndItsFlagFalls) {
+  // Alpha-beta players read the clock and finish their games in time; the
+  // records carry the time control.
+  const std::string dir = TempDir("clock");
+  MatchConfig config = SmallMatch("ab", "ab:version=1", 2);
+  config.clock_seconds = 1.5;
+  config.out_dir = dir;
+  MatchResult result = RunMatch(config);
+  for (const MatchGame& g : result.game_list) EXPECT_NE(g.reason, Reason::kTimeout) << g.index;
+  EXPECT_NE(ReadFile(dir + "/game_000001.txt").find("[TimeControl \"1.5\"]"), std::string::npos);
+  // One that ignores it loses on time, with either colour.
+  config = SmallMatch("slow", "random", 2);
+  config.make_a = [] { return std::make_unique<SlowPlayer>(0.04); };
+  config.clock_seconds = 0.1;
+  result = RunMatch(config);
+  EXPECT_EQ(result.losses, 2);
+  for (const MatchGame& g : result.game_list) EXPECT_EQ(g.reason, Reason::kTimeout) << g.index;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(MatchTest, MoveCapEndsEveryGame) {
   MatchConfig config = SmallMatch("random", "random", 2);
   config.rules.max_plies = 6;
