@@ -95,6 +95,14 @@ one_line_error 1 "not a regular file" "$loaz" replay /dev/zero
 printf '1. d1xb3\n' >"$tmp/bad_mark.txt"
 one_line_error 1 "so it is written with '-'" "$loaz" replay "$tmp/bad_mark.txt"
 one_line_error 1 "..." "$loaz" show "$(head -c 100000 /dev/zero | tr '\0' x)"
+# tune-eval plays the self-play with the --player it is given, writes a
+# weights file that names it and that an ab player reads; a player of
+# another kind is one error line.
+"$loaz" tune-eval --player ab:version=3 --games 4 --nodes 50 --threads 1 --out "$tmp/w.json" >/dev/null 2>&1 ||
+  fail "tune-eval --player ab:version=3 failed"
+grep -q '"self_play_player": "ab:version=3,nodes=50"' "$tmp/w.json" || fail "tune-eval's weights do not name its player"
+"$loaz" match "ab:weights=$tmp/w.json,depth=1" random --games 2 >/dev/null 2>&1 || fail "ab cannot play tune-eval's weights"
+one_line_error 1 "not an alpha-beta player" "$loaz" tune-eval --player random --games 2 --out "$tmp/x.json"
 # One key per meaning: the move cap of a match is --max-plies, not a rules option.
 one_line_error 1 "the move cap is set with --max-plies" "$loaz" match random random --games 2 --rules max_plies=10
 
