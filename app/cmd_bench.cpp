@@ -179,8 +179,9 @@ struct EigenByPrecision {
   }
 };
 
-// `bench net --device cuda`: LibTorch on the GPU in each precision, by batch
-// size. Each call copies its batch in and the results back, as self-play's do.
+// `bench net --device cuda`: LibTorch on the GPU in each precision and
+// memory layout (NCHW, channels-last NHWC), by batch size. Each call copies
+// its batch in and the results back, as self-play's do.
 int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std::vector<int>& batches, double seconds) {
   const double flops = net.config.FlopsPerPosition();
   std::printf("bench net: %s, %.1f MFLOP per position, encoder v%d, LibTorch on cuda\n", net.config.ShortName().c_str(),
@@ -188,21 +189,26 @@ int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std:
   std::printf("rates per second of wall-clock time; load average %.2f on %d cpus\n\n", LoadAverage(),
               std::thread::hardware_concurrency());
   options.device = "cuda";
-  const char* const precisions[] = {"bf16", "fp16", "fp32"};  // fp32 last: the ratios' base
-  std::vector<std::unique_ptr<TorchEvaluator>> evaluators;
-  for (const char* precision : precisions) {
-    options.precision = precision;
-    evaluators.push_back(std::make_unique<TorchEvaluator>(net, options));
-  }
+  struct Variant {
+    std::string name;
+    std::unique_ptr<TorchEvaluator> evaluator;
+  };
+  std::vector<Variant> variants;  // fp32 NCHW last: the ratios' base
+  for (bool channels_last : {true, false})
+    for (const char* precision : {"bf16", "fp16", "fp32"}) {
+      options.precision = precision;
+      options.channels_last = channels_last;
+      variants.push_back({std::string(precision) + (channels_last ? " nhwc" : " nchw"),
+                          std::make_unique<TorchEvaluator>(net, options)});
+    }
   const std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
-  std::printf("%6s  %-12s %12s %10s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "vs fp32");
+  std::printf("%6s  %-15s %12s %10s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "vs fp32");
   for (int batch : batches) {
     std::vector<double> rates;
-    for (auto& evaluator : evaluators)
-      rates.push_back(EvaluationsPerSecond(*evaluator, positions, batch, seconds, false));
+    for (Variant& v : variants) rates.push_back(EvaluationsPerSecond(*v.evaluator, positions, batch, seconds, false));
     for (std::size_t i = 0; i < rates.size(); ++i)
-      std::printf("%6d  cuda %-7s %12.0f %10.1f %9.2fx\n", batch, precisions[i], rates[i], rates[i] * flops / 1e9,
-                  rates[i] / rates.back());
+      std::printf("%6d  cuda %-10s %12.0f %10.1f %9.2fx\n", batch, variants[i].name.c_str(), rates[i],
+                  rates[i] * flops / 1e9, rates[i] / rates.back());
     std::fflush(stdout);
   }
   return 0;
@@ -447,15 +453,21 @@ int BenchTrain(const NetChoice& choice, const std::string& device_name, int thre
 // fp32 step at 1, 2, 4, ... LibTorch intra-op threads.
 class ScalingTable {
  public:
+  // The first row is the base that the others are compared to.
   void Row(const char* what, int threads, double rate, const char* unit) {
-    if (threads == 1) base_ = rate;
+    if (base_threads_ == 0) {
+      base_ = rate;
+      base_threads_ = threads;
+    }
     const double speedup = base_ > 0 ? rate / base_ : 0;
-    std::printf("%-26s %7d %14.0f %-12s %7.2fx %9.0f%%\n", what, threads, rate, unit, speedup, 100 * speedup / threads);
+    std::printf("%-26s %7d %14.0f %-12s %7.2fx %9.0f%%\n", what, threads, rate, unit, speedup,
+                100 * speedup * base_threads_ / threads);
     std::fflush(stdout);
   }
 
  private:
   double base_ = 0;
+  int base_threads_ = 0;
 };
 
 // Returns 1, 2, 4, ... up to max, and max itself.
@@ -504,26 +516,72 @@ double SelfPlayPositionsPerHour(Evaluator& evaluator, int workers, int games, in
 double TrainSamplesPerSecond(const NetConfig& config, const train::Batch& batch, double seconds, bool cpu_time,
                              double* loss);
 
-int BenchScaling(const NetChoice& choice, int max_threads, int games, int playouts, double seconds, bool skip_train) {
+// How `bench scaling` runs: the counts to measure, which figures, and the
+// self-play workers' evaluator.
+struct ScalingOptions {
+  std::vector<int> counts;  // threads or workers; empty: 1, 2, 4, ... up to the cpus
+  int games = 32;
+  int playouts = 160;
+  double seconds = 2.0;
+  bool search = true;
+  bool train = true;
+  // The self-play workers' shared evaluator: "cpu" (the int8 net, as a
+  // run's workers on the cpu) or "cuda" (LibTorch, options below).
+  std::string selfplay_device = "cpu";
+  std::string precision = "bf16";
+  int in_flight = 2;
+};
+
+int BenchScaling(const NetChoice& choice, ScalingOptions so) {
   const ExportedNet net = choice.Load();
+  if (so.counts.empty()) so.counts = Doublings(int(std::max(1u, std::thread::hardware_concurrency())));
+  const int max_threads = *std::max_element(so.counts.begin(), so.counts.end());
+  const int games = so.games, playouts = so.playouts;
+  const double seconds = so.seconds;
+  const bool cuda = so.selfplay_device == "cuda";
   std::printf(
       "bench scaling: up to %d threads on %d cpus; net %s%s, int8; %.1f s a figure, wall-clock; load average %.2f\n"
-      "self-play: %d games a worker, %d playouts a move; efficiency: the rate / (threads x the rate of one)\n\n",
+      "self-play: %d games a worker, %d playouts a move, the net %s; efficiency: the rate / (threads x the rate "
+      "of one)\n\n",
       max_threads, std::thread::hardware_concurrency(), net.config.ShortName().c_str(),
-      choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), seconds, LoadAverage(), games, playouts);
+      choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), seconds, LoadAverage(), games, playouts,
+      cuda ? ("on cuda, " + so.precision + ", " + std::to_string(so.in_flight) + " batches in flight").c_str()
+           : "in int8 on the cpu");
   std::printf("%-26s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
   UniformEvaluator uniform;
   ScalingTable search_uniform, search_net, selfplay, trainer;
-  for (int t : Doublings(max_threads))
-    search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds), "playouts/s");
-  CpuEvaluator engine(net, 1, Precision::kInt8);
-  for (int t : Doublings(max_threads))
-    search_net.Row("search, net", t, TimedSearchRate(engine, t, seconds), "playouts/s");
-  for (int w : Doublings(max_threads))
-    selfplay.Row("self-play workers", w, SelfPlayPositionsPerHour(engine, w, games, playouts, seconds), "positions/h");
-  if (skip_train) return 0;
+  std::unique_ptr<CpuEvaluator> int8;  // built once, when a figure needs it (calibration takes a while)
+  auto engine = [&]() -> CpuEvaluator& {
+    if (!int8) int8 = std::make_unique<CpuEvaluator>(net, 1, Precision::kInt8);
+    return *int8;
+  };
+  if (so.search) {
+    for (int t : so.counts)
+      search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds), "playouts/s");
+    for (int t : so.counts) search_net.Row("search, net", t, TimedSearchRate(engine(), t, seconds), "playouts/s");
+  }
+  for (int w : so.counts) {
+    if (!cuda) {
+      selfplay.Row("self-play workers", w, SelfPlayPositionsPerHour(engine(), w, games, playouts, seconds),
+                   "positions/h");
+      continue;
+    }
+    NetEvaluatorOptions options;
+    options.device = "cuda";
+    options.precision = so.precision;
+    options.max_batch = w * games;
+    options.batches_in_flight = so.in_flight;
+    TorchEvaluator gpu(net, options);
+    const double rate = SelfPlayPositionsPerHour(gpu, w, games, playouts, seconds);
+    long passes = 0, positions = 0;
+    gpu.Counters(&passes, &positions);
+    selfplay.Row("self-play workers, cuda", w, rate, "positions/h");
+    std::printf("%-26s %7s mean batch %.0f in %ld forward passes\n", "", "", passes ? double(positions) / passes : 0.0,
+                passes);
+  }
+  if (!so.train) return 0;
   const train::Batch batch = RandomBatch(256, net.config.features());
-  for (int t : Doublings(max_threads)) {
+  for (int t : so.counts) {
     torch::set_num_threads(t);
     double loss = 0;
     trainer.Row("trainer, fp32, batch 256", t, TrainSamplesPerSecond(net.config, batch, seconds, false, &loss),
@@ -585,23 +643,32 @@ int RunBench(int argc, char** argv) {
   CLI::App* scaling = cli.add_subcommand(
       "scaling", "rates at 1, 2, 4, ... threads against linear: engine search, self-play workers, trainer");
   AddNetOptions(scaling, net_choice);
-  int max_threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  double scaling_seconds = 2.0;
-  int scaling_games = 32;
-  bool skip_train = false;
-  int scaling_playouts = 160;
-  scaling->add_option("--playouts", scaling_playouts, "playouts of a self-play move (configs/default.yaml's)")
+  ScalingOptions so;
+  int max_threads = 0;
+  bool skip_train = false, skip_search = false;
+  scaling->add_option("--playouts", so.playouts, "playouts of a self-play move (configs/default.yaml's)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
-  scaling->add_option("--max-threads", max_threads, "the most threads or workers (default: the cpus)")
-      ->check(CLI::Range(1, 256));
-  scaling->add_option("--seconds", scaling_seconds, "time per figure")
-      ->capture_default_str()
-      ->check(CLI::Range(0.1, 600.0));
-  scaling->add_option("--games", scaling_games, "games of each self-play worker")
+  auto* max_option = scaling->add_option("--max-threads", max_threads, "1, 2, 4, ... up to this (default: the cpus)")
+                         ->check(CLI::Range(1, 256));
+  scaling->add_option("--counts", so.counts, "the thread and worker counts to measure, e.g. 1 2 4 8 14 16")
+      ->check(CLI::Range(1, 256))
+      ->excludes(max_option);
+  scaling->add_option("--seconds", so.seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.1, 600.0));
+  scaling->add_option("--games", so.games, "games of each self-play worker")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
   scaling->add_flag("--no-train", skip_train, "leave out the trainer's figures");
+  scaling->add_flag("--no-search", skip_search, "leave out the engine search's figures");
+  scaling->add_option("--selfplay-device", so.selfplay_device, "the self-play workers' net: int8 on the cpu, or cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  scaling->add_option("--precision", so.precision, "the net's precision on cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+  scaling->add_option("--in-flight", so.in_flight, "forward passes in flight at once on cuda")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
   CLI::App* ab = cli.add_subcommand("ab", "the alpha-beta baseline: nodes/s, depth, signature, specs side by side");
   std::vector<std::string> ab_specs = {"ab:version=1", "ab"};
   int ab_positions = 40, ab_depth = 5;
@@ -615,8 +682,12 @@ int RunBench(int argc, char** argv) {
   LOAZ_PARSE(cli, argc, argv);
 
   if (*ab) return BenchAb(ab_specs, ab_positions, ab_seconds, ab_depth);
-  if (*scaling)
-    return BenchScaling(net_choice, max_threads, scaling_games, scaling_playouts, scaling_seconds, skip_train);
+  if (*scaling) {
+    if (max_threads > 0) so.counts = Doublings(max_threads);
+    so.train = !skip_train;
+    so.search = !skip_search;
+    return BenchScaling(net_choice, so);
+  }
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
   if (*train) return BenchTrain(net_choice, device, threads, batch_size, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);

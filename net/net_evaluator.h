@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "mcts/evaluator.h"
@@ -42,6 +43,18 @@ struct NetEvaluatorOptions {
   // The key of cuda's precision before `precision` took both devices,
   // still read: "auto" (the default) leaves it to `precision`.
   std::string cuda_precision = "auto";
+
+  // Not config keys: how LibTorch lays out and overlaps its work, for
+  // `loaz bench` and tests to compare (the defaults are the measured best,
+  // docs/HARDWARE.md).
+  // Forward passes in flight at once, each with its own input buffer: while
+  // one waits on the GPU the next encodes and queues its batch. 0: on cuda
+  // inference_threads of them, on the cpu one.
+  int batches_in_flight = 0;
+  // LibTorch's activations and convolution weights in channels-last (NHWC)
+  // memory, the layout of the GPU's tensor-core convolutions. Unset: on
+  // cuda, not on the cpu.
+  std::optional<bool> channels_last;
 
   // Declares the fields (core/param_visitor.h) under the keys player specs and
   // the config's `selfplay` section use: device (unless with_device is

@@ -52,6 +52,13 @@ std::string ResolveDevice(const std::string& device) {
   throw Error("device '" + device + "' is not cpu, cuda or auto");
 }
 
+int CudaPaddedBatch(int n) {
+  if (n >= 64) return (n + 63) / 64 * 64;
+  int b = 1;
+  while (b < n) b *= 2;
+  return b;
+}
+
 int TorchIntraOpThreads() { return torch::get_num_threads(); }
 
 int ClaimTorchThreads(int threads) {
@@ -80,34 +87,43 @@ struct TorchEvaluator::Impl {
   std::string device_name;
   torch::Device device{torch::kCPU};
   torch::Dtype dtype = torch::kFloat32;
+  bool channels_last = false;
   LoaNet model{nullptr};
-  torch::Tensor input;  // [max_batch, planes, 8, 8] on the CPU (pinned for cuda)
+  // One input buffer [rows, planes, 8, 8] on the CPU (pinned for cuda) per
+  // forward pass in flight; free_inputs holds the idle ones.
+  std::vector<torch::Tensor> inputs;
+  std::vector<int> free_inputs;
 
   mutable std::mutex mutex;
   std::condition_variable changed;
   std::deque<Request*> queue;
-  bool running = false;
+  int gathering = 0;         // leaders gathering a batch (at most one)
+  int requests_running = 0;  // requests taken into a forward pass, not yet done
   uint64_t forward_passes = 0;
   long positions_run = 0;
   std::unordered_map<std::thread::id, uint64_t> last_request;  // thread -> forward pass number
   InputFeatures features = InputFeatures::kBasic;              // the net's input set
   std::size_t input_size = kInputSize;                         // floats per encoded position
 
-  // Runs requests[0..n) as one batch; called by the leader without the lock.
-  void Run(const std::vector<Request*>& requests) {
+  // Runs requests[0..n) as one batch in inputs[slot]; called by a leader
+  // without the lock.
+  void Run(const std::vector<Request*>& requests, int slot) {
     c10::InferenceMode inference;
+    torch::Tensor& input = inputs[std::size_t(slot)];
     int total = 0;
     for (Request* r : requests) {
       EncodePositions(r->positions, r->count, input.data_ptr<float>() + std::size_t(total) * input_size, features);
       total += r->count;
     }
-    torch::Tensor batch = input.slice(0, 0, total).to(device, dtype, /*non_blocking=*/true);
+    const int rows = device.is_cuda() ? std::min<int>(CudaPaddedBatch(total), int(input.size(0))) : total;
+    torch::Tensor batch = input.slice(0, 0, rows).to(device, dtype, /*non_blocking=*/true);
+    if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
     NetOutput heads = model->forward(batch);
     torch::Tensor policy = heads.policy.to(torch::kCPU, torch::kFloat32).contiguous();
     torch::Tensor value = heads.value.to(torch::kCPU, torch::kFloat32).contiguous();
     torch::Tensor moves_left = heads.moves_left.defined()
                                    ? heads.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
-                                   : torch::zeros({total}, torch::kFloat32);
+                                   : torch::zeros({rows}, torch::kFloat32);
     const float* p = policy.data_ptr<float>();
     const float* v = value.data_ptr<float>();
     const float* m = moves_left.data_ptr<float>();
@@ -117,18 +133,23 @@ struct TorchEvaluator::Impl {
         DecodeOutput(r->positions[i], p + std::size_t(index) * kPolicySize, v + index * 3, m[index], &r->out[i]);
   }
 
-  // Queues one request of at most max_batch positions and returns when it is done.
+  // Queues one request of at most max_batch positions and returns when it is
+  // done. A caller becomes a leader when no other is gathering a batch and
+  // an input buffer is free; a leader that has its batch lets the next one
+  // gather while its own forward pass runs.
   void Submit(Request& request) {
     std::unique_lock<std::mutex> lock(mutex);
     queue.push_back(&request);
     last_request[std::this_thread::get_id()] = forward_passes;
     changed.notify_all();
     while (!request.done) {
-      if (running) {
+      if (gathering > 0 || free_inputs.empty() || !InQueue(request)) {
         changed.wait(lock);
         continue;
       }
-      running = true;
+      ++gathering;
+      const int slot = free_inputs.back();
+      free_inputs.pop_back();
       WaitForActiveThreads(lock);
       std::vector<Request*> batch;
       int total = 0;
@@ -139,10 +160,13 @@ struct TorchEvaluator::Impl {
       }
       ++forward_passes;
       positions_run += total;
+      requests_running += int(batch.size());
+      --gathering;
+      changed.notify_all();
       lock.unlock();
       std::exception_ptr error;
       try {
-        Run(batch);
+        Run(batch, slot);
       } catch (...) {
         error = std::current_exception();
       }
@@ -151,14 +175,23 @@ struct TorchEvaluator::Impl {
         r->error = error;
         r->done = true;
       }
-      running = false;
+      requests_running -= int(batch.size());
+      free_inputs.push_back(slot);
       changed.notify_all();
     }
     if (request.error) std::rethrow_exception(request.error);
   }
 
+  // Whether request still waits in the queue (not taken by a leader).
+  bool InQueue(const Request& request) const {
+    for (const Request* r : queue)
+      if (r == &request) return true;
+    return false;
+  }
+
   // Waits (lock held) until the queue holds a full batch, a request of every
-  // recently active thread, or the deadline has passed.
+  // recently active thread that is not waiting on a forward pass in flight,
+  // or the deadline has passed.
   void WaitForActiveThreads(std::unique_lock<std::mutex>& lock) {
     for (auto it = last_request.begin(); it != last_request.end();)
       it = it->second + kActiveWindow < forward_passes ? last_request.erase(it) : std::next(it);
@@ -169,7 +202,7 @@ struct TorchEvaluator::Impl {
       for (const Request* r : queue) n += r->count;
       return n;
     };
-    while (queue.size() < active && queued_positions() < options.max_batch) {
+    while (queue.size() + std::size_t(requests_running) < active && queued_positions() < options.max_batch) {
       if (changed.wait_until(lock, deadline) == std::cv_status::timeout) break;
     }
   }
@@ -182,18 +215,35 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
   s.options = options;
   s.device_name = ResolveDevice(options.device);
   ClaimTorchThreads(options.inference_threads);
-  if (s.device_name == "cuda") {
+  const bool cuda = s.device_name == "cuda";
+  if (cuda) {
     s.device = torch::Device(torch::kCUDA, 0);
     s.dtype = CudaDtype(options.CudaPrecision());
+    // cuDNN times its algorithms once for each shape and keeps the fastest;
+    // CudaPaddedBatch keeps the shapes few.
+    at::globalContext().setBenchmarkCuDNN(true);
   }
+  s.channels_last = options.channels_last.value_or(cuda);
   s.model = LoaNet(net.config);
   LoadExportInto(net, s.model);
   s.model->eval();
   s.model->to(s.device, s.dtype);
+  if (s.channels_last) {
+    torch::NoGradGuard no_grad;
+    for (torch::Tensor& p : s.model->parameters())
+      if (p.dim() == 4) p.set_data(p.contiguous(torch::MemoryFormat::ChannelsLast));
+  }
   s.features = net.config.features();
   s.input_size = std::size_t(net.config.input_planes()) * kNumSquares;
-  s.input = torch::empty({options.max_batch, net.config.input_planes(), 8, 8}, torch::kFloat32);
-  if (s.device_name == "cuda") s.input = s.input.pin_memory();
+  const int in_flight = options.batches_in_flight > 0 ? options.batches_in_flight
+                        : cuda                        ? options.inference_threads
+                                                      : 1;
+  const int rows = cuda ? CudaPaddedBatch(options.max_batch) : options.max_batch;
+  for (int i = 0; i < in_flight; ++i) {
+    torch::Tensor input = torch::zeros({rows, net.config.input_planes(), 8, 8}, torch::kFloat32);
+    s.inputs.push_back(cuda ? input.pin_memory() : input);
+    s.free_inputs.push_back(i);
+  }
 }
 
 TorchEvaluator::~TorchEvaluator() = default;

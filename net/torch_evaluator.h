@@ -28,6 +28,12 @@ void InstallTorchBackend();
 // calls leave it. Returns the count in force. Thread-safe.
 int ClaimTorchThreads(int threads);
 
+// Returns the rows a forward pass of n positions runs on cuda: n rounded up
+// to a power of two below 64 and to a multiple of 64 from there, so that
+// the GPU sees few shapes (cuDNN times its kernels once a shape) at a cost of
+// at most 63 padding rows (zeros or an earlier batch's, never read back).
+int CudaPaddedBatch(int n);
+
 // Returns LibTorch's process-wide intra-op thread count (for reports).
 int TorchIntraOpThreads();
 

@@ -1,35 +1,69 @@
 #!/usr/bin/env bash
 # The figures of docs/SCALING.md and docs/HARDWARE.md on a machine with many
-# cores and a GPU, in one run of a few minutes (a lent machine's time is
-# short): the scaling table up to every core, the net's evaluations a second
-# on the GPU by batch and precision, and a short run of configs/gpu.yaml with
-# the GPU's busy share sampled every second.
+# cores and a GPU, in one run of a few minutes (a borrowed machine's time is
+# short): the scaling table at every core count up to all of them, the net's
+# evaluations a second on the GPU by batch, precision and memory layout,
+# GPU self-play by batches in flight with the GPU's busy share, and a short
+# run of configs/gpu.yaml with the GPU's busy share sampled.
 # usage: scripts/gpu_figures.sh LOAZ_TORCH OUT_DIR [SELFPLAY_SECONDS]
 #   LOAZ_TORCH: a CUDA build's binary (scripts/build.sh --cuda: build-cuda/app/loaz-torch)
+#   OUT_DIR gets figures.txt (every table), train.txt, metrics.jsonl and gpu_busy.csv.
 set -uo pipefail
 loaz=$1
-out=$2
+out=$(mkdir -p "$2" && cd "$2" && pwd)
 seconds=${3:-150}
-mkdir -p "$out"
 cd "$(dirname "$0")/.."
-echo "== machine" | tee "$out/machine.txt"
-{ nproc; lscpu | grep -E "Model name|Flags" | cut -c1-200; nvidia-smi -L; } >>"$out/machine.txt" 2>&1
+figures=$out/figures.txt
+busy=$out/gpu_busy.csv
+: >"$busy"
 
-echo "== bench scaling (every core)"
-"$loaz" bench scaling --net nets/default.safetensors --seconds 2 --no-train >"$out/scaling.txt" 2>&1
-tail -n +4 "$out/scaling.txt"
+# Runs "$@" with the GPU's busy share sampled every 200 ms; prints its median
+# and appends the samples to gpu_busy.csv under the label $1.
+sampled() {
+  local label=$1
+  shift
+  local samples
+  samples=$(mktemp)
+  nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -lms 200 >"$samples" 2>/dev/null &
+  local smi=$!
+  "$@"
+  kill "$smi" 2>/dev/null
+  wait "$smi" 2>/dev/null
+  sed "s/^/$label,/" "$samples" >>"$busy"
+  sort -n "$samples" | awk -v l="$label" '{v[NR]=$1} END {if (NR) printf "GPU busy (%s): median %s%% of %d samples\n", l, v[int((NR+1)/2)], NR}'
+  rm -f "$samples"
+}
 
-echo "== bench net --device cuda"
-"$loaz" bench net --device cuda --batches 1 64 256 1024 4096 --seconds 1 >"$out/net_cuda.txt" 2>&1
-tail -n +4 "$out/net_cuda.txt"
+{
+  echo "== machine"
+  nproc
+  lscpu | grep -E "Model name" | cut -c1-120
+  nvidia-smi -L
+  echo
+  echo "== bench scaling: the cpu's cores (search, int8 self-play workers, trainer)"
+  "$loaz" bench scaling --net nets/default.safetensors --seconds 2 --counts 1 2 4 8 14 16
+  echo
+  echo "== bench net --device cuda: the shipped net, then configs/gpu.yaml's 10x128"
+  "$loaz" bench net --device cuda --net nets/default.safetensors --batches 1 64 256 1024 4096 --seconds 0.5
+  "$loaz" bench net --device cuda --blocks 10 --channels 128 --features connection \
+    --batches 1 64 256 1024 4096 --seconds 0.5
+  echo
+  echo "== self-play on cuda, configs/gpu.yaml's net, 128 games a worker, by batches in flight and precision"
+  for arm in "1 bf16" "2 bf16" "4 bf16" "2 fp32"; do
+    set -- $arm
+    sampled "inflight$1-$2" "$loaz" bench scaling --blocks 10 --channels 128 --features connection \
+      --selfplay-device cuda --in-flight "$1" --precision "$2" --games 128 --seconds 8 --counts 1 14 \
+      --no-search --no-train
+  done
+} 2>&1 | tee "$figures"
 
-echo "== configs/gpu.yaml for $seconds s, the GPU sampled every second"
-run=$out/gpu-probe
-nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits -l 1 >"$out/gpu_busy.txt" 2>/dev/null &
-smi=$!
-timeout --signal=INT "$seconds" "$loaz" train configs/gpu.yaml --set run.name=gpu-probe \
-  --set run.directory="$out" --set replay.min_samples=10000 >"$out/train.txt" 2>&1
-kill "$smi" 2>/dev/null
-sort -n "$out/gpu_busy.txt" | awk '{v[NR]=$1} END {if (NR) printf "GPU busy: median %s%% of %d samples\n", v[int((NR+1)/2)], NR}'
-grep -h '"event":"selfplay"' "$run/metrics.jsonl" 2>/dev/null | tail -3
+echo "== configs/gpu.yaml for $seconds s" | tee -a "$figures"
+run=$(mktemp -d)
+train() {
+  timeout --signal=INT "$seconds" "$loaz" train configs/gpu.yaml --set run.name=gpu-probe \
+    --set run.directory="$run" --set replay.min_samples=10000 >"$out/train.txt" 2>&1
+}
+sampled train train | tee -a "$figures"
+cp "$run/gpu-probe/metrics.jsonl" "$out/metrics.jsonl" 2>/dev/null
+grep -h '"event":"selfplay"' "$out/metrics.jsonl" 2>/dev/null | tail -3 | tee -a "$figures"
 echo "figures in $out"

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -111,19 +112,50 @@ TEST(EigenTest, MatchesLibTorchOnRandomNets) {
   }
 }
 
-void ConcurrentCallersAgreeWithEigen(const ExportedNet& net);
+void ConcurrentCallersAgreeWithEigen(const ExportedNet& net, NetEvaluatorOptions options);
 
 TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithEigen) {
   NetConfig connection = SmallConfig(2, 16, 2, true);
   connection.input_features = "connection";
   for (const NetConfig& config : {SmallConfig(2, 16, 2, true), connection}) {
     SCOPED_TRACE(config.input_features);
-    ConcurrentCallersAgreeWithEigen(RandomExport(config, 20));
+    ConcurrentCallersAgreeWithEigen(RandomExport(config, 20), NetEvaluatorOptions());
   }
 }
 
-void ConcurrentCallersAgreeWithEigen(const ExportedNet& net) {
-  NetEvaluatorOptions options;
+// Several forward passes in flight (as on cuda) and the channels-last
+// layout give every caller the answers of one pass at a time.
+TEST(TorchEvaluatorTest, BatchesInFlightAndChannelsLastAgreeWithEigen) {
+  NetConfig config = SmallConfig(2, 16, 2, true);
+  config.input_features = "connection";
+  for (int in_flight : {2, 3})
+    for (bool channels_last : {false, true}) {
+      SCOPED_TRACE(std::to_string(in_flight) + (channels_last ? " nhwc" : " nchw"));
+      NetEvaluatorOptions options;
+      options.batches_in_flight = in_flight;
+      options.channels_last = channels_last;
+      ConcurrentCallersAgreeWithEigen(RandomExport(config, 22), options);
+    }
+}
+
+TEST(TorchEvaluatorTest, CudaBatchesArePaddedToFewShapes) {
+  EXPECT_EQ(CudaPaddedBatch(1), 1);
+  EXPECT_EQ(CudaPaddedBatch(3), 4);
+  EXPECT_EQ(CudaPaddedBatch(33), 64);
+  EXPECT_EQ(CudaPaddedBatch(64), 64);
+  EXPECT_EQ(CudaPaddedBatch(65), 128);
+  EXPECT_EQ(CudaPaddedBatch(1000), 1024);
+  std::set<int> shapes;
+  for (int n = 1; n <= 1024; ++n) {
+    const int rows = CudaPaddedBatch(n);
+    EXPECT_GE(rows, n);
+    EXPECT_LT(rows - n, 64);
+    shapes.insert(rows);
+  }
+  EXPECT_EQ(shapes.size(), 22u);  // 1, 2, ..., 64 and 128, 192, ..., 1024
+}
+
+void ConcurrentCallersAgreeWithEigen(const ExportedNet& net, NetEvaluatorOptions options) {
   options.batch_wait_us = 2000;
   TorchEvaluator torch_evaluator(net, options);
   CpuEvaluator cpu_evaluator(net, 1);
