@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -31,13 +32,22 @@ torch::Dtype CudaDtype(const std::string& precision) {
   throw Error("precision '" + precision + "' is not bf16, fp16 or fp32 (cuda)");
 }
 
-// One caller's positions, waiting for a forward pass.
+// A forward pass's outputs on the CPU, shared by the requests it ran.
+struct BatchOutput {
+  torch::Tensor policy, value, moves_left;  // [rows, ...] float32, contiguous
+};
+
+// One caller's positions, encoded by the caller, waiting for a forward
+// pass; the caller decodes its rows of the output (so that encoding and
+// decoding run on the callers' threads, not on the leader's alone).
 struct Request {
-  const Position* positions;
-  int count;
-  EvalOutput* out;
+  const Position* positions = nullptr;
+  int count = 0;
+  const float* encoded = nullptr;  // count x input_size floats
   bool done = false;
   std::exception_ptr error;
+  std::shared_ptr<const BatchOutput> output;  // set with done
+  int first_row = 0;                          // this request's first row in output
 };
 
 }  // namespace
@@ -105,32 +115,40 @@ struct TorchEvaluator::Impl {
   InputFeatures features = InputFeatures::kBasic;              // the net's input set
   std::size_t input_size = kInputSize;                         // floats per encoded position
 
-  // Runs requests[0..n) as one batch in inputs[slot]; called by a leader
-  // without the lock.
+  // Runs requests[0..n) as one batch in inputs[slot] and gives each its
+  // rows of the output; called by a leader without the lock.
   void Run(const std::vector<Request*>& requests, int slot) {
     c10::InferenceMode inference;
     torch::Tensor& input = inputs[std::size_t(slot)];
     int total = 0;
     for (Request* r : requests) {
-      EncodePositions(r->positions, r->count, input.data_ptr<float>() + std::size_t(total) * input_size, features);
+      std::memcpy(input.data_ptr<float>() + std::size_t(total) * input_size, r->encoded,
+                  std::size_t(r->count) * input_size * sizeof(float));
+      r->first_row = total;
       total += r->count;
     }
     const int rows = device.is_cuda() ? std::min<int>(CudaPaddedBatch(total), int(input.size(0))) : total;
     torch::Tensor batch = input.slice(0, 0, rows).to(device, dtype, /*non_blocking=*/true);
     if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
     NetOutput heads = model->forward(batch);
-    torch::Tensor policy = heads.policy.to(torch::kCPU, torch::kFloat32).contiguous();
-    torch::Tensor value = heads.value.to(torch::kCPU, torch::kFloat32).contiguous();
-    torch::Tensor moves_left = heads.moves_left.defined()
-                                   ? heads.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
-                                   : torch::zeros({rows}, torch::kFloat32);
-    const float* p = policy.data_ptr<float>();
-    const float* v = value.data_ptr<float>();
-    const float* m = moves_left.data_ptr<float>();
-    int index = 0;
-    for (Request* r : requests)
-      for (int i = 0; i < r->count; ++i, ++index)
-        DecodeOutput(r->positions[i], p + std::size_t(index) * kPolicySize, v + index * 3, m[index], &r->out[i]);
+    auto output = std::make_shared<BatchOutput>();
+    output->policy = heads.policy.to(torch::kCPU, torch::kFloat32).contiguous();
+    output->value = heads.value.to(torch::kCPU, torch::kFloat32).contiguous();
+    output->moves_left = heads.moves_left.defined() ? heads.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
+                                                    : torch::zeros({rows}, torch::kFloat32);
+    for (Request* r : requests) r->output = output;
+  }
+
+  // Decodes request's rows of its batch's output into out.
+  static void Decode(const Request& request, EvalOutput* out) {
+    const BatchOutput& o = *request.output;
+    const float* p = o.policy.data_ptr<float>();
+    const float* v = o.value.data_ptr<float>();
+    const float* m = o.moves_left.data_ptr<float>();
+    for (int i = 0; i < request.count; ++i) {
+      const std::size_t row = std::size_t(request.first_row + i);
+      DecodeOutput(request.positions[i], p + row * kPolicySize, v + row * 3, m[row], &out[i]);
+    }
   }
 
   // Queues one request of at most max_batch positions and returns when it is
@@ -249,9 +267,17 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
 TorchEvaluator::~TorchEvaluator() = default;
 
 void TorchEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
+  thread_local std::vector<float> encoded;
   for (int first = 0; first < count; first += impl_->options.max_batch) {
-    Request request{positions + first, std::min(impl_->options.max_batch, count - first), out + first, false, nullptr};
+    Request request;
+    request.positions = positions + first;
+    request.count = std::min(impl_->options.max_batch, count - first);
+    encoded.resize(std::size_t(request.count) * impl_->input_size);
+    EncodePositions(request.positions, request.count, encoded.data(), impl_->features);
+    request.encoded = encoded.data();
     impl_->Submit(request);
+    Impl::Decode(request, out + first);
+    request.output.reset();
   }
 }
 

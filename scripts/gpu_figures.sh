@@ -5,13 +5,14 @@
 # evaluations a second on the GPU by batch, precision and memory layout,
 # GPU self-play by batches in flight with the GPU's busy share, and a short
 # run of configs/gpu.yaml with the GPU's busy share sampled.
-# usage: scripts/gpu_figures.sh LOAZ_TORCH OUT_DIR [SELFPLAY_SECONDS]
+# usage: scripts/gpu_figures.sh LOAZ_TORCH OUT_DIR [RUN_SECONDS [gpu]]
 #   LOAZ_TORCH: a CUDA build's binary (scripts/build.sh --cuda: build-cuda/app/loaz-torch)
 #   OUT_DIR gets figures.txt (every table), train.txt, metrics.jsonl and gpu_busy.csv.
 set -uo pipefail
 loaz=$1
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 seconds=${3:-150}
+only=${4:-all}  # "gpu": the GPU self-play and the run alone
 cd "$(dirname "$0")/.."
 figures=$out/figures.txt
 busy=$out/gpu_busy.csv
@@ -40,6 +41,7 @@ sampled() {
   lscpu | grep -E "Model name" | cut -c1-120
   nvidia-smi -L
   echo
+  [ "$only" = gpu ] || {
   echo "== bench scaling: the cpu's cores (search, int8 self-play workers, trainer)"
   "$loaz" bench scaling --net nets/default.safetensors --seconds 2 --counts 1 2 4 8 14 16
   echo
@@ -47,12 +49,13 @@ sampled() {
   "$loaz" bench net --device cuda --net nets/default.safetensors --batches 1 64 256 1024 4096 --seconds 0.5
   "$loaz" bench net --device cuda --blocks 10 --channels 128 --features connection \
     --batches 1 64 256 1024 4096 --seconds 0.5
+  }
   echo
   echo "== self-play on cuda, configs/gpu.yaml's net, 128 games a worker, by batches in flight and precision"
-  for arm in "1 bf16" "2 bf16" "4 bf16" "2 fp32"; do
+  for arm in "1 bf16" "2 bf16" "4 bf16"; do
     set -- $arm
     sampled "inflight$1-$2" "$loaz" bench scaling --blocks 10 --channels 128 --features connection \
-      --selfplay-device cuda --in-flight "$1" --precision "$2" --games 128 --seconds 8 --counts 1 14 \
+      --selfplay-device cuda --in-flight "$1" --precision "$2" --games 128 --seconds 6 --counts 1 14 \
       --no-search --no-train
   done
 } 2>&1 | tee "$figures"
@@ -61,7 +64,7 @@ echo "== configs/gpu.yaml for $seconds s" | tee -a "$figures"
 run=$(mktemp -d)
 train() {
   timeout --signal=INT "$seconds" "$loaz" train configs/gpu.yaml --set run.name=gpu-probe \
-    --set run.directory="$run" --set replay.min_samples=10000 >"$out/train.txt" 2>&1
+    --set run.directory="$run" --set replay.min_samples=10000 --set train.checkpoint_every=400 >"$out/train.txt" 2>&1
 }
 sampled train train | tee -a "$figures"
 cp "$run/gpu-probe/metrics.jsonl" "$out/metrics.jsonl" 2>/dev/null
