@@ -139,6 +139,19 @@ struct TorchEvaluator::Impl {
     for (Request* r : requests) r->output = output;
   }
 
+  // Runs one forward pass at each padded batch shape up to max_batch, so
+  // that cuDNN times its kernels for every shape now rather than in the
+  // middle of a run (a shape's first pass takes far longer than the next).
+  void WarmUp() {
+    c10::InferenceMode inference;
+    const int largest = CudaPaddedBatch(options.max_batch);
+    for (int rows = 1; rows <= largest; rows = CudaPaddedBatch(rows + 1)) {
+      torch::Tensor batch = inputs[0].slice(0, 0, rows).to(device, dtype);
+      if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
+      model->forward(batch).value.to(torch::kCPU);
+    }
+  }
+
   // Decodes request's rows of its batch's output into out.
   static void Decode(const Request& request, EvalOutput* out) {
     const BatchOutput& o = *request.output;
@@ -262,6 +275,7 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
     s.inputs.push_back(cuda ? input.pin_memory() : input);
     s.free_inputs.push_back(i);
   }
+  if (cuda) s.WarmUp();
 }
 
 TorchEvaluator::~TorchEvaluator() = default;
