@@ -139,6 +139,10 @@ void TextParamReader::StringList(const char* key, std::vector<std::string>& valu
   if (auto items = List(key)) value = *items;
 }
 
+void TextParamReader::Records(const char* key, RecordList&, const char*) {
+  if (Text(key)) Fail(key, "a list of records is set in a config file, not here", true);
+}
+
 // --- MapParamReader ---------------------------------------------------------
 
 MapParamReader::MapParamReader(const std::map<std::string, std::string>& values, std::string context)
@@ -187,6 +191,16 @@ void TextParamWriter::StringList(const char* key, std::vector<std::string>& valu
   Add(key, joined);
 }
 
+void TextParamWriter::Records(const char* key, RecordList& list, const char*) {
+  std::string joined;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    TextParamWriter item;
+    list.VisitItem(item, i);
+    joined += (i ? ", {" : "{") + item.text() + "}";
+  }
+  Add(key, "[" + joined + "]");
+}
+
 // --- RangeChecker -----------------------------------------------------------
 
 void RangeChecker::Int64(const char* key, int64_t& value, int64_t min, int64_t max, const char*) {
@@ -208,6 +222,13 @@ void RangeChecker::Choice(const char* key, std::string& value, std::initializer_
   for (const char* choice : choices)
     if (value == choice) return;
   throw Error(context_ + ": " + key + " = '" + Excerpt(value) + "' is not one of " + ChoiceText(choices));
+}
+
+void RangeChecker::Records(const char* key, RecordList& list, const char*) {
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    RangeChecker item(context_ + ": " + key + "[" + std::to_string(i) + "]");
+    list.VisitItem(item, i);
+  }
 }
 
 // --- ParamLister ------------------------------------------------------------
@@ -232,6 +253,31 @@ void ParamLister::StringList(const char* key, std::vector<std::string>& value, c
   std::string joined;
   for (const std::string& item : value) joined += (joined.empty() ? "" : ", ") + item;
   params_.push_back({key, "list", "strings", "[" + joined + "]", help});
+}
+
+void ParamLister::Records(const char* key, RecordList& list, const char* help) {
+  std::string value, fields;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    ParamLister item;
+    list.VisitItem(item, i);
+    std::string text;
+    for (const ParamInfo& p : item.params()) text += (text.empty() ? "" : ", ") + p.key + ": " + p.default_value;
+    value += (i ? ", {" : "{") + text + "}";
+  }
+  // The fields' names, from a record of defaults when the list is empty.
+  const std::size_t size = list.size();
+  list.resize(size + 1);
+  ParamLister prototype;
+  list.VisitItem(prototype, size);
+  list.resize(size);
+  for (const ParamInfo& p : prototype.params()) fields += (fields.empty() ? "" : ", ") + p.key;
+  params_.push_back({key, "list", "records {" + fields + "}", "[" + value + "]", help});
+}
+
+// --- ParamVisitor -----------------------------------------------------------
+
+void ParamVisitor::Records(const char* key, RecordList&, const char*) {
+  throw Error(std::string(key) + ": a list of records is not read or written here");
 }
 
 }  // namespace loa

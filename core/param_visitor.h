@@ -18,6 +18,32 @@
 
 namespace loa {
 
+class ParamVisitor;
+
+// A list of records of the same fields, as a config writes
+// `[{hours: 1, full: 320, cheap: 64}, ...]`: its length, and a declaration
+// of record i's fields on a visitor. RecordsOf adapts a vector of structs
+// that have a Visit function.
+class RecordList {
+ public:
+  virtual ~RecordList() = default;
+  virtual std::size_t size() const = 0;
+  virtual void resize(std::size_t n) = 0;
+  virtual void VisitItem(ParamVisitor& v, std::size_t i) = 0;
+};
+
+template <class T>
+class RecordsOf : public RecordList {
+ public:
+  explicit RecordsOf(std::vector<T>& items) : items_(items) {}
+  std::size_t size() const override { return items_.size(); }
+  void resize(std::size_t n) override { items_.resize(n); }
+  void VisitItem(ParamVisitor& v, std::size_t i) override { items_[i].Visit(v); }
+
+ private:
+  std::vector<T>& items_;
+};
+
 // Receives the fields of one struct, each with its range and help.
 class ParamVisitor {
  public:
@@ -31,6 +57,9 @@ class ParamVisitor {
   virtual void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
                       const char* help) = 0;
   virtual void StringList(const char* key, std::vector<std::string>& value, const char* help) = 0;
+  // A list of records (a config file's; the default throws Error: a
+  // visitor of player specs or net files never meets one).
+  virtual void Records(const char* key, RecordList& list, const char* help);
 
   // An int field, through Int64.
   void Int(const char* key, int& value, int min, int max, const char* help);
@@ -56,6 +85,8 @@ class TextParamReader : public ParamVisitor {
   void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
               const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
+  // Fails when the key is given: a list of records is read from YAML alone.
+  void Records(const char* key, RecordList& list, const char* help) override;
 
  protected:
   // Returns the text of key, or nothing when it is absent (the field keeps
@@ -103,6 +134,8 @@ class TextParamWriter : public ParamVisitor {
   void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
               const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
+  // Writes key=[{a=1 b=2}, {a=3 b=4}].
+  void Records(const char* key, RecordList& list, const char* help) override;
 
  private:
   void Add(const char* key, const std::string& value);
@@ -121,6 +154,8 @@ class RangeChecker : public ParamVisitor {
   void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
               const char* help) override;
   void StringList(const char*, std::vector<std::string>&, const char*) override {}
+  // Checks each record's fields, naming them key[i].field.
+  void Records(const char* key, RecordList& list, const char* help) override;
 
  private:
   std::string context_;
@@ -143,6 +178,9 @@ class ParamLister : public ParamVisitor {
   void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
               const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
+  // One row: type "list", range the records' fields, the value as
+  // [{hours: 1, full: 320, cheap: 64}].
+  void Records(const char* key, RecordList& list, const char* help) override;
 
  private:
   std::vector<ParamInfo> params_;

@@ -70,7 +70,7 @@ class SelfPlayDriver {
 
   // Sets the playouts of a full and of a cheap search (each >= 1) from
   // every game's next move on (a run's later hours search deeper:
-  // selfplay.late_hours). Throws loa::Error when out of range.
+  // selfplay.playouts_schedule). Throws loa::Error when out of range.
   void set_playouts(int full, int cheap);
 
   int64_t evaluations() const { return evaluations_; }

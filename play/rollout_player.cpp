@@ -43,6 +43,9 @@ class ParamFilter : public ParamVisitor {
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override {
     if (!hidden_.count(key)) inner_.StringList(key, value, help);
   }
+  void Records(const char* key, RecordList& list, const char* help) override {
+    if (!hidden_.count(key)) inner_.Records(key, list, help);
+  }
 
  private:
   ParamVisitor& inner_;

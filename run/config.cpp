@@ -45,15 +45,15 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
   v.Int("record_every", record_every, 0, 1000000, "keep the record of every k-th game (0: none)");
   v.Double("policy_surprise_weight", policy_surprise_weight, 0, 1,
            "share of a game's samples placed by policy surprise (KataGo)");
-  v.Double("late_hours", late_hours, 0, 1e6,
-           "from a net this many hours of run time old, searches use the late playouts (0: never)");
-  v.Int("late_playouts", late_playouts, 1, kMaxPlayouts, "playouts of a full search from late_hours on");
-  v.Int("late_cheap_playouts", late_cheap_playouts, 1, kMaxPlayouts, "playouts of a cheap search from late_hours on");
-  v.Double("later_hours", later_hours, 0, 1e6,
-           "from a net this many hours old (after late_hours), searches use the later playouts (0: never)");
-  v.Int("later_playouts", later_playouts, 1, kMaxPlayouts, "playouts of a full search from later_hours on");
-  v.Int("later_cheap_playouts", later_cheap_playouts, 1, kMaxPlayouts,
-        "playouts of a cheap search from later_hours on");
+  RecordsOf<PlayoutsStep> schedule(playouts_schedule);
+  v.Records("playouts_schedule", schedule,
+            "from a net `hours` of run time old, searches use `full` and `cheap` playouts (steps in order of hours)");
+}
+
+void PlayoutsStep::Visit(ParamVisitor& v) {
+  v.Double("hours", hours, 0, 1e6, "from a net this many hours of run time old");
+  v.Int("full", full, 1, kMaxPlayouts, "playouts of a full search");
+  v.Int("cheap", cheap, 1, kMaxPlayouts, "playouts of a cheap search");
 }
 
 void ReplayConfig::Visit(ParamVisitor& v) {
@@ -199,12 +199,13 @@ void CheckConsistency(const Config& c, const std::string& source) {
          std::to_string(c.train.batch_size) + "): the trainer could never bank a step (0: no cap)");
   if (c.mcts.cheap_playouts > c.mcts.playouts) fail("mcts.cheap_playouts exceeds mcts.playouts");
   const SelfplayConfig& sp = c.selfplay;
-  if (sp.late_cheap_playouts > sp.late_playouts) fail("selfplay.late_cheap_playouts exceeds selfplay.late_playouts");
-  if (sp.later_cheap_playouts > sp.later_playouts)
-    fail("selfplay.later_cheap_playouts exceeds selfplay.later_playouts");
-  if (sp.later_hours > 0 && !(sp.late_hours > 0 && sp.later_hours > sp.late_hours))
-    fail("selfplay.later_hours (" + FormatDouble(sp.later_hours) +
-         ") is a second step: it needs selfplay.late_hours above 0 and below it (" + FormatDouble(sp.late_hours) + ")");
+  for (std::size_t i = 0; i < sp.playouts_schedule.size(); ++i) {
+    const PlayoutsStep& step = sp.playouts_schedule[i];
+    const std::string name = "selfplay.playouts_schedule[" + std::to_string(i) + "]";
+    if (step.cheap > step.full) fail(name + ".cheap exceeds its full");
+    if (!(step.hours > (i ? sp.playouts_schedule[i - 1].hours : 0.0)))
+      fail(name + ".hours (" + FormatDouble(step.hours) + ") must be above 0 and above the step before it");
+  }
   try {
     c.net.Validate();
     c.mcts.Validate();
@@ -296,12 +297,77 @@ YAML::Node ResolveBase(YAML::Node root, const std::string& source, SourceMap& so
   return merged;
 }
 
+// Reads the playouts schedule's old keys (selfplay.late_hours, late_playouts,
+// late_cheap_playouts, later_hours, later_playouts, later_cheap_playouts;
+// before the schedule was one list) into selfplay.playouts_schedule: the
+// old keys given change the schedule's first step (late_*) and second
+// (later_*), a step whose hours are 0 being none, as the old keys meant.
+// The old keys start from the schedule the config has so far (from a base
+// config, say), else from their old defaults (1 hour, 320 and 64; later:
+// none, 640 and 128). Throws ParseError naming a key that is not a number,
+// or a schedule of more than two steps that old keys would change.
+void ReadOldScheduleKeys(YAML::Node& root, const SourceMap& sources) {
+  const YAML::Node& const_root = root;
+  if (!const_root["selfplay"] || !const_root["selfplay"].IsMap()) return;
+  YAML::Node selfplay = root["selfplay"];
+  const YAML::Node& old = selfplay;
+  struct OldStep {
+    const char *hours, *full, *cheap;
+    double values[3];  // hours, full, cheap
+  };
+  OldStep steps[] = {{"late_hours", "late_playouts", "late_cheap_playouts", {1, 320, 64}},
+                     {"later_hours", "later_playouts", "later_cheap_playouts", {0, 640, 128}}};
+  bool any = false;
+  for (const OldStep& step : steps)
+    for (const char* key : {step.hours, step.full, step.cheap}) any = any || bool(old[key]);
+  if (!any) return;
+  auto number = [&](const YAML::Node& node, const std::string& key) {
+    try {
+      return node.as<double>();
+    } catch (const YAML::Exception&) {
+      throw ParseError(sources.SourceOf("selfplay." + key) + ": selfplay." + key + ": expected a number, got '" +
+                       Excerpt(node.IsScalar() ? node.Scalar() : "a list or map") + "'");
+    }
+  };
+  if (const YAML::Node schedule = old["playouts_schedule"]) {
+    if (!schedule.IsSequence() || schedule.size() > 2)
+      throw ParseError(sources.SourceOf("selfplay.playouts_schedule") +
+                       ": selfplay.late_* and later_* (the old keys) change a playouts_schedule of one or two steps, "
+                       "not this one: set the schedule alone");
+    for (OldStep& step : steps) step.values[0] = 0;
+    for (std::size_t i = 0; i < schedule.size(); ++i) {
+      const std::string name = "playouts_schedule[" + std::to_string(i) + "].";
+      const char* fields[] = {"hours", "full", "cheap"};
+      for (int f = 0; f < 3; ++f)
+        if (schedule[i].IsMap() && schedule[i][fields[f]])
+          steps[i].values[f] = number(schedule[i][fields[f]], name + fields[f]);
+    }
+  }
+  auto text = [](double v) { return v == std::floor(v) ? std::to_string(int64_t(v)) : FormatDouble(v); };
+  YAML::Node schedule(YAML::NodeType::Sequence);
+  for (OldStep& step : steps) {
+    const char* keys[] = {step.hours, step.full, step.cheap};
+    for (int f = 0; f < 3; ++f) {
+      if (old[keys[f]]) step.values[f] = number(old[keys[f]], keys[f]);
+      selfplay.remove(keys[f]);
+    }
+    if (step.values[0] <= 0) continue;
+    YAML::Node item(YAML::NodeType::Map);
+    item["hours"] = FormatDouble(step.values[0]);
+    item["full"] = text(step.values[1]);
+    item["cheap"] = text(step.values[2]);
+    schedule.push_back(item);
+  }
+  selfplay["playouts_schedule"] = schedule;
+}
+
 }  // namespace
 
 Config ParseConfig(const std::string& text, const std::string& source, const std::vector<std::string>& overrides) {
   SourceMap sources(source);
   YAML::Node root = ResolveBase(ParseYamlMap(text, source), source, sources, 0);
   for (const std::string& text : overrides) ApplyOverride(root, text, sources);
+  ReadOldScheduleKeys(root, sources);
 
   Config config;
   std::set<std::string> known;

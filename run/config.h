@@ -31,6 +31,17 @@ struct RunConfig {
   void Visit(ParamVisitor& v);
 };
 
+// One step of self-play's playouts schedule: from a net `hours` of run time
+// old, full searches use `full` playouts and cheap ones `cheap`.
+struct PlayoutsStep {
+  double hours = 1;
+  int full = 320;
+  int cheap = 64;
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
+};
+
 // Section `selfplay`: the self-play workers.
 struct SelfplayConfig {
   int workers = 1;            // threads, each advancing many games at once
@@ -62,18 +73,14 @@ struct SelfplayConfig {
   // target is from the net's raw policy; 0 writes each full search once.
   double policy_surprise_weight = 0.5;
   // A run's later hours search deeper: from the first net whose checkpoint
-  // is late_hours of run time old, self-play's full and cheap searches use
-  // late_playouts and late_cheap_playouts instead of mcts.playouts and
+  // is `hours` of run time old, self-play's full and cheap searches use a
+  // step's `full` and `cheap` playouts instead of mcts.playouts and
   // mcts.cheap_playouts (KataGo raised its visits as its nets improved;
-  // the A/B is in docs/DESIGN.md). 0: never.
-  double late_hours = 1;
-  int late_playouts = 320;
-  int late_cheap_playouts = 64;
-  // A second step of the same kind: from a net later_hours old (more than
-  // late_hours), later_playouts and later_cheap_playouts. 0: never.
-  double later_hours = 0;
-  int later_playouts = 640;
-  int later_cheap_playouts = 128;
+  // the A/B is in docs/TRAINING.md). Steps in order of hours; empty: the
+  // mcts.* playouts throughout. The old keys late_hours, late_playouts,
+  // late_cheap_playouts and later_* are read as a schedule of one or two
+  // steps (config.cpp, ReadOldScheduleKeys).
+  std::vector<PlayoutsStep> playouts_schedule = {PlayoutsStep{}};
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);

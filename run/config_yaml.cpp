@@ -17,9 +17,10 @@ void SourceMap::Override(const std::string& dotted_key, const std::string& text)
 void SourceMap::FromFile(const std::string& dotted_key, const std::string& file) { files_[dotted_key] = file; }
 
 std::string SourceMap::SourceOf(const std::string& dotted_key) const {
+  const std::string list_key = dotted_key.substr(0, dotted_key.find('['));  // a.b of a.b[2].c
   for (const auto& [key, text] : overrides_)
-    if (key == dotted_key || key.rfind(dotted_key + ".", 0) == 0) return "--set " + text;
-  if (const auto it = files_.find(dotted_key); it != files_.end()) return it->second;
+    if (key == list_key || key.rfind(dotted_key + ".", 0) == 0) return "--set " + text;
+  if (const auto it = files_.find(list_key); it != files_.end()) return it->second;
   return file_;
 }
 
@@ -60,6 +61,25 @@ std::optional<std::vector<std::string>> YamlReader::List(const char* key) {
   return items;
 }
 
+void YamlReader::Records(const char* key, RecordList& list, const char*) {
+  const YAML::Node node = Lookup(key);
+  if (!node.IsDefined()) return;
+  if (node.IsNull()) {
+    list.resize(0);
+    return;
+  }
+  if (!node.IsSequence()) Fail(key, "expected a list of records, such as [{key: value, ...}, ...]", true);
+  list.resize(node.size());
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const std::string item_key = std::string(key) + "[" + std::to_string(i) + "]";
+    const YAML::Node item = node[i];
+    if (!item.IsMap()) Fail(item_key, "expected a record {key: value, ...}", true);
+    YamlReader reader(item, name_ + "." + item_key, sources_);
+    list.VisitItem(reader, i);
+    reader.CheckNoUnknownKeys();
+  }
+}
+
 void YamlReader::CheckNoUnknownKeys() const {
   if (!section_.IsDefined() || section_.IsNull()) return;
   if (!section_.IsMap()) {
@@ -96,6 +116,16 @@ void YamlWriter::Choice(const char* key, std::string& value, std::initializer_li
 void YamlWriter::StringList(const char* key, std::vector<std::string>& value, const char*) {
   out_ << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const std::string& item : value) out_ << YAML::DoubleQuoted << item;
+  out_ << YAML::EndSeq;
+}
+
+void YamlWriter::Records(const char* key, RecordList& list, const char*) {
+  out_ << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    out_ << YAML::Flow << YAML::BeginMap;
+    list.VisitItem(*this, i);
+    out_ << YAML::EndMap;
+  }
   out_ << YAML::EndSeq;
 }
 

@@ -24,7 +24,8 @@ class SourceMap {
   // Records that section.key came from `file` (a base config).
   void FromFile(const std::string& dotted_key, const std::string& file);
   // Returns "--set a.b=c" for an overridden key, else the file it came
-  // from: a base config's, or the config's own.
+  // from: a base config's, or the config's own. A record's field
+  // (a.b[2].c) comes from where its list a.b came from.
   std::string SourceOf(const std::string& dotted_key) const;
 
  private:
@@ -46,6 +47,8 @@ class YamlReader : public TextParamReader {
  protected:
   std::optional<std::string> Text(const char* key) override;
   std::optional<std::vector<std::string>> List(const char* key) override;
+  // Reads a YAML list of maps, each record's fields named key[i].field.
+  void Records(const char* key, RecordList& list, const char* help) override;
   [[noreturn]] void Fail(const std::string& key, const std::string& why, bool type_error) const override;
 
  private:
@@ -71,6 +74,8 @@ class YamlWriter : public ParamVisitor {
   void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
               const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
+  // Writes [{a: 1, b: 2}, ...] in flow style.
+  void Records(const char* key, RecordList& list, const char* help) override;
 
  private:
   YAML::Emitter& out_;

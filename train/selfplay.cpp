@@ -258,27 +258,26 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
 }
 
 SelfPlay::StagePlayouts SelfPlay::PlayoutsOf(int stage) const {
-  const SelfplayConfig& sc = config_.selfplay;
-  if (stage == 2) return {sc.later_playouts, sc.later_cheap_playouts};
-  if (stage == 1) return {sc.late_playouts, sc.late_cheap_playouts};
-  return {config_.mcts.playouts, config_.mcts.cheap_playouts};
+  if (stage == 0) return {config_.mcts.playouts, config_.mcts.cheap_playouts};
+  const PlayoutsStep& step = config_.selfplay.playouts_schedule[std::size_t(stage - 1)];
+  return {step.full, step.cheap};
 }
 
 void SelfPlay::NoteNetAge() {
-  const SelfplayConfig& sc = config_.selfplay;
-  if (sc.late_hours <= 0) return;
+  const std::vector<PlayoutsStep>& schedule = config_.selfplay.playouts_schedule;
+  if (schedule.empty()) return;
   const int64_t step = shared_->net.step();
   const double hours = step > 0 ? CheckpointHours(run_, step) : 0.0;
-  const int stage = sc.later_hours > 0 && hours >= sc.later_hours ? 2 : hours >= sc.late_hours ? 1 : 0;
+  int stage = 0;
+  while (stage < int(schedule.size()) && hours >= schedule[std::size_t(stage)].hours) ++stage;
   if (stage <= stage_.load()) return;
   stage_ = stage;
   const StagePlayouts p = PlayoutsOf(stage);
-  char text[200];
+  char text[240];
   std::snprintf(text, sizeof text,
-                "self-play: the net of step %lld has %.2f hours of run time (selfplay.%s %g): "
-                "searches now use %d playouts, cheap ones %d",
-                (long long)step, hours, stage == 2 ? "later_hours" : "late_hours",
-                stage == 2 ? sc.later_hours : sc.late_hours, p.full, p.cheap);
+                "self-play: the net of step %lld has %.2f hours of run time (selfplay.playouts_schedule[%d].hours "
+                "%g): searches now use %d playouts, cheap ones %d",
+                (long long)step, hours, stage - 1, schedule[std::size_t(stage - 1)].hours, p.full, p.cheap);
   log_.Info(text);
 }
 

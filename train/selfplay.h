@@ -62,15 +62,15 @@ class SelfPlay {
   void AddGame(Worker& w, const SelfPlayGame& g);
   void WriteShard(Worker& w, bool last);
   void Report(const Worker& w, int games, int samples);
-  // Moves self-play to the late playouts (selfplay.late_hours), then the
-  // later ones (later_hours), once the net in use is old enough; a resumed
-  // run's first net may already be. Never moves back.
+  // Moves self-play along selfplay.playouts_schedule: to the last step
+  // whose hours the net in use has reached (a resumed run's first net may
+  // have passed several). Never moves back.
   void NoteNetAge();
   struct StagePlayouts {
     int full, cheap;
   };
   // The playouts of a full and a cheap search at a stage of the schedule:
-  // 0 mcts.*, 1 selfplay.late_*, 2 selfplay.later_*.
+  // 0 mcts.*, k the schedule's step k - 1.
   StagePlayouts PlayoutsOf(int stage) const;
   // The playouts of a full search now.
   int Playouts() const;
@@ -84,7 +84,7 @@ class SelfPlay {
   std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};
   std::atomic<int64_t> resign_checked_{0}, false_resigns_{0};
   std::atomic<bool> reached_max_games_{false};
-  std::atomic<int> stage_{0};  // of the playouts schedule: 0 mcts.*, 1 late_*, 2 later_*
+  std::atomic<int> stage_{0};  // of the playouts schedule: 0 mcts.*, k its step k - 1
   double started_ = 0;
   struct Shared;
   std::unique_ptr<Shared> shared_;

@@ -100,14 +100,94 @@ TEST(ConfigTest, InconsistentFieldsAreErrors) {
             std::string::npos);
   EXPECT_EQ(ErrorOf("replay: {max_train_credit: 0}\ntrain: {batch_size: 256}"), "");
   EXPECT_EQ(ErrorOf("replay: {max_train_credit: 256}\ntrain: {batch_size: 256}"), "");
-  EXPECT_NE(ErrorOf("selfplay: {late_playouts: 50, late_cheap_playouts: 60}").find("selfplay.late_cheap_playouts"),
+  EXPECT_NE(ErrorOf("selfplay: {playouts_schedule: [{hours: 1, full: 50, cheap: 60}]}")
+                .find("selfplay.playouts_schedule[0].cheap exceeds its full"),
             std::string::npos);
-  // The later step comes after the late one, and only with one.
-  EXPECT_EQ(ErrorOf("selfplay: {late_hours: 1, later_hours: 2}"), "");
-  EXPECT_NE(ErrorOf("selfplay: {late_hours: 2, later_hours: 1}").find("selfplay.later_hours (1.0)"), std::string::npos);
-  EXPECT_NE(ErrorOf("selfplay: {late_hours: 0, later_hours: 1}").find("selfplay.later_hours"), std::string::npos);
-  EXPECT_NE(ErrorOf("selfplay: {later_playouts: 100, later_cheap_playouts: 101}").find("selfplay.later_cheap_playouts"),
+  // Steps come in order of hours, from above 0.
+  EXPECT_EQ(ErrorOf("selfplay: {playouts_schedule: [{hours: 1}, {hours: 2, full: 640, cheap: 128}]}"), "");
+  EXPECT_NE(ErrorOf("selfplay: {playouts_schedule: [{hours: 2}, {hours: 1}]}")
+                .find("selfplay.playouts_schedule[1].hours (1.0) must be above 0 and above the step before it"),
             std::string::npos);
+  EXPECT_NE(ErrorOf("selfplay: {playouts_schedule: [{hours: 0}]}").find("selfplay.playouts_schedule[0].hours"),
+            std::string::npos);
+}
+
+TEST(ConfigTest, ThePlayoutsScheduleIsAListOfSteps) {
+  const Config c = ParseConfig(
+      "selfplay: {playouts_schedule: [{hours: 1.5, full: 400, cheap: 80}, {hours: 3, full: 800, cheap: 160}]}", "x.yaml");
+  ASSERT_EQ(c.selfplay.playouts_schedule.size(), 2u);
+  EXPECT_EQ(c.selfplay.playouts_schedule[0].hours, 1.5);
+  EXPECT_EQ(c.selfplay.playouts_schedule[1].full, 800);
+  EXPECT_EQ(c.selfplay.playouts_schedule[1].cheap, 160);
+  // A step's absent fields take the defaults; an empty list is no schedule.
+  EXPECT_EQ(ParseConfig("selfplay: {playouts_schedule: [{hours: 2}]}", "x.yaml").selfplay.playouts_schedule[0].full,
+            PlayoutsStep().full);
+  EXPECT_TRUE(ParseConfig("selfplay: {playouts_schedule: []}", "x.yaml").selfplay.playouts_schedule.empty());
+  // Written and read back the same, and set whole by --set.
+  EXPECT_EQ(ConfigToYaml(ParseConfig(ConfigToYaml(c), "config.yaml")), ConfigToYaml(c));
+  EXPECT_NE(ConfigToYaml(c).find("playouts_schedule: [{hours: 1.5, full: 400, cheap: 80}, {hours: 3.0, full: 800, "
+                                 "cheap: 160}]"),
+            std::string::npos)
+      << ConfigToYaml(c);
+  const Config set = ParseConfig("run: {name: x}", "x.yaml", {"selfplay.playouts_schedule=[{hours: 2, full: 500}]"});
+  ASSERT_EQ(set.selfplay.playouts_schedule.size(), 1u);
+  EXPECT_EQ(set.selfplay.playouts_schedule[0].full, 500);
+}
+
+TEST(ConfigTest, ABadPlayoutsScheduleNamesTheStepAndTheSource) {
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: 3}")
+                .find("configs/test.yaml: selfplay.playouts_schedule: expected a list of records"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: [{hours: 1}, 5]}")
+                .find("configs/test.yaml: selfplay.playouts_schedule[1]: expected a record"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: [{hours: 1, fulll: 5}]}")
+                .find("configs/test.yaml: unknown key 'selfplay.playouts_schedule[0].fulll'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: [{hours: x}]}")
+                .find("configs/test.yaml: selfplay.playouts_schedule[0].hours:"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("selfplay: {playouts_schedule: [{hours: 1, full: 0}]}")
+                .find("configs/test.yaml: selfplay.playouts_schedule[0].full:"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("run: {name: x}", {"selfplay.playouts_schedule=[{hours: 1, cheap: y}]"})
+                .find("--set selfplay.playouts_schedule=[{hours: 1, cheap: y}]: selfplay.playouts_schedule[0].cheap"),
+            std::string::npos);
+}
+
+// Configs written before the schedule was one list still read: late_* is
+// its first step and later_* its second, with the old defaults.
+TEST(ConfigTest, TheScheduleOldKeysReadAsItsSteps) {
+  auto schedule = [](const std::string& text, const std::vector<std::string>& overrides = {}) {
+    std::string out;
+    for (const PlayoutsStep& s : ParseConfig(text, "old.yaml", overrides).selfplay.playouts_schedule)
+      out += FormatDouble(s.hours) + ":" + std::to_string(s.full) + "/" + std::to_string(s.cheap) + " ";
+    return out;
+  };
+  EXPECT_EQ(schedule("selfplay: {late_hours: 1, late_playouts: 320, late_cheap_playouts: 64}"), "1.0:320/64 ");
+  EXPECT_EQ(schedule("selfplay: {late_playouts: 640}"), "1.0:640/64 ");
+  EXPECT_EQ(schedule("selfplay: {late_hours: 0}"), "");
+  EXPECT_EQ(schedule("selfplay: {late_hours: 1, later_hours: 2}"), "1.0:320/64 2.0:640/128 ");
+  EXPECT_EQ(schedule("selfplay: {later_hours: 2, later_playouts: 960, later_cheap_playouts: 96}"),
+            "1.0:320/64 2.0:960/96 ");
+  // Over a schedule the config already has (a base's, or the file's with --set).
+  EXPECT_EQ(schedule("selfplay: {playouts_schedule: [{hours: 2, full: 400, cheap: 40}]}",
+                     {"selfplay.late_playouts=800"}),
+            "2.0:800/40 ");
+  EXPECT_EQ(schedule("selfplay: {playouts_schedule: []}", {"selfplay.later_hours=3"}), "3.0:640/128 ");
+  // The old order check, now the schedule's.
+  EXPECT_NE(ErrorOf("selfplay: {late_hours: 2, later_hours: 1}").find("selfplay.playouts_schedule[1].hours (1.0)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {late_hours: soon}").find("configs/test.yaml: selfplay.late_hours: expected "
+                                                                     "a number, got 'soon'"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {late_hours: 1, playouts_schedule: [{hours: 1}, {hours: 2}, {hours: 3}]}")
+                .find("change a playouts_schedule of one or two steps"),
+            std::string::npos);
+  // An old run's config reads as the same config written anew.
+  const Config old = ParseConfig("selfplay: {late_hours: 1.5, later_hours: 3}", "old.yaml");
+  EXPECT_EQ(ConfigToYaml(old), ConfigToYaml(ParseConfig(ConfigToYaml(old), "config.yaml")));
+  EXPECT_EQ(ConfigToYaml(old).find("late_hours"), std::string::npos);
 }
 
 TEST(ConfigTest, OverridesApplyAndAreNamedInErrors) {

@@ -246,11 +246,10 @@ std::string SelfPlayWithATwoHourNet(const Config& base, const RunDir& run, const
 
 TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
   config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
-  config_.selfplay.late_hours = 1.5;
-  config_.selfplay.late_playouts = config_.selfplay.late_cheap_playouts = 24;
-  config_.selfplay.later_hours = 2.5;  // the net is not that old
+  config_.selfplay.playouts_schedule = {{1.5, 24, 24}, {2.5, 48, 48}};  // the net is not 2.5 hours old
   const std::string text = SelfPlayWithATwoHourNet(config_, *run_, root_ / "late.log");
-  EXPECT_NE(text.find("(selfplay.late_hours 1.5): searches now use 24 playouts, cheap ones 24"), std::string::npos)
+  EXPECT_NE(text.find("(selfplay.playouts_schedule[0].hours 1.5): searches now use 24 playouts, cheap ones 24"),
+            std::string::npos)
       << text;
   EXPECT_EQ(MetricsLines("selfplay"), 1);
   EXPECT_NE(ReadFile(run_->MetricsPath()).find("\"playouts\":24"), std::string::npos);
@@ -258,14 +257,11 @@ TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
 
 TEST_F(RunPartsTest, SelfPlayTakesTheLaterPlayoutsOnceItsNetIsLaterHoursOld) {
   config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
-  config_.selfplay.late_hours = 1;
-  config_.selfplay.late_playouts = config_.selfplay.late_cheap_playouts = 16;
-  config_.selfplay.later_hours = 1.75;
-  config_.selfplay.later_playouts = 32;
-  config_.selfplay.later_cheap_playouts = 12;
+  config_.selfplay.playouts_schedule = {{1, 16, 16}, {1.75, 32, 12}};
   const std::string text = SelfPlayWithATwoHourNet(config_, *run_, root_ / "later.log");
   // A resumed run whose net is past both steps goes straight to the second.
-  EXPECT_NE(text.find("(selfplay.later_hours 1.75): searches now use 32 playouts, cheap ones 12"), std::string::npos)
+  EXPECT_NE(text.find("(selfplay.playouts_schedule[1].hours 1.75): searches now use 32 playouts, cheap ones 12"),
+            std::string::npos)
       << text;
   EXPECT_EQ(text.find("searches now use 16 playouts"), std::string::npos) << text;
   EXPECT_NE(ReadFile(run_->MetricsPath()).find("\"playouts\":32"), std::string::npos);
