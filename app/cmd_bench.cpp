@@ -7,6 +7,8 @@
 // linear. Thread counts go with every figure.
 
 #include "app/bench_ab.h"
+#include "app/bench_scaling.h"
+#include "app/bench_util.h"
 #include "app/cli.h"
 
 #include <algorithm>
@@ -43,10 +45,6 @@
 namespace loa::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 // The net to measure: a file, or a fresh one of the given shape.
 struct NetChoice {
   std::string file;
@@ -68,27 +66,6 @@ void AddNetOptions(CLI::App* cli, NetChoice& net) {
       ->excludes(file);
 }
 
-// Returns the CPU seconds used by this process so far (all threads).
-double ProcessCpuSeconds() {
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-// Measures wall-clock time, or this process's CPU time (all threads) when
-// cpu_time: robust on a loaded machine for one thread.
-class Timer {
- public:
-  explicit Timer(bool cpu_time) : cpu_time_(cpu_time), wall_start_(Clock::now()), cpu_start_(ProcessCpuSeconds()) {}
-  double WallSeconds() const { return SecondsSince(wall_start_); }
-  double Seconds() const { return cpu_time_ ? ProcessCpuSeconds() - cpu_start_ : WallSeconds(); }
-
- private:
-  bool cpu_time_;
-  Clock::time_point wall_start_;
-  double cpu_start_;
-};
-
 // Returns evaluations per second of evaluator on batches of `batch`
 // positions, run for at least `seconds` after one warm-up call.
 double EvaluationsPerSecond(Evaluator& evaluator, const std::vector<Position>& positions, int batch, double seconds,
@@ -102,14 +79,6 @@ double EvaluationsPerSecond(Evaluator& evaluator, const std::vector<Position>& p
     ++calls;
   } while (timer.WallSeconds() < seconds || calls < 3);
   return calls * batch / timer.Seconds();
-}
-
-// Returns the system's load average over the last minute.
-double LoadAverage() {
-  std::ifstream in("/proc/loadavg");
-  double load = 0;
-  in >> load;
-  return load;
 }
 
 // Returns the nanoseconds EncodePositions takes per position for an input set.
@@ -260,20 +229,6 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
   return 0;
 }
 
-// Returns playouts per second of one engine search from the start position
-// within `limits` (early stop off); *done gets its playouts.
-double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done) {
-  SearchParams params;
-  params.threads = threads;
-  params.reuse_tree = false;
-  Search search(&evaluator, params);
-  limits.early_stop = false;
-  Timer timer(cpu_time);
-  const SearchResult result = search.Run(Game(), limits);
-  *done = result.playouts;
-  return result.playouts / timer.Seconds();
-}
-
 // The limits of a search of `playouts`.
 SearchLimits PlayoutLimit(int playouts) {
   SearchLimits limits;
@@ -353,65 +308,6 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   return 0;
 }
 
-// Returns a training batch of n random positions: targets uniform over the
-// legal moves, random outcomes (the step's cost does not depend on them).
-train::Batch RandomBatch(int n, InputFeatures features) {
-  train::Batch batch;
-  batch.features = features;
-  batch.Resize(n);
-  const std::vector<Position> positions = RandomPositions(n, 4242);
-  EncodePositions(positions.data(), n, batch.planes.data(), features);
-  for (int i = 0; i < n; ++i) {
-    MoveList moves;
-    positions[i].GenerateMoves(moves);
-    float* policy = batch.policy.data() + std::size_t(i) * kPolicySize;
-    float* mask = batch.legal_mask.data() + std::size_t(i) * kPolicySize;
-    std::fill(mask, mask + kPolicySize, train::kIllegalLogit);
-    for (Move m : moves) {
-      policy[PolicyIndexOf(m)] = 1.0f / float(moves.size());
-      mask[PolicyIndexOf(m)] = 0.0f;
-    }
-    batch.wdl[std::size_t(i) * 3 + i % 3] = 1.0f;
-    batch.moves_left[i] = 0.5f;
-  }
-  return batch;
-}
-
-// Returns samples per second of the trainer's step (losses, backward, clip,
-// SGD) on batch, in `precision`, over at least `seconds` after a warm-up
-// step; *loss gets the last step's policy + value loss.
-double TrainStepRate(const NetConfig& config, const train::Batch& batch, const char* precision,
-                     const torch::Device& device, double seconds, bool cpu_time, double* loss) {
-  torch::manual_seed(1);
-  LoaNet model(config);
-  model->to(device);
-  model->train();
-  train::TrainConfig c;
-  c.precision = precision;
-  auto optimizer = train::MakeOptimizer(c, model);
-  auto step = [&] {
-    optimizer->zero_grad();
-    train::Losses l = train::ComputeLosses(model, batch, c, 0.0, device);
-    l.total.backward();
-    torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
-    optimizer->step();
-    return l.policy + l.value;
-  };
-  step();  // warm-up: kernels chosen, buffers allocated
-  long steps = 0;
-  Timer timer(cpu_time);
-  do {
-    *loss = step();
-    ++steps;
-  } while (timer.WallSeconds() < seconds || steps < 3);
-  return steps * double(batch.size) / timer.Seconds();
-}
-
-double TrainSamplesPerSecond(const NetConfig& config, const train::Batch& batch, double seconds, bool cpu_time,
-                             double* loss) {
-  return TrainStepRate(config, batch, "fp32", torch::Device(torch::kCPU), seconds, cpu_time, loss);
-}
-
 // Samples per second of the trainer's step (losses, backward, clip, SGD) at
 // each precision, on the cpu with LibTorch's intra-op threads or on cuda.
 int BenchTrain(const NetChoice& choice, const std::string& device_name, int threads, int batch_size, double seconds,
@@ -439,153 +335,6 @@ int BenchTrain(const NetChoice& choice, const std::string& device_name, int thre
     if (fp32 == 0) fp32 = rate;
     std::printf("%-10s %12.0f %11.2fx %10.3f\n", precision, rate, rate / fp32, loss);
     std::fflush(stdout);
-  }
-  return 0;
-}
-
-// `bench scaling`: how each part of the system grows with threads, with
-// each step's rate against a linear one (efficiency = rate / (threads x the
-// one-thread rate)). The engine search: playouts a second of one search at
-// 1, 2, 4, ... threads (uniform evaluator, then the net in int8, batch 1 a
-// thread); self-play: positions an hour of 1, 2, 4, ... workers, each a
-// batched driver of `games` games on its own thread, all sharing one int8
-// evaluator as a run's workers do; the trainer: samples a second of the
-// fp32 step at 1, 2, 4, ... LibTorch intra-op threads.
-class ScalingTable {
- public:
-  // The first row is the base that the others are compared to.
-  void Row(const char* what, int threads, double rate, const char* unit) {
-    if (base_threads_ == 0) {
-      base_ = rate;
-      base_threads_ = threads;
-    }
-    const double speedup = base_ > 0 ? rate / base_ : 0;
-    std::printf("%-26s %7d %14.0f %-12s %7.2fx %9.0f%%\n", what, threads, rate, unit, speedup,
-                100 * speedup * base_threads_ / threads);
-    std::fflush(stdout);
-  }
-
- private:
-  double base_ = 0;
-  int base_threads_ = 0;
-};
-
-// Returns 1, 2, 4, ... up to max, and max itself.
-std::vector<int> Doublings(int max) {
-  std::vector<int> counts;
-  for (int t = 1; t < max; t *= 2) counts.push_back(t);
-  counts.push_back(max);
-  return counts;
-}
-
-// Returns playouts a second of one search from the start, `seconds` long.
-double TimedSearchRate(Evaluator& evaluator, int threads, double seconds) {
-  SearchLimits limits;
-  limits.seconds = seconds;
-  int64_t done = 0;
-  return SearchPlayoutsPerSecond(evaluator, threads, limits, false, &done);
-}
-
-// Returns positions (moves played) an hour of `workers` self-play drivers on
-// their own threads, sharing evaluator, over `seconds` after a warm-up step.
-double SelfPlayPositionsPerHour(Evaluator& evaluator, int workers, int games, int playouts, double seconds) {
-  SearchParams params;
-  params.playouts = playouts;
-  std::vector<std::unique_ptr<SelfPlayDriver>> drivers;
-  for (int w = 0; w < workers; ++w)
-    drivers.push_back(std::make_unique<SelfPlayDriver>(&evaluator, params, Rules(), games, uint64_t(w + 1)));
-  std::atomic<int64_t> moves{0};
-  const Clock::time_point start = Clock::now();
-  std::vector<std::thread> threads;
-  for (auto& driver : drivers)
-    threads.emplace_back([&, d = driver.get()] {
-      std::vector<SelfPlayGame> finished;
-      d->Step(&finished);  // warm-up: every game's first leaves
-      const int64_t first = d->moves_played();
-      while (SecondsSince(start) < seconds) {
-        d->Step(&finished);
-        finished.clear();
-      }
-      moves += d->moves_played() - first;
-    });
-  for (std::thread& t : threads) t.join();
-  return double(moves.load()) / SecondsSince(start) * 3600;
-}
-
-// Returns samples a second of the trainer's fp32 step on the cpu.
-double TrainSamplesPerSecond(const NetConfig& config, const train::Batch& batch, double seconds, bool cpu_time,
-                             double* loss);
-
-// How `bench scaling` runs: the counts to measure, which figures, and the
-// self-play workers' evaluator.
-struct ScalingOptions {
-  std::vector<int> counts;  // threads or workers; empty: 1, 2, 4, ... up to the cpus
-  int games = 32;
-  int playouts = 160;
-  double seconds = 2.0;
-  bool search = true;
-  bool train = true;
-  // The self-play workers' shared evaluator: "cpu" (the int8 net, as a
-  // run's workers on the cpu) or "cuda" (LibTorch, options below).
-  std::string selfplay_device = "cpu";
-  std::string precision = "bf16";
-  int in_flight = 2;
-};
-
-int BenchScaling(const NetChoice& choice, ScalingOptions so) {
-  const ExportedNet net = choice.Load();
-  if (so.counts.empty()) so.counts = Doublings(int(std::max(1u, std::thread::hardware_concurrency())));
-  const int max_threads = *std::max_element(so.counts.begin(), so.counts.end());
-  const int games = so.games, playouts = so.playouts;
-  const double seconds = so.seconds;
-  const bool cuda = so.selfplay_device == "cuda";
-  std::printf(
-      "bench scaling: up to %d threads on %d cpus; net %s%s, int8; %.1f s a figure, wall-clock; load average %.2f\n"
-      "self-play: %d games a worker, %d playouts a move, the net %s; efficiency: the rate / (threads x the rate "
-      "of one)\n\n",
-      max_threads, std::thread::hardware_concurrency(), net.config.ShortName().c_str(),
-      choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), seconds, LoadAverage(), games, playouts,
-      cuda ? ("on cuda, " + so.precision + ", " + std::to_string(so.in_flight) + " batches in flight").c_str()
-           : "in int8 on the cpu");
-  std::printf("%-26s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
-  UniformEvaluator uniform;
-  ScalingTable search_uniform, search_net, selfplay, trainer;
-  std::unique_ptr<CpuEvaluator> int8;  // built once, when a figure needs it (calibration takes a while)
-  auto engine = [&]() -> CpuEvaluator& {
-    if (!int8) int8 = std::make_unique<CpuEvaluator>(net, 1, Precision::kInt8);
-    return *int8;
-  };
-  if (so.search) {
-    for (int t : so.counts)
-      search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds), "playouts/s");
-    for (int t : so.counts) search_net.Row("search, net", t, TimedSearchRate(engine(), t, seconds), "playouts/s");
-  }
-  for (int w : so.counts) {
-    if (!cuda) {
-      selfplay.Row("self-play workers", w, SelfPlayPositionsPerHour(engine(), w, games, playouts, seconds),
-                   "positions/h");
-      continue;
-    }
-    NetEvaluatorOptions options;
-    options.device = "cuda";
-    options.precision = so.precision;
-    options.max_batch = w * games;
-    options.batches_in_flight = so.in_flight;
-    TorchEvaluator gpu(net, options);
-    const double rate = SelfPlayPositionsPerHour(gpu, w, games, playouts, seconds);
-    long passes = 0, positions = 0;
-    gpu.Counters(&passes, &positions);
-    selfplay.Row("self-play workers, cuda", w, rate, "positions/h");
-    std::printf("%-26s %7s mean batch %.0f in %ld forward passes\n", "", "", passes ? double(positions) / passes : 0.0,
-                passes);
-  }
-  if (!so.train) return 0;
-  const train::Batch batch = RandomBatch(256, net.config.features());
-  for (int t : so.counts) {
-    torch::set_num_threads(t);
-    double loss = 0;
-    trainer.Row("trainer, fp32, batch 256", t, TrainSamplesPerSecond(net.config, batch, seconds, false, &loss),
-                "samples/s");
   }
   return 0;
 }
@@ -683,10 +432,10 @@ int RunBench(int argc, char** argv) {
 
   if (*ab) return BenchAb(ab_specs, ab_positions, ab_seconds, ab_depth);
   if (*scaling) {
-    if (max_threads > 0) so.counts = Doublings(max_threads);
+    so.max_threads = max_threads;
     so.train = !skip_train;
     so.search = !skip_search;
-    return BenchScaling(net_choice, so);
+    return BenchScaling(net_choice.Load(), net_choice.file.empty() ? "(fresh)" : net_choice.file, so);
   }
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
   if (*train) return BenchTrain(net_choice, device, threads, batch_size, seconds, cpu_time);

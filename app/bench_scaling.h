@@ -1,0 +1,35 @@
+#pragma once
+// loaz bench scaling (app/bench_scaling.cpp): how each part of the system
+// grows with threads (docs/SCALING.md).
+
+#include <string>
+#include <vector>
+
+#include "net/export.h"
+
+namespace loa::app {
+
+// How `bench scaling` runs: the counts to measure, which figures, and the
+// self-play workers' evaluator.
+struct ScalingOptions {
+  std::vector<int> counts;  // threads or workers; empty: 1, 2, 4, ... up to max_threads
+  int max_threads = 0;      // 0: the cpus
+  int games = 32;
+  int playouts = 160;
+  double seconds = 2.0;
+  bool search = true;
+  bool train = true;
+  // The self-play workers' shared evaluator: "cpu" (the int8 net, as a
+  // run's workers on the cpu) or "cuda" (LibTorch, options below).
+  std::string selfplay_device = "cpu";
+  std::string precision = "bf16";
+  int in_flight = 2;
+};
+
+// Prints the engine search's playouts a second, the self-play workers'
+// positions an hour and the trainer's samples a second at each count of
+// options.counts, each against the first count's rate. net_name says where
+// net came from. Returns 0.
+int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOptions options);
+
+}  // namespace loa::app
