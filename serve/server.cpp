@@ -38,6 +38,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The page's files in web/ (index.html served as /), and their types.
+struct PageFile {
+  const char* name;
+  const char* type;
+};
+constexpr PageFile kPageFiles[] = {
+    {"index.html", "text/html; charset=utf-8"},     {"style.css", "text/css; charset=utf-8"},
+    {"board.js", "text/javascript; charset=utf-8"}, {"play.js", "text/javascript; charset=utf-8"},
+    {"runs.js", "text/javascript; charset=utf-8"},  {"app.js", "text/javascript; charset=utf-8"},
+};
+
 }  // namespace
 
 std::string PublicName(const std::string& spec) {
@@ -104,7 +115,7 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   const int max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
   // A tab's player keeps its tree between requests: as many as run at once.
   searches = std::make_unique<SearchPool>(max_running, max_running);
-  for (const char* file : {"index.html", "app.js", "style.css"}) CheckRegularFile(options.web_dir + "/" + file);
+  for (const PageFile& file : kPageFiles) CheckRegularFile(options.web_dir + "/" + file.name);
   CheckRegularFile(options.chart_js);
   http.set_payload_max_length(kMaxBodyBytes);
   // Idle or slow connections: a worker waits at most 5 s for each read,
@@ -267,9 +278,9 @@ void WebServer::Impl::Routes() {
     };
   };
   const std::string& web = options.web_dir;
-  http.Get("/", file(web + "/index.html", "text/html; charset=utf-8"));
-  http.Get("/app.js", file(web + "/app.js", "text/javascript; charset=utf-8"));
-  http.Get("/style.css", file(web + "/style.css", "text/css; charset=utf-8"));
+  for (const PageFile& page : kPageFiles)
+    http.Get(page.name == std::string("index.html") ? "/" : "/" + std::string(page.name),
+             file(web + "/" + page.name, page.type));
   http.Get("/vendor/chart.js", file(options.chart_js, "text/javascript; charset=utf-8"));
 
   http.Get("/api/info", api([this](const httplib::Request&) {

@@ -18,7 +18,7 @@ struct ServeOptions {
   int port = 8080;                   // 0: an ephemeral port (Bind returns it)
   std::vector<std::string> players;  // player specs, each its own name
   std::vector<std::string> runs;     // run directories
-  std::string web_dir;               // the page's files (index.html, app.js, style.css)
+  std::string web_dir;               // the page's files (index.html, style.css, board/play/runs/app.js)
   std::string chart_js;              // Chart.js, served as /vendor/chart.js
   // Searches (moves asked for) that run at once; those beyond wait in a
   // queue of twice as many, and any beyond that are answered 503 at once.

@@ -245,7 +245,8 @@ TEST_F(ServerTest, SpecsAndPathsInARequestAreRefused) {
   // Page files: only the page's own.
   httplib::Client client("127.0.0.1", port_);
   EXPECT_EQ(client.Get("/../CMakeLists.txt")->status, 404);
-  EXPECT_EQ(client.Get("/app.js")->status, 200);
+  for (const char* script : {"/board.js", "/play.js", "/runs.js", "/app.js"})
+    EXPECT_EQ(client.Get(script)->status, 200) << script;
   EXPECT_EQ(client.Get("/vendor/chart.js")->status, 200);
 }
 
