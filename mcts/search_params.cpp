@@ -45,6 +45,8 @@ void SearchParams::VisitEngine(ParamVisitor& v) {
   v.Float("lcb_z", lcb_z, 0, 10,
           "the move played: highest lower confidence bound Q - z stdev / sqrt(N) among moves of 15% of the "
           "most visits (0: the most visited)");
+  v.Float("policy_temperature", policy_temperature, 0.1, 10,
+          "the priors as p^(1/T), renormalised (lc0's policy softmax temperature; 1: the net's)");
   v.Int("time_moves_to_go", time_moves_to_go, 1, 1000, "a move on a clock may use 1/this of the main time");
   v.Double("move_overhead_seconds", move_overhead_seconds, 0, 60, "time kept back per move for the protocol");
 }

@@ -28,6 +28,10 @@ struct SearchParams {
   // The engine's move by a lower confidence bound on its value (KataGo,
   // Leela Zero): z standard errors below Q; 0 plays the most visited move.
   float lcb_z = 0;
+  // The net's priors at each expansion taken as p^(1/T), renormalised (lc0's
+  // policy softmax temperature, above 1 at play time there): T > 1 spreads
+  // the search over more moves. 1: the net's priors as they are.
+  float policy_temperature = 1;
   // The engine stops gathering when the tree holds this many nodes (32 bytes
   // each): a memory bound for long timed searches.
   int64_t max_tree_nodes = int64_t{1} << 24;

@@ -309,6 +309,17 @@ Proven SearchTree::JudgeChild(const Leaf& leaf, const HashFilter& seen, Move mov
   return Proven::kUnknown;
 }
 
+void TemperPriors(const float* priors, int n, float temperature, float* out) {
+  const float exponent = 1.0f / temperature;
+  float sum = 0;
+  for (int i = 0; i < n; ++i) sum += out[i] = std::pow(std::max(priors[i], 0.0f), exponent);
+  if (sum <= 0) {
+    std::copy(priors, priors + n, out);
+    return;
+  }
+  for (int i = 0; i < n; ++i) out[i] /= sum;
+}
+
 void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   Node& node = arena_[leaf.path.back()];  // chunks never move: the reference survives Allocate
   assert(node.current_state() == Node::kPending);
@@ -330,10 +341,16 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   } else {
     first = arena_.Allocate(moves.size());
   }
+  float tempered[kMaxMoves];
+  const float* priors = eval.priors;
+  if (params_.policy_temperature != 1.0f) {
+    TemperPriors(eval.priors, moves.size(), params_.policy_temperature, tempered);
+    priors = tempered;
+  }
   for (int i = 0; i < moves.size(); ++i) {
     Node& child = arena_[first + i];
     child.move = moves[i].raw();
-    child.prior = eval.priors[i];
+    child.prior = priors[i];
     child.proven.store(verdicts[i], std::memory_order_relaxed);
     if (verdicts[i] != Proven::kUnknown) child.state.store(Node::kTerminal, std::memory_order_relaxed);
   }

@@ -37,6 +37,10 @@ struct HashFilter {
   bool MayHold(uint64_t hash) const { return (bits[hash >> 62] >> ((hash >> 56) & 63)) & 1; }
 };
 
+// Writes priors[0..n) raised to 1/temperature and renormalised to out
+// (SearchParams::policy_temperature); priors that sum to 0 are copied.
+void TemperPriors(const float* priors, int n, float temperature, float* out);
+
 // With params.threads > 1 the tree is shared: Gather, SelectLeaf,
 // ExpandAndBackup and the root queries (root_visits, TopTwoVisits,
 // RootChildren, PrincipalVariation, RootValue, ...) may run on any threads

@@ -59,6 +59,41 @@ TEST(TreeTest, FirstPlayoutExpandsTheRootWithTheEvaluatorsPriors) {
   EXPECT_FLOAT_EQ(tree.RootValue(), expected.Value());
 }
 
+TEST(TreeTest, APolicyTemperatureFlattensThePriorsOfEveryExpansion) {
+  const float priors[3] = {0.64f, 0.32f, 0.04f};
+  float out[3];
+  TemperPriors(priors, 3, 2.0f, out);  // square roots 0.8, 0.566, 0.2 over 1.566
+  EXPECT_NEAR(out[0], 0.8f / 1.5657f, 1e-4);
+  EXPECT_NEAR(out[2], 0.2f / 1.5657f, 1e-4);
+  TemperPriors(priors, 3, 0.5f, out);  // squares sharpen: 0.4096 of 0.5136
+  EXPECT_NEAR(out[0], 0.4096f / 0.5136f, 1e-4);
+  const float zeros[2] = {0, 0};
+  TemperPriors(zeros, 2, 2.0f, out);
+  EXPECT_EQ(out[0], 0.0f);
+
+  SearchParams params;
+  params.policy_temperature = 1.5f;
+  SearchTree tree(params);
+  Game game;
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, nullptr);
+  HashEvaluator evaluator;
+  RunPlayouts(tree, evaluator, 1);
+  EvalOutput raw;
+  evaluator.Evaluate(&game.position(), 1, &raw);
+  float expected[kMaxMoves];
+  TemperPriors(raw.priors, raw.num_moves, 1.5f, expected);
+  const std::vector<RootChild> children = tree.RootChildren();
+  ASSERT_EQ(int(children.size()), raw.num_moves);
+  float spread_raw = 0, spread_tempered = 0;
+  for (int i = 0; i < raw.num_moves; ++i) {
+    EXPECT_FLOAT_EQ(children[i].prior, expected[i]);
+    spread_raw = std::max(spread_raw, raw.priors[i]);
+    spread_tempered = std::max(spread_tempered, children[i].prior);
+  }
+  EXPECT_LT(spread_tempered, spread_raw);  // the favourite gives up prior
+}
+
 TEST(TreeTest, VisitsGoToTheMoveTheEvaluatorLikes) {
   // The evaluator likes for Black any position where White has lost a piece
   // (lasting: pieces never return). Black has one capture; it must draw the
