@@ -146,6 +146,10 @@ std::vector<ParamInfo> MctsPlayerKeys() {
 }
 
 SearchParams EngineSearchParams(SearchParams params) {
+  // The play-time levers that won at equal time (docs/ENGINE.md); self-play
+  // searches without them.
+  params.policy_temperature = kEnginePolicyTemperature;
+  params.leaves_per_batch = kEngineLeavesPerBatch;
   params.dirichlet_epsilon = 0;
   params.temperature_start = params.temperature_end = 0;
   params.full_search_fraction = 1;

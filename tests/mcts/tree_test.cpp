@@ -36,17 +36,24 @@ Game PlayMoves(const std::vector<const char*>& moves, const Rules& rules = Rules
   return game;
 }
 
+// Runs one playout of a fresh search of game in tree; returns the
+// evaluator's output for the root.
+EvalOutput ExpandRoot(SearchTree& tree, const Game& game, Evaluator& evaluator) {
+  tree.SetRoot(game, false);
+  tree.BeginSearch(false, false, nullptr);
+  RunPlayouts(tree, evaluator, 1);
+  EvalOutput root;
+  evaluator.Evaluate(&game.position(), 1, &root);
+  return root;
+}
+
 TEST(TreeTest, FirstPlayoutExpandsTheRootWithTheEvaluatorsPriors) {
   SearchParams params;
   SearchTree tree(params);
   Game game;
-  tree.SetRoot(game, false);
-  tree.BeginSearch(false, false, nullptr);
   HashEvaluator evaluator;
-  RunPlayouts(tree, evaluator, 1);
+  const EvalOutput expected = ExpandRoot(tree, game, evaluator);
   EXPECT_EQ(tree.root_visits(), 1u);
-  EvalOutput expected;
-  evaluator.Evaluate(&game.position(), 1, &expected);
   MoveList moves;
   game.position().GenerateMoves(moves);
   const std::vector<RootChild> children = tree.RootChildren();
@@ -74,13 +81,8 @@ TEST(TreeTest, APolicyTemperatureFlattensThePriorsOfEveryExpansion) {
   SearchParams params;
   params.policy_temperature = 1.5f;
   SearchTree tree(params);
-  Game game;
-  tree.SetRoot(game, false);
-  tree.BeginSearch(false, false, nullptr);
   HashEvaluator evaluator;
-  RunPlayouts(tree, evaluator, 1);
-  EvalOutput raw;
-  evaluator.Evaluate(&game.position(), 1, &raw);
+  const EvalOutput raw = ExpandRoot(tree, Game(), evaluator);
   float expected[kMaxMoves];
   TemperPriors(raw.priors, raw.num_moves, 1.5f, expected);
   const std::vector<RootChild> children = tree.RootChildren();

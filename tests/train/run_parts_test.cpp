@@ -598,6 +598,11 @@ TEST_F(RunPartsTest, TheCheckpointPlayerTakesAnyPathAndTheRunsSearch) {
   EXPECT_TRUE(game.position().IsLegal(move));
   EXPECT_EQ(EngineSearchParams(config_.mcts).dirichlet_epsilon, 0.0f);
   EXPECT_EQ(EngineSearchParams(config_.mcts).cpuct_init, config_.mcts.cpuct_init);
+  // The engine's levers on, self-play's search without them.
+  EXPECT_EQ(EngineSearchParams(config_.mcts).policy_temperature, kEnginePolicyTemperature);
+  EXPECT_EQ(EngineSearchParams(config_.mcts).leaves_per_batch, kEngineLeavesPerBatch);
+  EXPECT_EQ(config_.mcts.policy_temperature, 1.0f);
+  EXPECT_EQ(config_.mcts.leaves_per_batch, 1);
 }
 
 TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
