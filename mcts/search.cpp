@@ -4,6 +4,8 @@
 #include <limits>
 #include <thread>
 
+#include "mcts/time_manager.h"
+
 namespace loa {
 
 namespace {
@@ -68,7 +70,12 @@ bool Search::ShouldStop() const {
   if (stop_.load(std::memory_order_relaxed)) return true;
   if (int64_t(tree_.size()) >= params_.max_tree_nodes) return true;
   const double elapsed = budget_seconds_ > 0 || early_stop_ ? Elapsed() : 0;
-  if (budget_seconds_ > 0 && elapsed >= budget_seconds_) return true;
+  if (budget_seconds_ > 0 && elapsed >= budget_seconds_) {
+    if (elapsed >= max_seconds_) return true;
+    uint32_t first = 0, second = 0;
+    tree_.TopTwoVisits(&first, &second);
+    if (!UnsureAtBudget(first, second)) return true;
+  }
   return early_stop_ && CannotChange(elapsed);
 }
 
@@ -168,6 +175,7 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
     }
     tree_.BeginSearch(false, false, nullptr);
     budget_seconds_ = limits.seconds;
+    max_seconds_ = std::max(limits.seconds, limits.max_seconds);
     visit_target_ = limits.playouts > 0  ? uint32_t(limits.playouts)
                     : limits.seconds > 0 ? kUnlimitedVisits
                                          : uint32_t(params_.playouts);

@@ -27,6 +27,11 @@ struct SearchLimits {
   // Wall-clock budget; 0 means none. A position with one legal move is then
   // answered at once.
   double seconds = 0;
+  // The most a search that is unsure at `seconds` may take (a game clock's
+  // allowance, MoveTimeLimit); 0 or at most `seconds`: it stops at `seconds`.
+  // Unsure: the second most visited move within reach of the first
+  // (UnsureAtBudget).
+  double max_seconds = 0;
   // Stop as soon as no other move can overtake the most visited one in the
   // playouts left (lc0's smart pruning); the move is unchanged, the visits
   // are not, so analysis and tests may turn it off.
@@ -115,6 +120,7 @@ class Search {
   uint32_t visit_target_ = 0;
   uint32_t start_visits_ = 0;
   double budget_seconds_ = 0;
+  double max_seconds_ = 0;  // SearchLimits::max_seconds
   bool early_stop_ = true;
   std::chrono::steady_clock::time_point start_;
 

@@ -49,6 +49,8 @@ void SearchParams::VisitEngine(ParamVisitor& v) {
           "the priors as p^(1/T), renormalised (lc0's policy softmax temperature; 1: the net's)");
   v.Int("time_moves_to_go", time_moves_to_go, 1, 1000, "a move on a clock may use 1/this of the main time");
   v.Double("move_overhead_seconds", move_overhead_seconds, 0, 60, "time kept back per move for the protocol");
+  v.Float("time_extension", time_extension, 0, 10,
+          "on a clock, a search unsure at its budget may take 1 + this times it (0: never)");
 }
 
 void SearchParams::Visit(ParamVisitor& v) {

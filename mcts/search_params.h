@@ -111,6 +111,10 @@ struct SearchParams {
   // byo-yomi period; move_overhead_seconds is kept back for the protocol
   // (lc0's MoveOverheadMs is 200 ms for network play; local play needs less).
   int time_moves_to_go = 20;
+  // Under a game clock, a search still unsure at its budget (the second
+  // move within half the first's visits) may go on to 1 + this times the
+  // budget (MoveTimeLimit); 0 stops at the budget.
+  float time_extension = 0;
   double move_overhead_seconds = 0.05;
 
   // --- Randomness ---------------------------------------------------------

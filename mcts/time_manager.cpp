@@ -26,4 +26,14 @@ double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_s
   return std::max(budget, kMinimumSeconds);
 }
 
+double MoveTimeLimit(double budget, double main_seconds, const SearchParams& params) {
+  if (params.time_extension <= 0 || budget <= 0) return budget;
+  const double extended = budget * (1 + params.time_extension);
+  return std::max(budget, std::min(extended, budget + 0.25 * std::max(0.0, main_seconds - budget)));
+}
+
+bool UnsureAtBudget(uint32_t first_visits, uint32_t second_visits) {
+  return first_visits < kSureMinVisits || double(second_visits) >= kUnsureVisitShare * double(first_visits);
+}
+
 }  // namespace loa

@@ -1,6 +1,8 @@
 #pragma once
 // How long the engine thinks about one move, from the clock of its side.
 
+#include <cstdint>
+
 #include "mcts/search_params.h"
 
 namespace loa {
@@ -11,5 +13,20 @@ namespace loa {
 // 1 / params.time_moves_to_go of the main time plus most of a byo-yomi move,
 // less params.move_overhead_seconds; never more than half of what is left.
 double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_stones, const SearchParams& params);
+
+// Returns the most a move may take when the search is unsure at its budget
+// (SearchLimits::max_seconds): the budget times 1 + params.time_extension,
+// never more than a quarter of the main time left beyond the budget; the
+// budget itself when the extension is 0 or the clock untimed.
+double MoveTimeLimit(double budget, double main_seconds, const SearchParams& params);
+
+// Whether a search at its budget is unsure enough to go on (the time
+// manager's extension): the second most visited move of the root has at
+// least kUnsureVisitShare of the first's visits, or the first has fewer
+// than kSureMinVisits (too few to judge), so that a little more search may
+// still change the move.
+constexpr double kUnsureVisitShare = 0.5;
+constexpr uint32_t kSureMinVisits = 16;
+bool UnsureAtBudget(uint32_t first_visits, uint32_t second_visits);
 
 }  // namespace loa

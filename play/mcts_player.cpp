@@ -52,9 +52,11 @@ class SearchPlayer : public Player {
 
   Move ChooseMove(const Game& game, const Clock& clock) override {
     SearchLimits limits = limits_;
-    if (clock.timed())
+    if (clock.timed()) {
       limits.seconds =
           MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params());
+      limits.max_seconds = MoveTimeLimit(limits.seconds, clock.main_seconds, search_.params());
+    }
     last_ = search_.Run(game, limits);
     return last_.best_move;
   }

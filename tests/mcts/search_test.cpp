@@ -291,5 +291,39 @@ TEST(TimeManagerTest, Budgets) {
   EXPECT_GT(MoveTimeBudget(0.01, 0, 0, params), 0);
 }
 
+TEST(TimeManagerTest, AnUnsureSearchMayTakeAnExtension) {
+  SearchParams params;
+  EXPECT_EQ(MoveTimeLimit(2, 60, params), 2);  // off by default
+  params.time_extension = 1;
+  EXPECT_EQ(MoveTimeLimit(2, 60, params), 4);
+  EXPECT_EQ(MoveTimeLimit(2, 6, params), 3);  // a quarter of what is left beyond the budget
+  EXPECT_EQ(MoveTimeLimit(2, 1, params), 2);  // never below the budget
+  EXPECT_EQ(MoveTimeLimit(0, 60, params), 0);
+  EXPECT_TRUE(UnsureAtBudget(100, 60));
+  EXPECT_TRUE(UnsureAtBudget(100, 50));
+  EXPECT_FALSE(UnsureAtBudget(100, 49));
+  EXPECT_TRUE(UnsureAtBudget(0, 0));  // too little searched to judge
+  EXPECT_TRUE(UnsureAtBudget(15, 0));
+  EXPECT_FALSE(UnsureAtBudget(16, 0));
+}
+
+// A search past its budget goes on while its top two moves are close, to
+// its visit target here: the budget (a microsecond) has passed after the
+// first playout, so without the extension it stops far short of it.
+TEST(TimeManagerTest, ASearchGoesOnPastItsBudgetWhileUnsure) {
+  UniformEvaluator evaluator;
+  SearchParams params;
+  params.reuse_tree = false;
+  SearchLimits limits;
+  limits.seconds = 1e-6;
+  limits.playouts = 400;
+  limits.early_stop = false;
+  Search plain(&evaluator, params);
+  EXPECT_LT(plain.Run(Game(), limits).visits, 400u);
+  limits.max_seconds = 1000;
+  Search extended(&evaluator, params);
+  EXPECT_EQ(extended.Run(Game(), limits).visits, 400u);  // the uniform priors keep the top two close
+}
+
 }  // namespace
 }  // namespace loa
