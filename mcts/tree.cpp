@@ -313,11 +313,7 @@ void TemperPriors(const float* priors, int n, float temperature, float* out) {
   const float exponent = 1.0f / temperature;
   float sum = 0;
   for (int i = 0; i < n; ++i) sum += out[i] = std::pow(std::max(priors[i], 0.0f), exponent);
-  if (sum <= 0) {
-    std::copy(priors, priors + n, out);
-    return;
-  }
-  for (int i = 0; i < n; ++i) out[i] /= sum;
+  for (int i = 0; i < n; ++i) out[i] = sum > 0 ? out[i] / sum : priors[i];
 }
 
 void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
