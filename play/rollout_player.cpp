@@ -52,12 +52,22 @@ class ParamFilter : public ParamVisitor {
   const std::set<std::string> hidden_;
 };
 
+// The engine's parameters without the net engine's levers (decided for a
+// net's priors and int8 batches, not for random playouts): the rollout
+// player stays the reference it was.
+SearchParams RolloutSearchParams() {
+  SearchParams params = EngineSearchParams();
+  params.policy_temperature = 1;
+  params.leaves_per_batch = 1;
+  return params;
+}
+
 // The keys of `rollout:`: its own, then the search's and the engine's
 // (SearchParams), whose playouts= the sims= key replaces.
 struct RolloutKeys {
   int simulations = kDefaultSimulations, playouts_per_leaf = 1;
   int64_t seed = kDefaultSeed;
-  SearchParams params = EngineSearchParams();
+  SearchParams params = RolloutSearchParams();
   void Visit(ParamVisitor& v) {
     v.Int("sims", simulations, 1, 10'000'000, "simulations (root visits) per move");
     v.Int("rollouts", playouts_per_leaf, 1, 1000, "random playouts averaged at each new leaf");
