@@ -10,14 +10,12 @@
 
 namespace loa::app {
 
-// Returns the CPU seconds used by this process so far (all threads).
 double ProcessCpuSeconds() {
   timespec t;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-// Returns the system's load average over the last minute.
 double LoadAverage() {
   std::ifstream in("/proc/loadavg");
   double load = 0;
@@ -25,8 +23,6 @@ double LoadAverage() {
   return load;
 }
 
-// Returns playouts per second of one engine search from the start position
-// within `limits` (early stop off); *done gets its playouts.
 double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done) {
   SearchParams params;
   params.threads = threads;
@@ -39,8 +35,6 @@ double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits l
   return result.playouts / timer.Seconds();
 }
 
-// Returns a training batch of n random positions: targets uniform over the
-// legal moves, random outcomes (the step's cost does not depend on them).
 train::Batch RandomBatch(int n, InputFeatures features) {
   train::Batch batch;
   batch.features = features;
@@ -63,9 +57,6 @@ train::Batch RandomBatch(int n, InputFeatures features) {
   return batch;
 }
 
-// Returns samples per second of the trainer's step (losses, backward, clip,
-// SGD) on batch, in `precision`, over at least `seconds` after a warm-up
-// step; *loss gets the last step's policy + value loss.
 double TrainStepRate(const NetConfig& config, const train::Batch& batch, const char* precision,
                      const torch::Device& device, double seconds, bool cpu_time, double* loss) {
   torch::manual_seed(1);

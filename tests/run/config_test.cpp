@@ -114,7 +114,8 @@ TEST(ConfigTest, InconsistentFieldsAreErrors) {
 
 TEST(ConfigTest, ThePlayoutsScheduleIsAListOfSteps) {
   const Config c = ParseConfig(
-      "selfplay: {playouts_schedule: [{hours: 1.5, full: 400, cheap: 80}, {hours: 3, full: 800, cheap: 160}]}", "x.yaml");
+      "selfplay: {playouts_schedule: [{hours: 1.5, full: 400, cheap: 80}, {hours: 3, full: 800, cheap: 160}]}",
+      "x.yaml");
   ASSERT_EQ(c.selfplay.playouts_schedule.size(), 2u);
   EXPECT_EQ(c.selfplay.playouts_schedule[0].hours, 1.5);
   EXPECT_EQ(c.selfplay.playouts_schedule[1].full, 800);
@@ -135,24 +136,32 @@ TEST(ConfigTest, ThePlayoutsScheduleIsAListOfSteps) {
 }
 
 TEST(ConfigTest, ABadPlayoutsScheduleNamesTheStepAndTheSource) {
-  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: 3}")
-                .find("configs/test.yaml: selfplay.playouts_schedule: expected a list of records"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: [{hours: 1}, 5]}")
-                .find("configs/test.yaml: selfplay.playouts_schedule[1]: expected a record"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: [{hours: 1, fulll: 5}]}")
-                .find("configs/test.yaml: unknown key 'selfplay.playouts_schedule[0].fulll'"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf<ParseError>("selfplay: {playouts_schedule: [{hours: x}]}")
-                .find("configs/test.yaml: selfplay.playouts_schedule[0].hours:"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf("selfplay: {playouts_schedule: [{hours: 1, full: 0}]}")
-                .find("configs/test.yaml: selfplay.playouts_schedule[0].full:"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf<ParseError>("run: {name: x}", {"selfplay.playouts_schedule=[{hours: 1, cheap: y}]"})
-                .find("--set selfplay.playouts_schedule=[{hours: 1, cheap: y}]: selfplay.playouts_schedule[0].cheap"),
-            std::string::npos);
+  struct Case {
+    const char* text;
+    const char* set;  // a --set, or null
+    const char* message;
+    bool parse_error;  // a value of the wrong type (else out of range)
+  };
+  const Case cases[] = {
+      {"selfplay: {playouts_schedule: 3}", nullptr,
+       "configs/test.yaml: selfplay.playouts_schedule: expected a list of records", true},
+      {"selfplay: {playouts_schedule: [{hours: 1}, 5]}", nullptr,
+       "configs/test.yaml: selfplay.playouts_schedule[1]: expected a record", true},
+      {"selfplay: {playouts_schedule: [{hours: 1, fulll: 5}]}", nullptr,
+       "configs/test.yaml: unknown key 'selfplay.playouts_schedule[0].fulll'", true},
+      {"selfplay: {playouts_schedule: [{hours: x}]}", nullptr,
+       "configs/test.yaml: selfplay.playouts_schedule[0].hours:", true},
+      {"selfplay: {playouts_schedule: [{hours: 1, full: 0}]}", nullptr,
+       "configs/test.yaml: selfplay.playouts_schedule[0].full:", false},
+      {"run: {name: x}", "selfplay.playouts_schedule=[{hours: 1, cheap: y}]",
+       "--set selfplay.playouts_schedule=[{hours: 1, cheap: y}]: selfplay.playouts_schedule[0].cheap", true},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> overrides;
+    if (c.set) overrides.push_back(c.set);
+    const std::string message = c.parse_error ? ErrorOf<ParseError>(c.text, overrides) : ErrorOf(c.text, overrides);
+    EXPECT_NE(message.find(c.message), std::string::npos) << c.text << " -> " << message;
+  }
 }
 
 // Configs written before the schedule was one list still read: late_* is
@@ -171,15 +180,16 @@ TEST(ConfigTest, TheScheduleOldKeysReadAsItsSteps) {
   EXPECT_EQ(schedule("selfplay: {later_hours: 2, later_playouts: 960, later_cheap_playouts: 96}"),
             "1.0:320/64 2.0:960/96 ");
   // Over a schedule the config already has (a base's, or the file's with --set).
-  EXPECT_EQ(schedule("selfplay: {playouts_schedule: [{hours: 2, full: 400, cheap: 40}]}",
-                     {"selfplay.late_playouts=800"}),
-            "2.0:800/40 ");
+  EXPECT_EQ(
+      schedule("selfplay: {playouts_schedule: [{hours: 2, full: 400, cheap: 40}]}", {"selfplay.late_playouts=800"}),
+      "2.0:800/40 ");
   EXPECT_EQ(schedule("selfplay: {playouts_schedule: []}", {"selfplay.later_hours=3"}), "3.0:640/128 ");
   // The old order check, now the schedule's.
   EXPECT_NE(ErrorOf("selfplay: {late_hours: 2, later_hours: 1}").find("selfplay.playouts_schedule[1].hours (1.0)"),
             std::string::npos);
-  EXPECT_NE(ErrorOf<ParseError>("selfplay: {late_hours: soon}").find("configs/test.yaml: selfplay.late_hours: expected "
-                                                                     "a number, got 'soon'"),
+  EXPECT_NE(ErrorOf<ParseError>("selfplay: {late_hours: soon}")
+                .find("configs/test.yaml: selfplay.late_hours: expected "
+                      "a number, got 'soon'"),
             std::string::npos);
   EXPECT_NE(ErrorOf<ParseError>("selfplay: {late_hours: 1, playouts_schedule: [{hours: 1}, {hours: 2}, {hours: 3}]}")
                 .find("change a playouts_schedule of one or two steps"),
