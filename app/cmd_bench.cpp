@@ -94,44 +94,80 @@ double EncodeNanoseconds(const std::vector<Position>& positions, InputFeatures f
   return timer.Seconds() / (double(calls) * positions.size()) * 1e9;
 }
 
-// The machine's peak rates on `threads` cores, from /proc/cpuinfo: float32
-// is clock x FMA lanes x 2 FMA units x 2 flops (AVX-512: 16 lanes, AVX2:
-// 8); int8 twice that, or with AMX (which oneDNN's int8 kernels use where
-// the processor has it) clock x 1024 multiply-adds x 2 ops, a tile
-// multiply's rate. Estimates: all-core AVX-512 clocks are often below the
-// nominal one.
+// The machine's peak rates on `threads` cores, from /proc/cpuinfo, for the
+// instructions its kernels use: float32 is clock x FMA lanes (AVX-512: 16,
+// AVX2: 8) x 2 FMA units x 2 flops, where AMD's Zen 4 (family 25) runs a
+// 512-bit operation on both of its 256-bit units; int8 with VNNI is four
+// times that (vpdpbusd adds four byte products into each 32-bit lane where
+// an FMA does one), with AMX (which oneDNN's int8 kernels use where the
+// processor has it) clock x 1024 multiply-adds x 2 ops, a tile multiply's
+// rate, and without either twice float32 (vpmaddubsw's 16-bit pairs).
+// The clock is measured (MeasuredGhz), not the nominal one /proc/cpuinfo
+// gives, which cores that boost outrun.
 struct PeakRates {
   double fp32 = 0, int8 = 0;  // G operations per second
   std::string fp32_how, int8_how;
 };
 
+// Returns the clock this core runs at, in GHz: the rate of a chain of
+// dependent additions, one a cycle (x86-64; elsewhere 0).
+double MeasuredGhz() {
+#if defined(__x86_64__)
+  const auto start = std::chrono::steady_clock::now();
+  constexpr long kIterations = 20'000'000;
+  uint64_t x = 0;
+  for (long i = 0; i < kIterations; ++i)
+    asm volatile(
+        "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+        "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+        : "+r"(x));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return 10.0 * kIterations / seconds / 1e9;
+#else
+  return 0;
+#endif
+}
+
 PeakRates MachinePeak(int threads) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   double mhz = 0;
-  bool avx512 = false, avx2 = false, amx = false;
+  int family = 0;
+  bool avx512 = false, avx2 = false, amx = false, vnni = false, amd = false;
+  auto has = [&line](const char* flag) {
+    return (line + " ").find(std::string(" ") + flag + " ") != std::string::npos;
+  };
   while (std::getline(cpuinfo, line)) {
     if (mhz == 0 && line.rfind("cpu MHz", 0) == 0) mhz = std::stod(line.substr(line.find(':') + 1));
+    if (family == 0 && line.rfind("cpu family", 0) == 0) family = std::stoi(line.substr(line.find(':') + 1));
+    if (line.rfind("vendor_id", 0) == 0) amd = amd || line.find("AuthenticAMD") != std::string::npos;
     if (line.rfind("flags", 0) == 0) {
-      avx512 = avx512 || line.find(" avx512f") != std::string::npos;
-      avx2 = avx2 || line.find(" avx2") != std::string::npos;
-      amx = amx || line.find(" amx_int8") != std::string::npos;
+      avx512 = avx512 || has("avx512f");
+      avx2 = avx2 || has("avx2");
+      amx = amx || has("amx_int8");
+      vnni = vnni || has("avx512_vnni") || has("avx_vnni");
     }
   }
   const int lanes = avx512 ? 16 : avx2 ? 8 : 4;
-  const double ghz = threads * mhz / 1000;
+  const bool split_512 = avx512 && amd && family == 25;
+  const int units = split_512 ? 1 : 2;
+  const double measured = MeasuredGhz(), clock = measured > 0 ? measured : mhz / 1000, ghz = threads * clock;
   PeakRates peak;
-  peak.fp32 = ghz * lanes * 2 * 2;
-  char buffer[160];
-  std::snprintf(buffer, sizeof buffer, "%d core%s x %.2f GHz x %d lanes (%s) x 2 FMA units x 2 flops", threads,
-                threads == 1 ? "" : "s", mhz / 1000, lanes,
+  peak.fp32 = ghz * lanes * units * 2;
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer, "%d core%s x %.2f GHz (%s) x %d lanes (%s) x %d FMA unit%s%s x 2 flops", threads,
+                threads == 1 ? "" : "s", clock, measured > 0 ? "measured" : "nominal", lanes,
                 avx512 ? "AVX-512"
                 : avx2 ? "AVX2"
-                       : "SSE");
+                       : "SSE",
+                units, units == 1 ? "" : "s", split_512 ? " (Zen 4: two 256-bit halves)" : "");
   peak.fp32_how = buffer;
   if (amx) {
     peak.int8 = ghz * 1024 * 2;
     peak.int8_how = "AMX: 1024 int8 multiply-adds a cycle a core";
+  } else if (vnni) {
+    peak.int8 = 4 * peak.fp32;
+    peak.int8_how = "four times that (VNNI: vpdpbusd, four byte products a 32-bit lane)";
   } else {
     peak.int8 = 2 * peak.fp32;
     peak.int8_how = "twice that\n  (without VNNI, vpmaddubsw does 32 byte products where an FMA does 8 or 16 floats)";

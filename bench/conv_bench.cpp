@@ -1,6 +1,8 @@
 // One 3x3 convolution of the trunk (32 -> 32 channels on 8x8, the shipped
 // net's shape) on oneDNN (net/onednn_trunk.h), in float32 and in int8
-// (quantizing the input included), at batch 1 and 64, on one thread.
+// (quantizing the input included), at batch 1 and 64, on one thread; and
+// the shipped net's whole forward pass (trunk and heads, encoded positions
+// in, logits out) at batch 64 in both precisions: a target to profile.
 //
 //   OMP_NUM_THREADS=1 build/bench/conv_bench --benchmark_min_time=1
 
@@ -10,6 +12,10 @@
 #include <vector>
 #include "core/random.h"
 
+#include "core/random_play.h"
+#include "net/cpu_net.h"
+#include "net/encoder.h"
+#include "net/export.h"
 #include "net/onednn_trunk.h"
 
 namespace loa {
@@ -29,7 +35,7 @@ void BM_TrunkConv(benchmark::State& state) {
   w.scale.assign(kChannels, 1.0f);
   w.bias.assign(kChannels, 0.0f);
   ChannelRanges range{std::vector<float>(kChannels, 0.0f), std::vector<float>(kChannels, 3.0f)};
-  OneDnnTrunk trunk({w}, int8 ? OneDnnTrunk::Type::kInt8 : OneDnnTrunk::Type::kFp32, {range});
+  OneDnnTrunk trunk({w}, int8 ? OneDnnTrunk::Type::kInt8 : OneDnnTrunk::Type::kFp32, {QuantizedIo::FloatInput(range)});
   std::vector<float> in(std::size_t(batch) * 64 * kChannels), out(in.size());
   for (float& x : in) x = std::abs(normal());
   std::vector<unsigned char> scratch(trunk.ScratchBytes(batch));
@@ -43,6 +49,25 @@ void BM_TrunkConv(benchmark::State& state) {
   state.SetLabel(int8 ? "int8" : "fp32");
 }
 BENCHMARK(BM_TrunkConv)->Args({1, 0})->Args({64, 0})->Args({1, 1})->Args({64, 1});
+
+void BM_NetForward(benchmark::State& state) {
+  const int batch = int(state.range(0));
+  const Precision precision = state.range(1) != 0 ? Precision::kInt8 : Precision::kFp32;
+  static const ExportedNet net = ReadExport(LOAZ_DEFAULT_NET);
+  const CpuNet cpu(net, precision);
+  CpuNet::WorkspacePtr workspace = cpu.NewWorkspace();
+  const std::vector<Position> positions = RandomPositions(batch, 7);
+  std::vector<float> input(std::size_t(batch) * net.config.input_planes() * 64);
+  EncodePositions(positions.data(), batch, input.data(), net.config.features());
+  std::vector<float> policy(std::size_t(batch) * kPolicySize), value(batch * 3), moves_left(batch);
+  for (auto _ : state) {
+    cpu.Forward(input.data(), batch, policy.data(), value.data(), moves_left.data(), *workspace);
+    benchmark::DoNotOptimize(policy.data());
+  }
+  state.counters["positions/s"] = benchmark::Counter(double(state.iterations()) * batch, benchmark::Counter::kIsRate);
+  state.SetLabel(PrecisionName(precision));
+}
+BENCHMARK(BM_NetForward)->Args({64, 0})->Args({64, 1});
 
 }  // namespace
 }  // namespace loa

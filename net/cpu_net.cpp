@@ -48,12 +48,22 @@ class OneThreadTeam {
 
 Vector ToVector(const HostTensor& t) { return Eigen::Map<const Vector>(t.data.data(), t.data.size()); }
 
-// A 1x1 convolution on NHWC rows (a position's squares, or a chunk's):
-// out = in * matrix + bias, matrix in x out.
-struct PointwiseConv {
-  Matrix matrix;
-  Vector bias;
-};
+// The stem's input planes, padded with zero planes to a multiple of this:
+// whole vectors of channels for the quantization and the kernels.
+constexpr int kStemInputMultiple = 16;
+
+// Returns conv with input channels of zero weights added up to a multiple
+// of `multiple`.
+TrunkConvWeights PaddedInput(const TrunkConvWeights& conv, int multiple) {
+  TrunkConvWeights padded = conv;
+  padded.in = (conv.in + multiple - 1) / multiple * multiple;
+  const int taps = conv.kernel * conv.kernel;
+  padded.weight.assign(std::size_t(conv.out) * padded.in * taps, 0.0f);
+  for (int o = 0; o < conv.out; ++o)
+    std::copy_n(conv.weight.begin() + std::size_t(o) * conv.in * taps, conv.in * taps,
+                padded.weight.begin() + std::size_t(o) * padded.in * taps);
+  return padded;
+}
 
 // A convolution with its batch norm folded in, as float weights
 // ([out][in][k][k]) times a per-output scale, plus a bias.
@@ -62,17 +72,13 @@ struct FoldedConv {
   Vector scale, bias;
   int out() const { return int(weight->shape[0]); }
   int in() const { return int(weight->shape[1]); }
-  // A 1x1 convolution as a matrix product on NHWC rows: y = x * matrix + bias.
-  PointwiseConv Pointwise() const {
-    assert(weight->shape[2] == 1);
-    PointwiseConv p{Matrix(in(), out()), bias};
-    for (int o = 0; o < out(); ++o)
-      for (int c = 0; c < in(); ++c) p.matrix(c, o) = weight->data[std::size_t(o) * in() + c] * scale[o];
-    return p;
-  }
   TrunkConvWeights Weights() const {
-    return {weight->data, std::vector<float>(scale.data(), scale.data() + scale.size()),
-            std::vector<float>(bias.data(), bias.data() + bias.size()), out(), in()};
+    return {weight->data,
+            std::vector<float>(scale.data(), scale.data() + scale.size()),
+            std::vector<float>(bias.data(), bias.data() + bias.size()),
+            out(),
+            in(),
+            int(weight->shape[2])};
   }
 };
 
@@ -100,22 +106,42 @@ struct Block {
   Linear pool;  // c x 2c: channel means, then maxima
 };
 
+// A layer that is not a folded convolution (the policy's output, a dense
+// head's first linear layer), as one: a scale of 1.
+TrunkConvWeights Unfolded(const ExportedNet& net, const std::string& name, int kernel, bool keep_board, bool relu) {
+  const HostTensor& w = net.Get(name + ".weight");
+  TrunkConvWeights c;
+  c.weight = w.data;
+  c.bias = net.Get(name + ".bias").data;
+  c.out = int(w.shape[0]);
+  c.in = int(w.data.size() / w.shape[0]) / (kernel * kernel);
+  c.scale.assign(c.out, 1.0f);
+  c.kernel = kernel;
+  c.keep_board = keep_board;
+  c.relu = relu;
+  return c;
+}
+
 // conv1x1-BN-ReLU, flatten, linear-ReLU, linear: the value and moves-left
-// heads. PyTorch flattens channel * 64 + square; the convolution's NHWC
-// output is square * C + channel, so fc1's columns are permuted at load.
+// heads. The convolution and the first linear layer run as convolutions
+// (layers conv and conv + 1; the linear layer as a kernel of 8 over the
+// board, which reads PyTorch's flattening, channel * 64 + square, as it
+// lies), the last on Eigen.
 struct DenseHead {
-  PointwiseConv conv;
-  Linear fc1, fc2;
+  int conv = -1;
+  Linear fc2;
 };
 
 }  // namespace
 
 struct CpuNet::Layers {
-  // The stem, then each block's two convolutions (TrunkConv's order).
-  std::vector<TrunkConvWeights> trunk_weights;
-  std::unique_ptr<OneDnnTrunk> trunk;
+  // The layers on oneDNN, in RunLayer's order: the stem, each block's two
+  // convolutions, the policy's 1x1 convolution and its output layer, and
+  // each dense head's convolution and first linear layer.
+  std::vector<TrunkConvWeights> convs;
+  std::unique_ptr<OneDnnTrunk> onednn;
   std::vector<Block> blocks;
-  PointwiseConv policy_conv, policy_out;
+  int policy = -1;  // the policy's 1x1 convolution; policy + 1 writes the logits
   DenseHead value, moves_left;
 };
 
@@ -143,17 +169,22 @@ class CpuNet::Workspace {
     const std::size_t squares = std::size_t(kChunkPositions) * kNumSquares;
     trunk.assign(squares * net.config_.channels, 0.0f);
     mid.assign(trunk.size(), 0.0f);
-    input.assign(squares * net.config_.input_planes(), 0.0f);
-    scratch.assign(l.trunk->ScratchBytes(kChunkPositions), 0);
-    hidden.resize(std::max(net.config_.value_hidden, net.config_.moves_left_hidden), kChunkPositions);
+    input.assign(squares * l.convs[0].in, 0.0f);  // the padding planes stay zero
+    head.assign(
+        squares * std::max({net.config_.policy_channels, net.config_.value_channels, net.config_.moves_left_channels}),
+        0.0f);
+    hidden.assign(std::size_t(kChunkPositions) * std::max(net.config_.value_hidden, net.config_.moves_left_hidden),
+                  0.0f);
+    scratch.assign(l.onednn->ScratchBytes(kChunkPositions), 0);
   }
+  // Activations, NHWC; in int8 most hold bytes (CpuNet::Int8Io).
   std::vector<float> trunk, mid, input;
-  std::vector<uint8_t> scratch;    // a convolution's quantized input
-  RowMatrix policy, logits, head;  // the heads' 1x1 convolutions, a row a square
-  Matrix hidden;                   // the dense heads' hidden layer, a column a position
-  Matrix pooled, pool_bias;        // global pooling: means and maxima, the bias; a column a position
+  std::vector<float> head;       // a head's convolution
+  std::vector<float> hidden;     // a dense head's hidden layer, a row a position
+  std::vector<uint8_t> scratch;  // a convolution's quantized input
+  Matrix pooled, pool_bias;      // global pooling: means and maxima, the bias; a column a position
   // Calibration: when not null, the [min, max] of each channel of each
-  // trunk convolution's input is widened to cover what it sees.
+  // layer's input is widened to cover what it sees.
   std::vector<ChannelRanges>* ranges = nullptr;
 };
 
@@ -161,13 +192,24 @@ CpuNet::CpuNet(const ExportedNet& net, Precision precision)
     : config_(net.config), precision_(precision), layers_(std::make_unique<Layers>()) {
   CheckTensorLayout(net);
   Layers& l = *layers_;
-  l.trunk_weights.push_back(Fold(net, "stem.conv", "stem.bn").Weights());
+  l.convs.push_back(PaddedInput(Fold(net, "stem.conv", "stem.bn").Weights(), kStemInputMultiple));
   for (int b = 0; b < config_.blocks; ++b) {
     std::string prefix = "blocks." + std::to_string(b);
-    l.trunk_weights.push_back(Fold(net, prefix + ".conv1", prefix + ".bn1").Weights());
-    l.trunk_weights.push_back(Fold(net, prefix + ".conv2", prefix + ".bn2").Weights());
+    l.convs.push_back(Fold(net, prefix + ".conv1", prefix + ".bn1").Weights());
+    l.convs.push_back(Fold(net, prefix + ".conv2", prefix + ".bn2").Weights());
   }
-  l.trunk = std::make_unique<OneDnnTrunk>(l.trunk_weights, OneDnnTrunk::Type::kFp32);
+  l.policy = int(l.convs.size());
+  l.convs.push_back(Fold(net, "policy.conv", "policy.bn").Weights());
+  l.convs.push_back(Unfolded(net, "policy.out", 1, true, false));
+  auto dense_head = [&](const std::string& name) {
+    DenseHead head{int(l.convs.size()), LoadLinear(net, name + ".fc2")};
+    l.convs.push_back(Fold(net, name + ".conv", name + ".bn").Weights());
+    l.convs.push_back(Unfolded(net, name + ".fc1", 8, false, true));
+    return head;
+  };
+  l.value = dense_head("value");
+  if (config_.moves_left) l.moves_left = dense_head("moves_left");
+  l.onednn = std::make_unique<OneDnnTrunk>(l.convs, OneDnnTrunk::Type::kFp32);
   for (int b = 0; b < config_.blocks; ++b) {
     std::string prefix = "blocks." + std::to_string(b);
     Block block;
@@ -175,34 +217,55 @@ CpuNet::CpuNet(const ExportedNet& net, Precision precision)
     if (block.pooling) block.pool = LoadLinear(net, prefix + ".pool");
     l.blocks.push_back(std::move(block));
   }
-  l.policy_conv = Fold(net, "policy.conv", "policy.bn").Pointwise();
-  const HostTensor& out = net.Get("policy.out.weight");
-  l.policy_out = {Eigen::Map<const RowMatrix>(out.data.data(), kNumDirections, config_.policy_channels).transpose(),
-                  ToVector(net.Get("policy.out.bias"))};
-  auto load_head = [&](const std::string& name) {
-    DenseHead head{Fold(net, name + ".conv", name + ".bn").Pointwise(), LoadLinear(net, name + ".fc1"),
-                   LoadLinear(net, name + ".fc2")};
-    const int channels = int(head.conv.matrix.cols());
-    Matrix permuted(head.fc1.weight.rows(), head.fc1.weight.cols());
-    for (int ch = 0; ch < channels; ++ch)
-      for (Square s = 0; s < kNumSquares; ++s)
-        permuted.col(s * channels + ch) = head.fc1.weight.col(ch * kNumSquares + s);
-    head.fc1.weight = std::move(permuted);
-    return head;
+  if (precision_ == Precision::kInt8) {
+    l.onednn =
+        std::make_unique<OneDnnTrunk>(l.convs, OneDnnTrunk::Type::kInt8, Int8Io(InputRanges(CalibrationPositions())));
+  }
+}
+
+// In int8 the activations pass between layers in 8 bits, at steps from
+// their ranges on the calibration positions: the trunk's running state
+// (the stem's output, each block's sum) at one step a channel for all
+// blocks, the union of the ranges its readers saw, since a block adds its
+// output to it in place; every other activation at its reader's. Floats
+// remain where float work sits between two layers: the encoder's planes
+// into the stem, a pooling block's inner activation (the pooling bias is
+// added to it, and it can go below zero: s8), and the heads' last layers
+// (the logits, the dense heads' hidden layers).
+std::vector<QuantizedIo> CpuNet::Int8Io(const std::vector<ChannelRanges>& ranges) const {
+  const Layers& l = *layers_;
+  std::vector<int> trunk_readers{l.policy, l.value.conv};
+  if (config_.moves_left) trunk_readers.push_back(l.moves_left.conv);
+  for (int b = 0; b < config_.blocks; ++b) trunk_readers.push_back(1 + 2 * b);
+  std::vector<const ChannelRanges*> reader_ranges;
+  for (int layer : trunk_readers) reader_ranges.push_back(&ranges[layer]);
+  const std::vector<float> trunk_step = QuantizationSteps(UnionOfRanges(reader_ranges));
+  std::vector<QuantizedIo> io(l.convs.size());
+  for (std::size_t layer = 0; layer < io.size(); ++layer) io[layer] = QuantizedIo::FloatInput(ranges[layer]);
+  // Layer `from` writes 8 bits for `to` at to's steps.
+  auto chain = [&](int from, int to) {
+    io[from].output_step = io[to].input_step;
+    io[to].quantized_input = true;
   };
-  l.value = load_head("value");
-  if (config_.moves_left) l.moves_left = load_head("moves_left");
-  if (precision_ == Precision::kInt8)
-    l.trunk =
-        std::make_unique<OneDnnTrunk>(l.trunk_weights, OneDnnTrunk::Type::kInt8, InputRanges(CalibrationPositions()));
+  for (int layer : trunk_readers) io[layer].input_step = trunk_step;
+  io[0].output_step = trunk_step;
+  for (int b = 0; b < config_.blocks; ++b) {
+    io[1 + 2 * b].quantized_input = true;
+    if (!l.blocks[b].pooling) chain(1 + 2 * b, 2 + 2 * b);
+    io[2 + 2 * b].output_step = trunk_step;
+  }
+  for (int head : trunk_readers) {
+    if (head < l.policy) continue;
+    io[head].quantized_input = true;
+    chain(head, head + 1);
+  }
+  return io;
 }
 
 std::vector<ChannelRanges> CpuNet::InputRanges(const std::vector<Position>& positions) const {
-  std::vector<ChannelRanges> ranges(1 + 2 * config_.blocks);
-  for (int layer = 0; layer < int(ranges.size()); ++layer) {
-    ranges[layer].min.assign(layers_->trunk_weights[layer].in, 0.0f);
-    ranges[layer].max.assign(layers_->trunk_weights[layer].in, 0.0f);
-  }
+  std::vector<ChannelRanges> ranges;
+  for (const TrunkConvWeights& conv : layers_->convs)
+    ranges.push_back({std::vector<float>(conv.in, 0.0f), std::vector<float>(conv.in, 0.0f)});
   WorkspacePtr ws = NewWorkspace();
   ws->ranges = &ranges;
   const OneThreadTeam one_thread;
@@ -216,19 +279,21 @@ std::vector<ChannelRanges> CpuNet::InputRanges(const std::vector<Position>& posi
   return ranges;
 }
 
-void CpuNet::TrunkConv(int layer, int n, const float* in, const float* residual, float* out, Workspace& ws) const {
+void CpuNet::RunLayer(int layer, int n, const void* in, const void* residual, void* out, Workspace& ws) const {
   const Layers& l = *layers_;
   if (ws.ranges) {
+    assert(l.onednn->type() == OneDnnTrunk::Type::kFp32);  // calibration reads floats
     ChannelRanges& range = (*ws.ranges)[layer];
-    const int channels = l.trunk_weights[layer].in;
+    const int channels = l.convs[layer].in;
+    const float* floats = static_cast<const float*>(in);
     for (std::size_t s = 0; s < std::size_t(n) * kNumSquares; ++s)
       for (int c = 0; c < channels; ++c) {
-        const float x = in[s * channels + c];
+        const float x = floats[s * channels + c];
         range.min[c] = std::min(range.min[c], x);
         range.max[c] = std::max(range.max[c], x);
       }
   }
-  l.trunk->Run(layer, n, in, residual, out, ws.scratch.data());
+  l.onednn->Run(layer, n, in, residual, out, ws.scratch.data());
 }
 
 CpuNet::~CpuNet() = default;
@@ -258,59 +323,39 @@ void GlobalPoolingBias(const Linear& pool, int channels, int n, float* chunk, Ma
   for (int i = 0; i < n; ++i) board(i).rowwise() += bias.col(i).transpose();
 }
 
-// Returns relu?(in * conv.matrix + bias) for the rows of in.
-void Pointwise(const PointwiseConv& conv, const Eigen::Ref<const RowMatrix>& in, bool relu, RowMatrix& out) {
-  out.resize(in.rows(), conv.matrix.cols());
-  out.noalias() = in * conv.matrix;
-  out.rowwise() += conv.bias.transpose();
-  if (relu) out = out.cwiseMax(0.0f);
-}
-
-// The linear layers of a dense head over n positions; writes outputs x n.
-void DenseHeadLinear(const DenseHead& head, const Eigen::Map<const Matrix>& flat, int n, Matrix& hidden, float* out) {
-  const int rows = int(head.fc1.weight.cols());
-  auto h = hidden.topLeftCorner(head.fc1.weight.rows(), n);
-  h.noalias() = head.fc1.weight * flat.topLeftCorner(rows, n);
-  h = (h.colwise() + head.fc1.bias).cwiseMax(0.0f);
-  Eigen::Map<Matrix> result(out, head.fc2.weight.rows(), n);
-  result.noalias() = head.fc2.weight * h;
-  result.colwise() += head.fc2.bias;
-}
-
 }  // namespace
 
 void CpuNet::Forward(const float* input, int count, float* policy, float* value, float* moves_left,
                      Workspace& ws) const {
   const Layers& l = *layers_;
-  const int c = config_.channels, planes = config_.input_planes();
+  const int c = config_.channels, planes = config_.input_planes(), stem_in = l.convs[0].in;
   for (int first = 0; first < count; first += kChunkPositions) {
     const int n = std::min(kChunkPositions, count - first);
     // The encoder's planes (NCHW) as NHWC.
     for (int i = 0; i < n; ++i) {
       const float* position = input + std::size_t(first + i) * planes * kNumSquares;
-      float* nhwc = ws.input.data() + std::size_t(i) * kNumSquares * planes;
-      for (int p = 0; p < planes; ++p)
-        for (Square s = 0; s < kNumSquares; ++s) nhwc[s * planes + p] = position[p * kNumSquares + s];
+      float* nhwc = ws.input.data() + std::size_t(i) * kNumSquares * stem_in;
+      for (Square s = 0; s < kNumSquares; ++s)
+        for (int p = 0; p < planes; ++p) nhwc[s * stem_in + p] = position[p * kNumSquares + s];
     }
-    TrunkConv(0, n, ws.input.data(), nullptr, ws.trunk.data(), ws);
+    RunLayer(0, n, ws.input.data(), nullptr, ws.trunk.data(), ws);
     for (int b = 0; b < config_.blocks; ++b) {
-      TrunkConv(1 + 2 * b, n, ws.trunk.data(), nullptr, ws.mid.data(), ws);
+      RunLayer(1 + 2 * b, n, ws.trunk.data(), nullptr, ws.mid.data(), ws);
       if (l.blocks[b].pooling) GlobalPoolingBias(l.blocks[b].pool, c, n, ws.mid.data(), ws.pooled, ws.pool_bias);
-      TrunkConv(2 + 2 * b, n, ws.mid.data(), ws.trunk.data(), ws.trunk.data(), ws);
+      RunLayer(2 + 2 * b, n, ws.mid.data(), ws.trunk.data(), ws.trunk.data(), ws);
     }
-    // The heads: 1x1 convolutions as one matrix product over the chunk's
-    // squares. Policy logit s * 8 + d is direction d at square s: a
-    // position's rows of the logits, as they lie.
-    const Eigen::Map<const RowMatrix> trunk(ws.trunk.data(), std::size_t(n) * kNumSquares, c);
-    Pointwise(l.policy_conv, trunk, true, ws.policy);
-    Pointwise(l.policy_out, ws.policy, false, ws.logits);
-    std::copy(ws.logits.data(), ws.logits.data() + std::size_t(n) * kPolicySize,
-              policy + std::size_t(first) * kPolicySize);
-    // Dense heads: a position's NHWC rows, flattened, are one column.
+    // The heads. Policy logit s * 8 + d is direction d at square s: the
+    // output layer's NHWC rows, as they lie.
+    RunLayer(l.policy, n, ws.trunk.data(), nullptr, ws.head.data(), ws);
+    RunLayer(l.policy + 1, n, ws.head.data(), nullptr, policy + std::size_t(first) * kPolicySize, ws);
+    // A dense head's hidden layer: a row a position, a column of `hidden`.
     auto dense = [&](const DenseHead& head, float* out) {
-      Pointwise(head.conv, trunk, true, ws.head);
-      const Eigen::Map<const Matrix> flat(ws.head.data(), kNumSquares * ws.head.cols(), n);
-      DenseHeadLinear(head, flat, n, ws.hidden, out);
+      RunLayer(head.conv, n, ws.trunk.data(), nullptr, ws.head.data(), ws);
+      RunLayer(head.conv + 1, n, ws.head.data(), nullptr, ws.hidden.data(), ws);
+      const Eigen::Map<const Matrix> hidden(ws.hidden.data(), l.convs[head.conv + 1].out, n);
+      Eigen::Map<Matrix> result(out, head.fc2.weight.rows(), n);
+      result.noalias() = head.fc2.weight * hidden;
+      result.colwise() += head.fc2.bias;
     };
     dense(l.value, value + std::size_t(first) * 3);
     if (config_.moves_left)

@@ -1,8 +1,9 @@
 #pragma once
 // The exported net on the CPU, no LibTorch at play time: batch norm folded
-// into the convolutions, the trunk on oneDNN in fp32 or int8
-// (net/onednn_trunk.h), the heads on Eigen. The engine's and self-play's
-// evaluator.
+// into the convolutions, every convolution and the heads' first linear
+// layers on oneDNN in fp32 or int8 (net/onednn_trunk.h), the global
+// pooling and the heads' last linear layers on Eigen. The engine's and
+// self-play's evaluator.
 
 #include <memory>
 #include <mutex>
@@ -16,10 +17,11 @@ namespace loa {
 
 class Position;
 struct ChannelRanges;
+struct QuantizedIo;
 
-// The arithmetic of the trunk's 3x3 convolutions (the stem and the residual
-// blocks: nearly all of a forward pass). The heads, the global pooling and
-// the residual sums stay float32 (docs/DESIGN.md, Network).
+// The arithmetic of the layers on oneDNN (nearly all of a forward pass); in
+// int8 the activations between them are 8 bits too. The global pooling and
+// the heads' last layers stay float32 (docs/INFERENCE.md).
 enum class Precision { kFp32, kInt8 };
 
 // Returns "fp32" or "int8".
@@ -61,11 +63,13 @@ class CpuNet {
 
  private:
   struct Layers;
-  // Runs trunk convolution `layer` (0: the stem; 1 + 2b, 2 + 2b: block b's)
-  // on n positions' NHWC activations.
-  void TrunkConv(int layer, int n, const float* in, const float* residual, float* out, Workspace& ws) const;
-  // Returns the ranges of each trunk convolution's input over positions.
+  // Runs layer `layer` (0: the stem; 1 + 2b, 2 + 2b: block b's; then the
+  // heads') on n positions' NHWC activations.
+  void RunLayer(int layer, int n, const void* in, const void* residual, void* out, Workspace& ws) const;
+  // Returns the ranges of each layer's input over positions, in fp32.
   std::vector<ChannelRanges> InputRanges(const std::vector<Position>& positions) const;
+  // Returns how each layer reads and writes in int8, from its input's range.
+  std::vector<QuantizedIo> Int8Io(const std::vector<ChannelRanges>& ranges) const;
 
   NetConfig config_;
   Precision precision_;

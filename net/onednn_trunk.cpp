@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -30,14 +31,60 @@ dnnl::stream& Stream() {
   return stream;
 }
 
-// The largest quantized value: 7 bits. Without VNNI (AVX2, AVX-512F),
-// oneDNN's int8 kernels add pairs of byte products into 16-bit lanes
-// (vpmaddubsw), which an unsigned input of up to 127 times a signed weight
-// cannot overflow (2 x 127 x 128 < 32768); a signed input is shifted up by
-// 128 inside oneDNN, so its weights keep 7 bits instead (2 x 255 x 63).
-constexpr float kMaxQuantized = 127.0f;
-
 }  // namespace
+
+// Without VNNI (AVX2, AVX-512F), oneDNN's int8 kernels add pairs of byte
+// products into 16-bit lanes (vpmaddubsw), which an unsigned input of up to
+// 127 times a signed weight cannot overflow (2 x 127 x 128 < 32768); a
+// signed input is shifted up by 128 inside oneDNN, so its weights keep 7
+// bits instead (2 x 255 x 63). With VNNI or AMX the products are summed in
+// 32 bits, and unsigned inputs take all 8 bits.
+bool WideByteSums() {
+  switch (dnnl::get_effective_cpu_isa()) {
+    case dnnl::cpu_isa::avx2_vnni:
+    case dnnl::cpu_isa::avx512_core_vnni:
+    case dnnl::cpu_isa::avx512_core_bf16:
+    case dnnl::cpu_isa::avx512_core_amx:
+      return true;
+    default:
+      return false;
+  }
+}
+
+float MaxUnsigned() {
+  static const float levels = WideByteSums() ? 255.0f : 127.0f;
+  return levels;
+}
+
+std::vector<float> QuantizationSteps(const ChannelRanges& range) {
+  const bool negative = *std::min_element(range.min.begin(), range.min.end()) < 0;
+  const float levels = negative ? kMaxSigned : MaxUnsigned();
+  std::vector<float> steps(range.max.size());
+  for (std::size_t c = 0; c < steps.size(); ++c) {
+    const float extent = std::max(range.max[c], -range.min[c]);
+    steps[c] = extent > 0 ? extent / levels : 1.0f;
+  }
+  return steps;
+}
+
+ChannelRanges UnionOfRanges(const std::vector<const ChannelRanges*>& ranges) {
+  ChannelRanges out = *ranges.at(0);
+  for (const ChannelRanges* r : ranges) {
+    assert(r->min.size() == out.min.size());
+    for (std::size_t c = 0; c < out.min.size(); ++c) {
+      out.min[c] = std::min(out.min[c], r->min[c]);
+      out.max[c] = std::max(out.max[c], r->max[c]);
+    }
+  }
+  return out;
+}
+
+QuantizedIo QuantizedIo::FloatInput(const ChannelRanges& range) {
+  QuantizedIo io;
+  io.input_step = QuantizationSteps(range);
+  io.signed_input = *std::min_element(range.min.begin(), range.min.end()) < 0;
+  return io;
+}
 
 std::string OneDnnVersion() {
   const dnnl_version_t* v = dnnl::version();
@@ -74,13 +121,19 @@ std::string OneDnnVersion() {
 }
 
 struct OneDnnTrunk::Layer {
-  int out = 0, in = 0;
-  bool signed_input = false;         // int8: the input can be negative (s8, else u8)
-  std::vector<float> inverse_scale;  // int8: 1 / each input channel's scale
-  std::vector<float> weight;         // fp32: folded [out][in][3][3]
-  std::vector<int8_t> quantized;     // int8: the same, quantized per output channel
-  std::vector<float> output_scale;   // int8: the int32 sum times this is the float output
-  std::vector<float> bias;           // fp32: float; int8: in units of the int32 sum
+  int out = 0, in = 0, kernel = 3, output_squares = 64;
+  bool keep_board = true, relu = true;
+  bool signed_input = false;        // int8: the input can be negative (s8, else u8)
+  bool quantized_input = false;     // int8: the input arrives in 8 bits
+  bool quantized_output = false;    // int8: the output is u8
+  std::vector<float> inverse_step;  // int8, float input: 1 / each input channel's step, repeated (Quantize)
+  std::vector<float> weight;        // fp32: folded [out][in][k][k]
+  std::vector<int8_t> quantized;    // int8: the same times the input steps, quantized per output channel
+  std::vector<float> output_scale;  // int8: the int32 sum times this is the output (float, or u8 steps)
+  std::vector<float> bias;          // fp32: float; int8: in units of the int32 sum
+  std::size_t OutputBytes(int n) const {
+    return std::size_t(n) * output_squares * out * (quantized_output ? 1 : sizeof(float));
+  }
   mutable std::mutex mutex;
   mutable std::map<std::pair<int, bool>, std::unique_ptr<Primitive>> by_batch;  // by n and sum
 };
@@ -103,65 +156,68 @@ struct BoundArguments {
 
 std::atomic<uint64_t> next_primitive_id{1};
 
-// Writes count x channels NHWC values scaled per channel, rounded to
-// nearest, clamped to [low, 127].
+// Writes count NHWC values times the per-channel inverse, rounded to
+// nearest, clamped to [low, high]. inverse holds `period` values, the
+// channels' repeated: count is a multiple of it, and a period of 64 or
+// more keeps the inner loop a whole number of vectors whatever the
+// channels (the stem's 16 too).
 template <typename T>
-void Quantize(const float* in, std::size_t count, int channels, const float* inverse, float low, T* out) {
-  for (std::size_t s = 0; s < count; ++s)
-    for (int c = 0; c < channels; ++c)
-      out[s * channels + c] =
-          T(std::nearbyint(std::min(std::max(in[s * channels + c] * inverse[c], low), kMaxQuantized)));
+void Quantize(const float* __restrict in, std::size_t count, const float* __restrict inverse, int period, float low,
+              float high, T* __restrict out) {
+  for (std::size_t s = 0; s < count; s += period, in += period, out += period)
+    for (int c = 0; c < period; ++c) out[c] = T(Quantized(in[c], inverse[c], low, high));
 }
 
 }  // namespace
 
-OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type,
-                         const std::vector<ChannelRanges>& ranges)
+OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type, const std::vector<QuantizedIo>& io)
     : type_(type) {
-  assert(type == Type::kFp32 || ranges.size() == convs.size());
+  assert(type == Type::kFp32 || io.size() == convs.size());
   for (std::size_t i = 0; i < convs.size(); ++i) {
     const TrunkConvWeights& c = convs[i];
     auto layer = std::make_unique<Layer>();
     layer->out = c.out;
     layer->in = c.in;
-    constexpr int kTaps = 9;
+    layer->kernel = c.kernel;
+    layer->keep_board = c.keep_board;
+    layer->relu = c.relu;
+    layer->output_squares = c.OutputSquares();
+    const int taps = c.kernel * c.kernel;
     std::vector<float> folded(c.weight.size());
     for (int o = 0; o < c.out; ++o)
-      for (int j = 0; j < c.in * kTaps; ++j) folded[o * c.in * kTaps + j] = c.weight[o * c.in * kTaps + j] * c.scale[o];
+      for (int j = 0; j < c.in * taps; ++j) folded[o * c.in * taps + j] = c.weight[o * c.in * taps + j] * c.scale[o];
     if (type == Type::kFp32) {
       layer->weight = std::move(folded);
       layer->bias = c.bias;
       layers_.push_back(std::move(layer));
       continue;
     }
-    // Input channel scales: the calibrated range onto 0..127, or -127..127
-    // when the input can be negative. A channel that never moved gets 1.
-    const ChannelRanges& range = ranges[i];
-    float low = 0;
-    for (float m : range.min) low = std::min(low, m);
-    layer->signed_input = low < 0;
-    std::vector<float> input_scale(c.in);
-    for (int k = 0; k < c.in; ++k) {
-      const float extent = std::max(range.max[k], -range.min[k]);
-      input_scale[k] = extent > 0 ? extent / kMaxQuantized : 1.0f;
-      layer->inverse_scale.push_back(1.0f / input_scale[k]);
-    }
+    const QuantizedIo& q = io[i];
+    assert(int(q.input_step.size()) == c.in);
+    assert(q.output_step.empty() || int(q.output_step.size()) == c.out);
+    layer->signed_input = q.signed_input;
+    layer->quantized_input = q.quantized_input;
+    layer->quantized_output = !q.output_step.empty();
+    assert(c.relu || !layer->quantized_output);  // an 8-bit output is unsigned
+    if (!q.quantized_input)
+      // lcm(in, 64) values: the channels' repeated, a whole number of squares.
+      for (int i = 0; i < std::lcm(c.in, 64); ++i) layer->inverse_step.push_back(1.0f / q.input_step[i % c.in]);
     // The weights that multiply the quantized inputs, quantized per output
     // channel to 127 (63 with a signed input).
-    const float max_weight = layer->signed_input ? 63.0f : 127.0f;
+    const float max_weight = q.signed_input ? 63.0f : 127.0f;
     layer->quantized.resize(folded.size());
     for (int o = 0; o < c.out; ++o) {
       float largest = 0;
       for (int k = 0; k < c.in; ++k)
-        for (int t = 0; t < kTaps; ++t) {
-          float& w = folded[(o * c.in + k) * kTaps + t];
-          w *= input_scale[k];
+        for (int t = 0; t < taps; ++t) {
+          float& w = folded[(o * c.in + k) * taps + t];
+          w *= q.input_step[k];
           largest = std::max(largest, std::fabs(w));
         }
       const float weight_scale = largest > 0 ? largest / max_weight : 1.0f;
-      for (int j = 0; j < c.in * kTaps; ++j)
-        layer->quantized[o * c.in * kTaps + j] = int8_t(std::lround(folded[o * c.in * kTaps + j] / weight_scale));
-      layer->output_scale.push_back(weight_scale);
+      for (int j = 0; j < c.in * taps; ++j)
+        layer->quantized[o * c.in * taps + j] = int8_t(std::lround(folded[o * c.in * taps + j] / weight_scale));
+      layer->output_scale.push_back(weight_scale / (layer->quantized_output ? q.output_step[o] : 1.0f));
       layer->bias.push_back(c.bias[o] / weight_scale);
     }
     layers_.push_back(std::move(layer));
@@ -177,18 +233,24 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   if (slot) return *slot;
   const bool int8 = type_ == Type::kInt8;
   const dt src_type = !int8 ? dt::f32 : layer.signed_input ? dt::s8 : dt::u8;
+  const int k = layer.kernel, pad = layer.keep_board ? k / 2 : 0, side = 8 + 2 * pad - k + 1;
   auto p = std::make_unique<Primitive>();
   p->id = next_primitive_id++;
   p->src = dnnl::memory::desc({n, layer.in, 8, 8}, src_type, tag::nhwc);
-  p->dst = dnnl::memory::desc({n, layer.out, 8, 8}, dt::f32, tag::nhwc);
-  const dnnl::memory::desc weights({layer.out, layer.in, 3, 3}, int8 ? dt::s8 : dt::f32, tag::any);
+  p->dst = dnnl::memory::desc({n, layer.out, side, side}, layer.quantized_output ? dt::u8 : dt::f32, tag::nhwc);
+  const dnnl::memory::desc weights({layer.out, layer.in, k, k}, int8 ? dt::s8 : dt::f32, tag::any);
   const dnnl::memory::desc bias({layer.out}, dt::f32, tag::x);
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, p->src,
-                                       weights, bias, p->dst, {1, 1}, {1, 1}, {1, 1});
-  // The residual is summed into the output before the ReLU.
+                                       weights, bias, p->dst, {1, 1}, {pad, pad}, {pad, pad});
+  // The residual (in the output's units: an 8-bit one at the same steps)
+  // is summed into the output before the ReLU; an 8-bit output is clipped
+  // to 127 steps.
   dnnl::post_ops ops;
   if (sum) ops.append_sum(1.0f);
-  ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+  if (layer.quantized_output)
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_clip, 0.0f, MaxUnsigned());
+  else if (layer.relu)
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   // A kernel's scratch memory is its caller's (Run): oneDNN's own is shared
@@ -200,7 +262,7 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   p->conv = dnnl::convolution_forward(pd);
   p->scratchpad = pd.scratchpad_desc();
   // The weights in the layout the kernel chose, once per batch size.
-  const dnnl::memory::desc plain({layer.out, layer.in, 3, 3}, int8 ? dt::s8 : dt::f32, tag::oihw);
+  const dnnl::memory::desc plain({layer.out, layer.in, k, k}, int8 ? dt::s8 : dt::f32, tag::oihw);
   dnnl::memory user(plain, Engine(),
                     int8 ? static_cast<void*>(const_cast<int8_t*>(layer.quantized.data()))
                          : static_cast<void*>(const_cast<float*>(layer.weight.data())));
@@ -215,27 +277,31 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
 
 std::size_t OneDnnTrunk::ScratchBytes(int n) const {
   int widest = 0;
-  for (const auto& layer : layers_) widest = std::max(widest, layer->in);
+  for (const auto& layer : layers_)
+    if (type_ == Type::kInt8 && !layer->quantized_input) widest = std::max(widest, layer->in);
   return std::size_t(n) * 64 * widest;
 }
 
-void OneDnnTrunk::Run(int index, int n, const float* in, const float* residual, float* out, void* scratch) const {
+void OneDnnTrunk::Run(int index, int n, const void* in, const void* residual, void* out, void* scratch) const {
   const Layer& layer = *layers_[index];
   const Primitive& p = PrimitiveFor(index, n, residual != nullptr);
   // The sum post-op adds what out holds: the residual.
-  if (residual != nullptr && residual != out) std::copy(residual, residual + std::size_t(n) * 64 * layer.out, out);
+  if (residual != nullptr && residual != out)
+    std::copy_n(static_cast<const uint8_t*>(residual), layer.OutputBytes(n), static_cast<uint8_t*>(out));
   const void* source = in;
-  if (type_ == Type::kInt8) {
-    // Quantize each channel with its scale, rounding to nearest, clamped to
-    // 7 bits (a value beyond the calibrated range saturates).
-    const int channels = layer.in;
-    const float* inverse = layer.inverse_scale.data();
-    const float low = layer.signed_input ? -kMaxQuantized : 0.0f;
-    const std::size_t count = std::size_t(n) * 64;
+  if (type_ == Type::kInt8 && !layer.quantized_input) {
+    // Quantize each channel with its step, rounding to nearest, clamped to
+    // its levels (a value beyond the calibrated range saturates).
+    const float* inverse = layer.inverse_step.data();
+    const int period = int(layer.inverse_step.size());
+    const float low = layer.signed_input ? -kMaxSigned : 0.0f;
+    const float high = layer.signed_input ? kMaxSigned : MaxUnsigned();
+    const std::size_t count = std::size_t(n) * 64 * layer.in;
+    const float* floats = static_cast<const float*>(in);
     if (layer.signed_input)
-      Quantize(in, count, channels, inverse, low, static_cast<int8_t*>(scratch));
+      Quantize(floats, count, inverse, period, low, high, static_cast<int8_t*>(scratch));
     else
-      Quantize(in, count, channels, inverse, low, static_cast<uint8_t*>(scratch));
+      Quantize(floats, count, inverse, period, low, high, static_cast<uint8_t*>(scratch));
     source = scratch;
   }
   thread_local std::unordered_map<uint64_t, BoundArguments> bound;

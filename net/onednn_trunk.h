@@ -1,34 +1,83 @@
 #pragma once
-// The trunk of the net (the stem and the residual blocks: 97% of the
-// multiply-adds of the shipped 4x32 net) on oneDNN's JIT convolutions, in
-// float32 or int8, over a batch of positions at once. oneDNN picks its
-// kernels from the processor at run time (AVX2, AVX-512, VNNI, AMX: what
-// the machine has); docs/INFERENCE.md has the
-// measurements that chose it over the project's own kernels.
+// The layers of the net on oneDNN's JIT convolutions: the stem, the
+// residual blocks, the heads' 1x1 convolutions and the layers after them
+// (the policy's output; a dense head's first linear layer, as a
+// convolution of kernel 8): 99% of the multiply-adds of the shipped 4x32
+// net, in float32 or int8, over a batch of positions at once. oneDNN picks
+// its kernels from the processor at run time (AVX2, AVX-512, VNNI, AMX:
+// what the machine has); docs/INFERENCE.md has the measurements that chose
+// it over the project's own kernels.
 //
-// Activations are NHWC floats ([position][square][channel], square a1 = 0).
-// In int8 each convolution's input is quantized per channel with a scale
-// from its range on the calibration positions (net/calibration.h), folded
-// into the weights, which are then quantized per output channel; the sums
-// are int32, the output float. The residual sums, the global pooling and
-// the heads stay float32.
+// Activations are NHWC ([position][square][channel], square a1 = 0). In
+// float32 every activation is a float. In int8 a layer's weights are
+// quantized per output channel with the step of each input channel folded
+// in, the sums are int32, and each side of a layer is either float or 8
+// bits (QuantizedIo): an input of floats is quantized per channel as the
+// layer runs; an 8-bit input is read as it lies, at the steps the layer
+// that wrote it was given; an output is float, or unsigned 8 bits at the
+// steps of the layers that read it (the ReLU clipped to the top level), so
+// that activations pass from layer to layer in 8 bits.
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace loa {
 
-// One 3x3 convolution of the trunk with its batch norm folded in: weight is
-// [out][in][3][3] times scale[o], plus bias[o].
+// One convolution of an 8x8 board with its batch norm folded in: weight is
+// [out][in][k][k] times scale[o], plus bias[o], then a ReLU unless not.
+// Stride 1; the board kept by zero padding (3x3, 1x1), or, not kept, no
+// padding: a kernel of 8 is then a linear layer of the position's NHWC
+// values (out 1x1 "squares"), its weight PyTorch's [out][channel * 64 +
+// square] as it lies.
 struct TrunkConvWeights {
   std::vector<float> weight, scale, bias;
   int out = 0, in = 0;
+  int kernel = 3;
+  bool keep_board = true;
+  bool relu = true;
+  int OutputSquares() const { return keep_board ? 64 : (9 - kernel) * (9 - kernel); }
 };
 
 // The float range of each input channel of a convolution.
 struct ChannelRanges {
   std::vector<float> min, max;
+};
+
+// The levels of an 8-bit value (docs/INFERENCE.md, How many bits): a
+// signed one takes -127..127; an unsigned one 0..255 where the kernels sum
+// byte products in 32 bits (VNNI, AMX: WideByteSums), else 0..127, which
+// the 16-bit sums of vpmaddubsw cannot overflow.
+inline constexpr float kMaxSigned = 127.0f;
+bool WideByteSums();
+float MaxUnsigned();
+
+// Returns x / step (x times its inverse) rounded to nearest and clamped to
+// [low, high]: one value's quantization.
+inline float Quantized(float x, float inverse_step, float low, float high) {
+  return std::nearbyint(std::min(std::max(x * inverse_step, low), high));
+}
+
+// Returns each channel's quantization step: its largest magnitude over its
+// levels (kMaxSigned if the range goes below zero, else MaxUnsigned()), 1
+// for a channel that never moved.
+std::vector<float> QuantizationSteps(const ChannelRanges& range);
+
+// Returns the channel-wise union of ranges (each of the same channels).
+ChannelRanges UnionOfRanges(const std::vector<const ChannelRanges*>& ranges);
+
+// How an int8 convolution reads and writes (float32 ignores it).
+struct QuantizedIo {
+  std::vector<float> input_step;   // the float value of one step of each input channel
+  bool signed_input = false;       // the input can be negative: s8, else u8
+  bool quantized_input = false;    // the input arrives in 8 bits; else floats that Run quantizes
+  std::vector<float> output_step;  // empty: a float output; else u8 at this step a channel
+
+  // An input of floats quantized with the steps of their range, signed if
+  // it goes below zero.
+  static QuantizedIo FloatInput(const ChannelRanges& range);
 };
 
 // Returns oneDNN's version and the instruction set its kernels use here,
@@ -39,16 +88,17 @@ class OneDnnTrunk {
  public:
   enum class Type { kFp32, kInt8 };
 
-  // convs[0] is the stem, then block b's two convolutions; ranges (int8
-  // only) the range of each one's input channels.
-  OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type, const std::vector<ChannelRanges>& ranges = {});
+  // The convolutions, numbered as given; io (int8 only) how each reads and
+  // writes.
+  OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type, const std::vector<QuantizedIo>& io = {});
   ~OneDnnTrunk();
 
   // Runs convolution `layer` on n positions: out = relu(conv(in) +
-  // residual), residual (may be out itself, or null) NHWC like out. in has
-  // convs[layer].in channels, out convs[layer].out. scratch: at least
-  // ScratchBytes(n) bytes, for the quantized input. Thread-safe.
-  void Run(int layer, int n, const float* in, const float* residual, float* out, void* scratch) const;
+  // residual) (or without the ReLU), residual (may be out itself, or null)
+  // of out's type and, in 8 bits, steps. in has convs[layer].in channels, out convs[layer].out;
+  // each float or 8 bits as the layer's QuantizedIo says. scratch: at
+  // least ScratchBytes(n) bytes, for a quantized input. Thread-safe.
+  void Run(int layer, int n, const void* in, const void* residual, void* out, void* scratch) const;
 
   std::size_t ScratchBytes(int n) const;
   Type type() const { return type_; }

@@ -1,7 +1,9 @@
-// The trunk's convolutions on oneDNN against the definition: float32 to
-// rounding, int8 within the rounding of its quantized inputs and weights,
-// for inputs that are never negative (u8) and that can be (s8), with and
-// without a residual, one position and a batch.
+// The net's layers on oneDNN against the definition: float32 to rounding,
+// int8 within the rounding of its quantized inputs and weights, for inputs
+// that are never negative (u8) and that can be (s8), with and without a
+// residual, one position and a batch; 1x1 convolutions and a linear layer
+// as a convolution of kernel 8; and activations passed between layers in
+// 8 bits.
 
 #include "net/onednn_trunk.h"
 
@@ -16,36 +18,40 @@
 namespace loa {
 namespace {
 
-// Returns relu(conv3x3(in) * scale + bias + residual) for n positions of
-// NHWC activations, straight from the definition.
+// Returns relu?(conv(in) * scale + bias + residual) for n positions of
+// NHWC activations, straight from the definition (a kernel of k, the board
+// kept by padding or not).
 std::vector<float> Reference(const TrunkConvWeights& w, int n, const std::vector<float>& in,
                              const std::vector<float>* residual) {
-  std::vector<float> out(std::size_t(n) * 64 * w.out);
+  const int k = w.kernel, pad = w.keep_board ? k / 2 : 0, side = 8 + 2 * pad - k + 1;
+  std::vector<float> out(std::size_t(n) * side * side * w.out);
   for (int p = 0; p < n; ++p)
-    for (int r = 0; r < 8; ++r)
-      for (int f = 0; f < 8; ++f)
+    for (int r = 0; r < side; ++r)
+      for (int f = 0; f < side; ++f)
         for (int o = 0; o < w.out; ++o) {
           double sum = 0;
           for (int c = 0; c < w.in; ++c)
-            for (int ky = 0; ky < 3; ++ky)
-              for (int kx = 0; kx < 3; ++kx) {
-                const int rr = r + ky - 1, ff = f + kx - 1;
+            for (int ky = 0; ky < k; ++ky)
+              for (int kx = 0; kx < k; ++kx) {
+                const int rr = r + ky - pad, ff = f + kx - pad;
                 if (rr < 0 || rr > 7 || ff < 0 || ff > 7) continue;
-                sum += double(w.weight[((o * w.in + c) * 3 + ky) * 3 + kx]) * in[(p * 64 + rr * 8 + ff) * w.in + c];
+                sum += double(w.weight[((o * w.in + c) * k + ky) * k + kx]) * in[(p * 64 + rr * 8 + ff) * w.in + c];
               }
-          const std::size_t i = (std::size_t(p) * 64 + r * 8 + f) * w.out + o;
+          const std::size_t i = ((std::size_t(p) * side + r) * side + f) * w.out + o;
           double v = sum * w.scale[o] + w.bias[o] + (residual ? (*residual)[i] : 0.0);
-          out[i] = float(std::max(v, 0.0));
+          out[i] = float(w.relu ? std::max(v, 0.0) : v);
         }
   return out;
 }
 
-TrunkConvWeights RandomWeights(int out, int in, Rng& rng) {
+TrunkConvWeights RandomWeights(int out, int in, Rng& rng, int kernel = 3) {
   auto normal = [&rng] { return float(rng.Normal()); };
   TrunkConvWeights w;
   w.out = out;
   w.in = in;
-  for (int i = 0; i < out * in * 9; ++i) w.weight.push_back(normal() / std::sqrt(9.0f * in));
+  w.kernel = kernel;
+  const int taps = kernel * kernel;
+  for (int i = 0; i < out * in * taps; ++i) w.weight.push_back(normal() / std::sqrt(float(taps * in)));
   for (int o = 0; o < out; ++o) {
     w.scale.push_back(0.5f + std::abs(normal()));
     w.bias.push_back(0.1f * normal());
@@ -75,25 +81,28 @@ TEST(OneDnnTrunkTest, ConvolutionsFollowTheDefinitionInBothPrecisions) {
                                         << with_residual);
         const std::vector<float> expected = Reference(w, n, in, with_residual ? &residual : nullptr);
         for (auto type : {OneDnnTrunk::Type::kFp32, OneDnnTrunk::Type::kInt8}) {
-          const OneDnnTrunk trunk({w}, type, {range});
+          const OneDnnTrunk trunk({w}, type, {QuantizedIo::FloatInput(range)});
           std::vector<unsigned char> scratch(trunk.ScratchBytes(n));
           std::vector<float> out(residual.size(), -7.0f);
           if (with_residual) out = residual;  // in place, as the trunk runs its second convolutions
           trunk.Run(0, n, in.data(), with_residual ? out.data() : nullptr, out.data(), scratch.data());
           // Bound per output: float rounding, or in int8 half an input step
           // times |w| plus half a weight step times |x|, over the taps.
+          const std::vector<float> steps = QuantizationSteps(range);
+          const double levels = negative_inputs ? kMaxSigned : MaxUnsigned();
           for (int o = 0; o < out_channels; ++o) {
             double bound = 1e-4;
             if (type == OneDnnTrunk::Type::kInt8) {
               double input_rounding = 0, largest = 0, sum_x = 0;
               for (int c = 0; c < in_channels; ++c) {
-                const double step = std::max(range.max[c], -range.min[c]) / 127.0;
+                const double step = steps[c];
+                EXPECT_NEAR(step, std::max(range.max[c], -range.min[c]) / levels, 1e-6);
                 for (int t = 0; t < 9; ++t) {
                   const double wt = std::abs(w.weight[(o * in_channels + c) * 9 + t]) * w.scale[o];
                   input_rounding += 0.5 * step * wt;
                   largest = std::max(largest, wt * step);
                 }
-                sum_x += 9 * 127;
+                sum_x += 9 * levels;
               }
               const double weight_step = largest / (negative_inputs ? 63.0 : 127.0);
               bound += input_rounding + 0.5 * weight_step * sum_x;
@@ -108,6 +117,117 @@ TEST(OneDnnTrunkTest, ConvolutionsFollowTheDefinitionInBothPrecisions) {
       }
     }
   }
+}
+
+// The range of each channel of NHWC activations.
+ChannelRanges RangeOf(const std::vector<float>& values, int channels) {
+  ChannelRanges range{std::vector<float>(channels, 0.0f), std::vector<float>(channels, 0.0f)};
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const int c = int(i % channels);
+    range.min[c] = std::min(range.min[c], values[i]);
+    range.max[c] = std::max(range.max[c], values[i]);
+  }
+  return range;
+}
+
+// The largest magnitude of values.
+float Largest(const std::vector<float>& values) {
+  float m = 0;
+  for (float x : values) m = std::max(m, std::abs(x));
+  return m;
+}
+
+// A block's worth of layers passing 8 bits from one to the next, as the
+// int8 net runs them: a stem from floats writes u8; a convolution reads it
+// and writes u8 for a second, which adds the stem's u8 output in place (a
+// residual at the same steps) and writes u8; a 1x1 convolution reads that
+// and writes floats. Each step from the float outputs' ranges; every
+// output within a few steps of the float32 chain.
+TEST(OneDnnTrunkTest, EightBitActivationsPassFromLayerToLayer) {
+  Rng rng(5);
+  const int n = 3, channels = 16;
+  std::vector<float> in(std::size_t(n) * 64 * 7);
+  for (float& x : in) x = std::abs(float(rng.Normal()));
+  std::vector<TrunkConvWeights> layers{RandomWeights(channels, 7, rng), RandomWeights(channels, channels, rng),
+                                       RandomWeights(channels, channels, rng), RandomWeights(5, channels, rng, 1)};
+  // The float chain.
+  const std::vector<float> stem = Reference(layers[0], n, in, nullptr);
+  const std::vector<float> mid = Reference(layers[1], n, stem, nullptr);
+  const std::vector<float> sum = Reference(layers[2], n, mid, &stem);
+  const std::vector<float> heads = Reference(layers[3], n, sum, nullptr);
+  // The state (stem and sum) at one step a channel, the union of both.
+  const ChannelRanges stem_range = RangeOf(stem, channels), sum_range = RangeOf(sum, channels);
+  const std::vector<float> state_step = QuantizationSteps(UnionOfRanges({&stem_range, &sum_range}));
+  const std::vector<float> mid_step = QuantizationSteps(RangeOf(mid, channels));
+  std::vector<QuantizedIo> io(4);
+  io[0] = QuantizedIo::FloatInput(RangeOf(in, 7));
+  io[0].output_step = state_step;
+  io[1].input_step = state_step;
+  io[1].quantized_input = true;
+  io[1].output_step = mid_step;
+  io[2].input_step = mid_step;
+  io[2].quantized_input = true;
+  io[2].output_step = state_step;
+  io[3].input_step = state_step;
+  io[3].quantized_input = true;
+  const OneDnnTrunk trunk(layers, OneDnnTrunk::Type::kInt8, io);
+  std::vector<unsigned char> scratch(trunk.ScratchBytes(n)), state(std::size_t(n) * 64 * channels), inner(state.size());
+  std::vector<float> out(heads.size(), -7.0f);
+  trunk.Run(0, n, in.data(), nullptr, state.data(), scratch.data());
+  // The stem's bytes are the float stem at the state's steps.
+  for (std::size_t i = 0; i < stem.size(); ++i)
+    ASSERT_NEAR(state[i] * state_step[i % channels], stem[i], 0.05 * Largest(stem)) << "stem " << i;
+  trunk.Run(1, n, state.data(), nullptr, inner.data(), scratch.data());
+  trunk.Run(2, n, inner.data(), state.data(), state.data(), scratch.data());
+  for (std::size_t i = 0; i < sum.size(); ++i)
+    ASSERT_NEAR(state[i] * state_step[i % channels], sum[i], 0.05 * Largest(sum)) << "block " << i;
+  trunk.Run(3, n, state.data(), nullptr, out.data(), scratch.data());
+  for (std::size_t i = 0; i < heads.size(); ++i) ASSERT_NEAR(out[i], heads[i], 0.05 * Largest(heads)) << "head " << i;
+}
+
+// A linear layer over a position's NHWC values (a dense head's first
+// layer) as a convolution of kernel 8 without padding, and a 1x1 one
+// without a ReLU (the policy's output), in both precisions.
+TEST(OneDnnTrunkTest, LinearLayersAndOneByOneConvolutions) {
+  Rng rng(9);
+  const int n = 4, channels = 6;
+  std::vector<float> in(std::size_t(n) * 64 * channels);
+  for (float& x : in) x = std::abs(float(rng.Normal()));
+  TrunkConvWeights linear = RandomWeights(10, channels, rng, 8), pointwise = RandomWeights(8, channels, rng, 1);
+  linear.keep_board = false;
+  pointwise.relu = false;
+  EXPECT_EQ(linear.OutputSquares(), 1);
+  EXPECT_EQ(pointwise.OutputSquares(), 64);
+  for (const TrunkConvWeights& w : {linear, pointwise}) {
+    const std::vector<float> expected = Reference(w, n, in, nullptr);
+    ASSERT_EQ(expected.size(), std::size_t(n) * w.OutputSquares() * w.out);
+    if (!w.relu) {
+      EXPECT_LT(*std::min_element(expected.begin(), expected.end()), 0.0f);
+    }
+    for (auto type : {OneDnnTrunk::Type::kFp32, OneDnnTrunk::Type::kInt8}) {
+      const OneDnnTrunk trunk({w}, type, {QuantizedIo::FloatInput(RangeOf(in, channels))});
+      std::vector<unsigned char> scratch(trunk.ScratchBytes(n));
+      std::vector<float> out(expected.size(), -7.0f);
+      trunk.Run(0, n, in.data(), nullptr, out.data(), scratch.data());
+      const double bound = type == OneDnnTrunk::Type::kFp32 ? 1e-4 : 0.03 * Largest(expected);
+      for (std::size_t i = 0; i < out.size(); ++i)
+        ASSERT_NEAR(out[i], expected[i], bound) << "kernel " << w.kernel << " type " << int(type) << " at " << i;
+    }
+  }
+}
+
+// Eight unsigned bits where the kernels sum byte products in 32 bits,
+// seven where 16-bit sums could overflow.
+TEST(OneDnnTrunkTest, UnsignedLevelsFollowTheKernels) {
+  EXPECT_EQ(MaxUnsigned(), WideByteSums() ? 255.0f : 127.0f);
+  const ChannelRanges positive{{0.0f, 0.0f}, {2.0f, 0.0f}}, negative{{-1.0f, 0.0f}, {0.5f, 0.0f}};
+  EXPECT_FLOAT_EQ(QuantizationSteps(positive)[0], 2.0f / MaxUnsigned());
+  EXPECT_FLOAT_EQ(QuantizationSteps(positive)[1], 1.0f);  // a channel that never moved
+  EXPECT_FLOAT_EQ(QuantizationSteps(negative)[0], 1.0f / kMaxSigned);
+  EXPECT_EQ(Quantized(3.0f, 1.0f, 0.0f, MaxUnsigned()), 3.0f);
+  EXPECT_EQ(Quantized(-3.0f, 1.0f, 0.0f, MaxUnsigned()), 0.0f);
+  EXPECT_EQ(Quantized(1000.0f, 1.0f, -kMaxSigned, kMaxSigned), kMaxSigned);
+  EXPECT_EQ(Quantized(2.5f, 1.0f, -kMaxSigned, kMaxSigned), 2.0f);  // to nearest, ties to even
 }
 
 TEST(OneDnnTrunkTest, NamesItsVersionAndKernels) {
