@@ -94,7 +94,7 @@ SearchResult AlphaBeta::Worker::Run(const Game& game, const std::function<void(c
     result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
     if (on_iteration) on_iteration(result);
     if (score > kWinScore - kMaxPly && kWinScore - score <= depth) break;  // a win inside the horizon
-    if (index_ == 0 && limits_.seconds > 0 && seconds >= limits_.seconds * kIterationStartFraction) break;
+    if (index_ == 0 && limits_.seconds > 0 && seconds >= limits_.seconds * options_.iteration_start) break;
   }
   assert(index_ > 0 || (!result.best.is_null() && root.IsLegal(result.best)));
   return result;

@@ -54,12 +54,17 @@ struct SearchOptions {
   bool transposition_table = true;
   bool move_ordering = true;
   bool null_move = true;
+  bool adaptive_null_move = false;   // R = 3 plies above 6 plies of depth, else 2 (Heinz)
   bool late_move_reductions = true;  // only where realization_probability is off
   bool leaf_win_check = true;        // a leaf where the side to move unites in one move is a win
   bool aspiration_windows = false;
   bool realization_probability =
       false;               // depth spent by category probability, with ERPS's re-search (lost: docs/BASELINE.md)
   bool quiescence = true;  // captures that cut the enemy's groups, past the horizon
+  // In quiescence, a side whose opponent threatens to unite on its next
+  // move (LOA's check) may not stand pat: it tries every move, and with
+  // none that parries it has lost.
+  bool quiescence_threats = false;
   bool enhanced_transposition_cutoffs = true;
   bool multi_cut = true;
   bool relative_history = true;  // order quiet moves by cutoffs per try, not by cutoffs alone
@@ -75,6 +80,11 @@ struct SearchOptions {
   // score beats beta by a margin a ply returns it (reverse futility), and
   // one whose score falls short of alpha by it skips its late quiet moves.
   bool futility = false;
+  // With a time limit, no new iteration starts after this share of it (an
+  // iteration cut short still plays a better move it searched in full):
+  // below 1 the search may end well before its time, which a fixed time a
+  // move then wastes.
+  double iteration_start = 0.5;
   int threads = 1;  // Lazy SMP: helpers search the same root, sharing the table
   int hash_megabytes = 16;
 

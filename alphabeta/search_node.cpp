@@ -11,18 +11,22 @@ namespace loa::ab {
 
 int AlphaBeta::Worker::Quiescence(const Position& pos, int alpha, int beta, int ply, int quiescence_ply) {
   if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
+  const bool deeper = quiescence_ply < kMaxQuiescencePlies && ply + 1 < kMaxPly;
+  // Threatened with a union on the opponent's next move: every move is
+  // tried, and standing pat is no option.
+  const bool threatened = options_.quiescence_threats && deeper && CanUniteNow(pos.Apply(Move::Pass()));
   const int stand_pat = StaticScore(pos, weights_);
-  if (stand_pat >= beta || quiescence_ply >= kMaxQuiescencePlies || ply + 1 >= kMaxPly) return stand_pat;
-  alpha = std::max(alpha, stand_pat);
-  int best = stand_pat;
+  if (!threatened && (stand_pat >= beta || !deeper)) return stand_pat;
+  if (!threatened) alpha = std::max(alpha, stand_pat);
+  int best = threatened ? -kWinScore + ply + 2 : stand_pat;  // no parry: the union next move
   const Color us = pos.side_to_move();
   const Bitboard enemy = pos.pieces(Opponent(us));
   const int enemy_groups = CountGroups(enemy);
   MoveList moves;
   pos.GenerateMoves(moves);
   for (Move m : moves) {
-    // Only captures that cut an enemy group in two or more.
-    if (!m.is_capture() || CountGroups(enemy & ~SquareBB(m.to())) <= enemy_groups) continue;
+    // Only captures that cut an enemy group in two or more, unless threatened.
+    if (!threatened && (!m.is_capture() || CountGroups(enemy & ~SquareBB(m.to())) <= enemy_groups)) continue;
     const Position child = pos.Apply(m);
     PushFrame(child, m);
     ++nodes_;
@@ -57,7 +61,9 @@ bool AlphaBeta::Worker::NullMoveCutoff(const Position& pos, int beta, int depth,
     return false;
   const Position null_position = pos.Apply(Move::Pass());
   frames_.push_back({null_position.hash(), int(frames_.size())});  // no repetition across a null move
-  score = -Negamax(null_position, -beta, -beta + 1, depth - kOnePly - kNullMoveReduction, ply + 1, false, false);
+  const int reduction =
+      options_.adaptive_null_move && depth > kNullMoveDeepDepth ? kNullMoveDeepReduction : kNullMoveReduction;
+  score = -Negamax(null_position, -beta, -beta + 1, depth - kOnePly - reduction, ply + 1, false, false);
   frames_.pop_back();
   if (stopped_ || score < beta) return false;
   if (IsDecisiveScore(score)) score = beta;  // a win found after a pass proves nothing

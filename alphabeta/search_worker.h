@@ -25,6 +25,9 @@ constexpr int kOnePly = 16;
 // Null-move pruning (Donninger 1993), as MIA uses it (Winands 2004): the
 // depth reduction R and the least remaining depth at which it is tried.
 constexpr int kNullMoveReduction = 2 * kOnePly;
+// Adaptive null move (Heinz 1999): R = 3 above this depth.
+constexpr int kNullMoveDeepDepth = 6 * kOnePly;
+constexpr int kNullMoveDeepReduction = 3 * kOnePly;
 constexpr int kNullMoveMinDepth = 3 * kOnePly;
 
 // Late-move reductions (as in Stockfish and Fruit), where realization
@@ -99,9 +102,6 @@ constexpr int kAspirationWindow = 40;
 
 // The clock is read once every this many nodes (a power of two).
 constexpr int64_t kClockCheckNodes = 1024;
-// With a time limit no new iteration starts after this share of it: the next
-// one usually takes longer than all the earlier ones together.
-constexpr double kIterationStartFraction = 0.5;
 
 // Move-ordering keys: the table move, then captures (where realization
 // probability is off), then the two killers, then the rest by history score

@@ -52,10 +52,13 @@ struct AlphaBetaKeys {
     v.String("weights", weights, true, "a weights file of `loaz tune-eval` (default: the shipped weights)");
     v.Bool("rps", options.realization_probability, "realization-probability search (default: the version's)");
     v.Bool("quiescence", options.quiescence, "quiescence on group-cutting captures (default: the version's)");
+    v.Bool("qthreats", options.quiescence_threats,
+           "quiescence: a side threatened with a union next move tries every move (default: the version's)");
     v.Bool("etc", options.enhanced_transposition_cutoffs, "enhanced transposition cutoffs (default: the version's)");
     v.Bool("multi_cut", options.multi_cut, "multi-cut pruning (default: the version's)");
     v.Bool("relative_history", options.relative_history, "relative history ordering (default: the version's)");
     v.Bool("null_move", options.null_move, "null-move pruning");
+    v.Bool("adaptive_null", options.adaptive_null_move, "null move: R = 3 plies above 6 plies of depth, else 2");
     v.Bool("lmr", options.late_move_reductions, "late-move reductions where rps is off");
     v.Bool("log_lmr", options.log_reductions, "late-move reductions by log(depth) log(move number), in place of lmr's");
     v.Bool("lmp", options.late_move_pruning, "late-move pruning of quiet moves near the horizon");
@@ -63,6 +66,8 @@ struct AlphaBetaKeys {
     v.Int("lmp_base", options.lmp_base, 1, 64, "late-move pruning: quiet moves kept, plus 2 d^2 at d plies");
     v.Bool("futility", options.futility, "futility pruning near the horizon (static score against the window)");
     v.Bool("aspiration", options.aspiration_windows, "aspiration windows at the root");
+    v.Double("iteration_start", options.iteration_start, 0.05, 1.0,
+             "with a time limit, the share of it after which no new iteration starts (default: the version's)");
   }
 };
 

@@ -320,6 +320,10 @@ TEST(AlphaBetaTechniquesTest, EachPruningShrinksTheTree) {
       EXPECT_NE(nodes, without);
     }
   }
+  // Adaptive null move: a deeper reduction above 6 plies, so a search of 8.
+  SearchOptions adaptive = base;
+  adaptive.adaptive_null_move = true;
+  EXPECT_LT(NodesOnSet(adaptive, uniform, 8), NodesOnSet(base, uniform, 8));
   // Realization probability: unlikely moves cost more depth.
   SearchOptions rps = base;
   rps.realization_probability = true;
@@ -379,10 +383,51 @@ TEST(AlphaBetaTechniquesTest, QuiescenceSearchesGroupCuttingCaptures) {
   EXPECT_GT(differing, 0);  // the captures changed some scores
 }
 
+// A union threatened for the next move is LOA's check: with
+// quiescence_threats the threatened side tries every move past the horizon
+// instead of standing pat, so a depth-1 search sees every win in two moves
+// (a move after which no reply parries the union) and nothing else.
+TEST(AlphaBetaTechniquesTest, QuiescenceThreatsSeeEveryWinInTwoAtDepthOne) {
+  SearchOptions options = SearchOptions::Plain();
+  options.leaf_win_check = true;
+  options.quiescence = true;
+  SearchLimits limits;
+  limits.depth = 1;
+  auto score = [&](const Position& pos, bool threats, Move* best = nullptr) {
+    options.quiescence_threats = threats;
+    const SearchResult result = AlphaBeta(options).Search(Game(Rules(), pos), limits);
+    if (best) *best = result.best;
+    return result.score;
+  };
+  for (const ForcedWin& win : kForcedWins) {
+    if (win.moves != 2) continue;
+    SCOPED_TRACE(win.fen);
+    const Position pos = Position::FromString(win.fen);
+    EXPECT_LT(score(pos, false), kWinScore - kMaxPly);
+    Move best;
+    EXPECT_EQ(score(pos, true, &best), kWinScore - 3);
+    EXPECT_TRUE(MoveWinsWithin(pos, best, 2));
+  }
+  // Random positions: a decisive win at depth 1 exactly where one exists.
+  int wins = 0, checked = 0;
+  for (const Game& game : RandomGames(150, 23, Rules(), 30, 150, true)) {
+    const Position& pos = game.position();
+    if (CanWinWithin(pos, 1)) continue;
+    const bool found = score(pos, true) == kWinScore - 3;
+    EXPECT_EQ(found, CanWinWithin(pos, 2)) << pos.ToString();
+    wins += found;
+    ++checked;
+  }
+  EXPECT_GT(checked, 30);
+  EXPECT_GT(wins, 0);
+}
+
 TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
   std::vector<SearchOptions> variants;
-  for (int which = 0; which < 9; ++which) {
+  for (int which = 0; which < 11; ++which) {
     SearchOptions o = SearchOptions::Version(1);
+    if (which == 9) o.quiescence = o.quiescence_threats = true;
+    if (which == 10) o.adaptive_null_move = true;
     if (which == 8) o.futility = true;
     if (which == 6) o.late_move_pruning = true;
     if (which == 7) o.log_reductions = true;
