@@ -40,10 +40,11 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
   for (const PlayerKind& kind : DescribePlayerKinds())
     for (const ParamInfo& p : kind.keys) listed[kind.kind].insert(p.key);
   EXPECT_EQ(listed["ab"],
-            (std::set<std::string>{"version",   "depth",     "nodes",      "time", "hash",      "threads",
-                                   "weights",   "rps",       "quiescence", "etc",  "multi_cut", "relative_history",
-                                   "null_move", "lmr",       "log_lmr",    "lmp",  "lmp_depth", "lmp_base",
-                                   "futility",  "aspiration"}));
+            (std::set<std::string>{
+                "version",   "depth",         "nodes",           "time",     "hash",      "threads",
+                "weights",   "rps",           "quiescence",      "etc",      "multi_cut", "relative_history",
+                "null_move", "lmr",           "log_lmr",         "lmp",      "lmp_depth", "lmp_base",
+                "qthreats",  "adaptive_null", "iteration_start", "futility", "aspiration"}));
   EXPECT_EQ(listed["random"], (std::set<std::string>{"seed"}));
   EXPECT_TRUE(listed["rollout"].count("sims") && !listed["rollout"].count("playouts"));
   EXPECT_TRUE(listed["mcts"].count("playouts") && listed["mcts"].count("precision") && listed["mcts"].count("net"));
