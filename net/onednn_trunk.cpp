@@ -201,7 +201,7 @@ OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type, 
     assert(c.relu || !layer->quantized_output);  // an 8-bit output is unsigned
     if (!q.quantized_input)
       // lcm(in, 64) values: the channels' repeated, a whole number of squares.
-      for (int i = 0; i < std::lcm(c.in, 64); ++i) layer->inverse_step.push_back(1.0f / q.input_step[i % c.in]);
+      for (int j = 0; j < std::lcm(c.in, 64); ++j) layer->inverse_step.push_back(1.0f / q.input_step[j % c.in]);
     // The weights that multiply the quantized inputs, quantized per output
     // channel to 127 (63 with a signed input).
     const float max_weight = q.signed_input ? 63.0f : 127.0f;
@@ -243,8 +243,8 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, p->src,
                                        weights, bias, p->dst, {1, 1}, {pad, pad}, {pad, pad});
   // The residual (in the output's units: an 8-bit one at the same steps)
-  // is summed into the output before the ReLU; an 8-bit output is clipped
-  // to 127 steps.
+  // is summed into the output before the ReLU; an 8-bit output's ReLU is a
+  // clip to the top level.
   dnnl::post_ops ops;
   if (sum) ops.append_sum(1.0f);
   if (layer.quantized_output)
