@@ -156,6 +156,22 @@ struct BoundArguments {
 
 std::atomic<uint64_t> next_primitive_id{1};
 
+// Returns the implementation to run. oneDNN's first choice for the board's
+// 3x3 and 1x1 convolutions is its brgemm kernel; its direct JIT kernels
+// ("jit_int8", "jit:") are faster on the 8x8 planes (docs/INFERENCE.md: in
+// int8 0.15 ms against 0.19 for 64 positions of a 32 -> 32 3x3
+// convolution, in fp32 0.55 against 0.60, Zen 4), so the first of those
+// is taken where there is one, except on AMX, whose tile units only the
+// brgemm kernels use. Other layers keep oneDNN's choice.
+dnnl::convolution_forward::primitive_desc Preferred(dnnl::convolution_forward::primitive_desc pd, bool board) {
+  if (!board || dnnl::get_effective_cpu_isa() == dnnl::cpu_isa::avx512_core_amx) return pd;
+  dnnl::convolution_forward::primitive_desc candidate = pd;
+  do {
+    if (std::string(candidate.impl_info_str()).rfind("jit", 0) == 0) return candidate;
+  } while (candidate.next_impl());
+  return pd;
+}
+
 // Writes count NHWC values times the per-channel inverse, rounded to
 // nearest, clamped to [low, high]. inverse holds `period` values, the
 // channels' repeated: count is a multiple of it, and a period of 64 or
@@ -258,7 +274,7 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   // ours run on any thread.
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   if (int8) attr.set_output_scales(1 << 1, layer.output_scale);  // per output channel
-  dnnl::convolution_forward::primitive_desc pd(desc, attr, Engine());
+  const dnnl::convolution_forward::primitive_desc pd = Preferred({desc, attr, Engine()}, layer.keep_board);
   p->conv = dnnl::convolution_forward(pd);
   p->scratchpad = pd.scratchpad_desc();
   // The weights in the layout the kernel chose, once per batch size.
