@@ -142,7 +142,8 @@ struct OneDnnTrunk::Primitive {
   dnnl::convolution_forward conv;
   dnnl::memory weights, bias;
   dnnl::memory::desc src, dst, scratchpad;
-  uint64_t id = 0;  // unique in the process: the key of each thread's bound arguments
+  uint64_t id = 0;             // unique in the process: the key of each thread's bound arguments
+  std::string implementation;  // oneDNN's name of the kernel
 };
 
 namespace {
@@ -276,6 +277,7 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   if (int8) attr.set_output_scales(1 << 1, layer.output_scale);  // per output channel
   const dnnl::convolution_forward::primitive_desc pd = Preferred({desc, attr, Engine()}, layer.keep_board);
   p->conv = dnnl::convolution_forward(pd);
+  p->implementation = pd.impl_info_str();
   p->scratchpad = pd.scratchpad_desc();
   // The weights in the layout the kernel chose, once per batch size.
   const dnnl::memory::desc plain({layer.out, layer.in, k, k}, int8 ? dt::s8 : dt::f32, tag::oihw);
@@ -290,6 +292,8 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
   slot = std::move(p);
   return *slot;
 }
+
+std::string OneDnnTrunk::Implementation(int layer, int n) const { return PrimitiveFor(layer, n, false).implementation; }
 
 std::size_t OneDnnTrunk::ScratchBytes(int n) const {
   int widest = 0;

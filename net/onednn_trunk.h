@@ -101,6 +101,9 @@ class OneDnnTrunk {
   void Run(int layer, int n, const void* in, const void* residual, void* out, void* scratch) const;
 
   std::size_t ScratchBytes(int n) const;
+  // Returns oneDNN's name of the kernel that runs layer `layer` on n
+  // positions, e.g. "jit_int8:avx512_core_vnni".
+  std::string Implementation(int layer, int n) const;
   Type type() const { return type_; }
   int layers() const { return int(layers_.size()); }
 

@@ -230,6 +230,28 @@ TEST(OneDnnTrunkTest, UnsignedLevelsFollowTheKernels) {
   EXPECT_EQ(Quantized(2.5f, 1.0f, -kMaxSigned, kMaxSigned), 2.0f);  // to nearest, ties to even
 }
 
+// The board's 3x3 and 1x1 convolutions run on oneDNN's direct JIT kernels,
+// faster there than its first choice, except on AMX (brgemm's tiles); a
+// linear layer keeps oneDNN's choice.
+TEST(OneDnnTrunkTest, TheBoardsConvolutionsTakeTheDirectKernels) {
+  Rng rng(11);
+  TrunkConvWeights linear = RandomWeights(4, 8, rng, 8);
+  linear.keep_board = false;
+  const std::vector<TrunkConvWeights> layers{RandomWeights(8, 8, rng), RandomWeights(8, 8, rng, 1), linear};
+  const ChannelRanges range{std::vector<float>(8, 0.0f), std::vector<float>(8, 1.0f)};
+  const std::vector<QuantizedIo> io(3, QuantizedIo::FloatInput(range));
+  const bool amx = OneDnnVersion().find("(amx)") != std::string::npos;
+  for (auto type : {OneDnnTrunk::Type::kFp32, OneDnnTrunk::Type::kInt8}) {
+    const OneDnnTrunk trunk(layers, type, io);
+    for (int layer : {0, 1}) {
+      const std::string name = trunk.Implementation(layer, 64);
+      SCOPED_TRACE(name);
+      EXPECT_EQ(name.rfind("jit", 0) == 0, !amx) << "layer " << layer;
+    }
+    EXPECT_FALSE(trunk.Implementation(2, 64).empty());
+  }
+}
+
 TEST(OneDnnTrunkTest, NamesItsVersionAndKernels) {
   const std::string version = OneDnnVersion();
   EXPECT_EQ(version.rfind("2.", 0), 0u) << version;
