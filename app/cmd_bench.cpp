@@ -235,7 +235,7 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
   std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
               threads);
-  std::printf("trunk on oneDNN %s, heads on Eigen\n", OneDnnVersion().c_str());
+  std::printf("layers on oneDNN %s; the global pooling and the heads' last layers on Eigen\n", OneDnnVersion().c_str());
   std::printf("peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = %s\n", peak.fp32, peak.fp32_how.c_str(),
               peak.int8, peak.int8_how.c_str());
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",

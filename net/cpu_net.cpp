@@ -234,8 +234,10 @@ CpuNet::CpuNet(const ExportedNet& net, Precision precision)
 // (the logits, the dense heads' hidden layers).
 std::vector<QuantizedIo> CpuNet::Int8Io(const std::vector<ChannelRanges>& ranges) const {
   const Layers& l = *layers_;
-  std::vector<int> trunk_readers{l.policy, l.value.conv};
-  if (config_.moves_left) trunk_readers.push_back(l.moves_left.conv);
+  // The heads' convolutions, each read by the layer after it.
+  std::vector<int> heads{l.policy, l.value.conv};
+  if (config_.moves_left) heads.push_back(l.moves_left.conv);
+  std::vector<int> trunk_readers = heads;
   for (int b = 0; b < config_.blocks; ++b) trunk_readers.push_back(1 + 2 * b);
   std::vector<const ChannelRanges*> reader_ranges;
   for (int layer : trunk_readers) reader_ranges.push_back(&ranges[layer]);
@@ -254,8 +256,7 @@ std::vector<QuantizedIo> CpuNet::Int8Io(const std::vector<ChannelRanges>& ranges
     if (!l.blocks[b].pooling) chain(1 + 2 * b, 2 + 2 * b);
     io[2 + 2 * b].output_step = trunk_step;
   }
-  for (int head : trunk_readers) {
-    if (head < l.policy) continue;
+  for (int head : heads) {
     io[head].quantized_input = true;
     chain(head, head + 1);
   }
