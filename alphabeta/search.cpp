@@ -14,6 +14,7 @@ namespace loa::ab {
 
 SearchOptions SearchOptions::Version(int version) {
   SearchOptions options;
+  if (version <= 4) options.adaptive_null_move = options.internal_reduction = options.history_reductions = false;
   if (version <= 2) options.late_move_pruning = false;
   if (version == 1) {
     options.quiescence = false;
@@ -72,6 +73,7 @@ SearchResult AlphaBeta::Worker::Run(const Game& game, const std::function<void(c
   // Helpers: every other one a ply ahead, so that the threads spread over two depths.
   for (int depth = 1 + (index_ & 1); depth <= max_depth; ++depth) {
     can_stop_ = depth > 1 || index_ > 0;  // the main worker always finishes its first iteration
+    if (OutOfBudget()) break;             // the last iteration ended on the node limit
     Move best;
     const int score = AspirationSearch(root, depth, result.score, best);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -121,6 +123,7 @@ int AlphaBeta::Worker::AspirationSearch(const Position& pos, int depth, int prev
 
 int AlphaBeta::Worker::SearchRoot(const Position& pos, int depth, int alpha, int beta, Move& best) {
   const int original_alpha = alpha;
+  root_depth_ = depth;
   pv_length_[0] = 0;
   ++nodes_;
   const Color us = pos.side_to_move();
@@ -161,8 +164,8 @@ int AlphaBeta::Worker::SearchRoot(const Position& pos, int depth, int alpha, int
 int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int depth, int ply, bool null_allowed,
                                bool cut_node) {
   pv_length_[ply] = ply;
+  if (OutOfBudget()) return 0;  // before counting: a node limit holds exactly
   ++nodes_;
-  if (OutOfBudget()) return 0;
   if (depth <= 0 || ply >= kMaxPly) {
     if (options_.quiescence && ply < kMaxPly) return Quiescence(pos, alpha, beta, ply, 0);
     if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
@@ -178,6 +181,10 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
   Move table_move;
   int score;
   if (ProbeTable(pos, alpha, beta, depth, ply, !pv_node, table_move, score)) return score;
+  // LOA's check: the opponent unites next move unless this side parries.
+  const bool threatened = options_.threat_extension && ply < 2 * root_depth_ && CanUniteNow(pos.Apply(Move::Pass()));
+  if (threatened) depth += kOnePly;
+  if (options_.internal_reduction && table_move.is_null() && depth >= kInternalReductionMinDepth) depth -= kOnePly;
   bool futile = false;
   if (options_.futility && !pv_node && depth <= kFutilityMaxDepth && !IsDecisiveScore(alpha) &&
       !IsDecisiveScore(beta)) {
@@ -186,7 +193,7 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
     if (static_score - margin >= beta && !CanUniteNow(pos.Apply(Move::Pass()))) return static_score;
     futile = depth <= kFutilityMoveDepth && static_score + margin <= alpha;
   }
-  if (null_allowed && !pv_node && NullMoveCutoff(pos, beta, depth, ply, score)) return score;
+  if (null_allowed && !pv_node && !threatened && NullMoveCutoff(pos, beta, depth, ply, score)) return score;
   if (stopped_) return 0;
 
   MoveList moves;
@@ -225,7 +232,8 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
         const int reduction = LogReduction(depth, i) - (pv_node ? kOnePly : 0);
         child_depth -= std::clamp(reduction, 0, depth - 2 * kOnePly);
       } else if (late_quiet && options_.late_move_reductions && depth >= kLmrMinDepth && i >= kLmrFullDepthMoves) {
-        child_depth -= kOnePly * (1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth));
+        const bool good_history = options_.history_reductions && options_.relative_history && keys[i] >= kGoodHistory;
+        child_depth -= kOnePly * (1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth) - good_history);
       }
       score = SearchChild(child, i == 0, alpha, beta, child_depth, depth - kOnePly, ply, pv_node || !cut_node);
     }

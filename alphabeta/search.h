@@ -31,10 +31,11 @@ inline constexpr int kMaxPly = 128;
 inline constexpr int kMaxSearchDepth = 64;
 // The baseline's versions (docs/BASELINE.md): 1 is the search and
 // evaluation before the tuned evaluation and MIA's techniques
-// (ab:version=1); 2 adds them; 3 adds late-move pruning; 4, today's, adds
-// the evaluation's square classes and pieces outside the largest group,
-// with weights fitted on version 3's games.
-inline constexpr int kLatestVersion = 4;
+// (ab:version=1); 2 adds them; 3 adds late-move pruning; 4 adds the
+// evaluation's square classes and pieces outside the largest group, with
+// weights fitted on version 3's games; 5, today's, adds internal iterative
+// reduction, history-aware reductions and the adaptive null move.
+inline constexpr int kLatestVersion = 5;
 
 // Returns whether score is a win or loss found by the search.
 constexpr bool IsDecisiveScore(int score) { return score > kWinScore - kMaxPly || score < -kWinScore + kMaxPly; }
@@ -49,12 +50,12 @@ struct SearchLimits {
 };
 
 // Switches for the parts of the search; the tests turn pruning off to
-// compare against plain minimax. The defaults are version 2's.
+// compare against plain minimax. The defaults are the latest version's.
 struct SearchOptions {
   bool transposition_table = true;
   bool move_ordering = true;
   bool null_move = true;
-  bool adaptive_null_move = false;   // R = 3 plies above 6 plies of depth, else 2 (Heinz)
+  bool adaptive_null_move = true;    // R = 3 plies above 6 plies of depth, else 2 (Heinz)
   bool late_move_reductions = true;  // only where realization_probability is off
   bool leaf_win_check = true;        // a leaf where the side to move unites in one move is a win
   bool aspiration_windows = false;
@@ -80,6 +81,16 @@ struct SearchOptions {
   // score beats beta by a margin a ply returns it (reverse futility), and
   // one whose score falls short of alpha by it skips its late quiet moves.
   bool futility = false;
+  // Internal iterative reduction: a node of 4 plies or more that the table
+  // knows no move for is searched a ply shallower (its ordering is a guess).
+  bool internal_reduction = true;
+  // A node whose side to move is threatened with a union on the opponent's
+  // next move (LOA's check) is searched a ply deeper, within twice the
+  // iteration's depth from the root.
+  bool threat_extension = false;
+  // Late-move reductions a ply smaller for a quiet move that cut off in at
+  // least half of its tries (relative history).
+  bool history_reductions = true;
   // With a time limit, no new iteration starts after this share of it (an
   // iteration cut short still plays a better move it searched in full):
   // below 1 the search may end well before its time, which a fixed time a

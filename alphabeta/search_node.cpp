@@ -27,6 +27,7 @@ int AlphaBeta::Worker::Quiescence(const Position& pos, int alpha, int beta, int 
   for (Move m : moves) {
     // Only captures that cut an enemy group in two or more, unless threatened.
     if (!threatened && (!m.is_capture() || CountGroups(enemy & ~SquareBB(m.to())) <= enemy_groups)) continue;
+    if (OutOfBudget()) break;  // as in Negamax: before counting
     const Position child = pos.Apply(m);
     PushFrame(child, m);
     ++nodes_;

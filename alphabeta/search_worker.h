@@ -91,6 +91,9 @@ constexpr int kMultiCutMinDepth = 4 * kOnePly;
 // where a probe of every child pays for itself.
 constexpr int kEtcMinDepth = 3 * kOnePly;
 
+// Internal iterative reduction from this depth on.
+constexpr int kInternalReductionMinDepth = 4 * kOnePly;
+
 // Quiescence: at most this many group-cutting captures past the horizon.
 constexpr int kMaxQuiescencePlies = 2;
 
@@ -112,6 +115,10 @@ constexpr int kCaptureKey = 1 << 28;
 constexpr int kKillerKey[2] = {1 << 27, 1 << 26};
 constexpr int kHistoryLimit = 1 << 24;
 constexpr int kOrderingUnit = 1 << 12;
+
+// History reductions: a quiet move's relative history (in kOrderingUnit)
+// from which its late-move reduction is a ply smaller.
+constexpr int kGoodHistory = kOrderingUnit / 2;
 
 // Returns a score as stored in the table: wins counted from this node.
 inline int ScoreToTable(int score, int ply) {
@@ -233,6 +240,7 @@ class AlphaBeta::Worker {
   // The current search.
   std::vector<Frame> frames_;
   int root_frame_ = 0;
+  int root_depth_ = 0;  // the iteration's depth, plies
   int root_game_ply_ = 0;
   Rules rules_;
   SearchLimits limits_;

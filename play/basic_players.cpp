@@ -43,7 +43,7 @@ struct AlphaBetaKeys {
   void Visit(ParamVisitor& v) {
     v.Int64("version", version, 1, ab::kLatestVersion,
             "the baseline's version (docs/BASELINE.md): 1 the one of ratings before version 2, 2 without "
-            "late-move pruning, 3 with version 2's evaluation, 4 today's");
+            "late-move pruning, 3 with version 2's evaluation, 4 without version 5's reductions, 5 today's");
     v.Int64("depth", depth, 1, ab::kMaxSearchDepth, "stop after this depth (default: none)");
     v.Int64("nodes", nodes, 1, int64_t{1} << 50, "stop after this many nodes (default: none)");
     v.Double("time", time, 0.001, 1e6, "seconds per move (1 when no limit is given); a timed clock overrides it");
@@ -66,6 +66,10 @@ struct AlphaBetaKeys {
     v.Int("lmp_base", options.lmp_base, 1, 64, "late-move pruning: quiet moves kept, plus 2 d^2 at d plies");
     v.Bool("futility", options.futility, "futility pruning near the horizon (static score against the window)");
     v.Bool("aspiration", options.aspiration_windows, "aspiration windows at the root");
+    v.Bool("iir", options.internal_reduction, "internal iterative reduction: a ply less where the table has no move");
+    v.Bool("threat_ext", options.threat_extension, "a ply more where the opponent threatens to unite next move");
+    v.Bool("history_lmr", options.history_reductions,
+           "late-move reductions a ply smaller for quiet moves that cut off in half their tries");
     v.Double("iteration_start", options.iteration_start, 0.05, 1.0,
              "with a time limit, the share of it after which no new iteration starts (default: the version's)");
   }

@@ -239,11 +239,15 @@ TEST(AlphaBetaTest, BenchSignatureAtDepthSix) {
   result = version3.Search(Game(), limits);
   EXPECT_EQ(result.nodes, 33824);
   EXPECT_EQ(result.score, 17);
-  static_assert(kLatestVersion == 4);
-  AlphaBeta latest;
-  result = latest.Search(Game(), limits);
+  AlphaBeta version4(SearchOptions::Version(4), EvalWeights::Version(4));
+  result = version4.Search(Game(), limits);
   EXPECT_EQ(result.nodes, 40626);
   EXPECT_EQ(result.score, 15);
+  static_assert(kLatestVersion == 5);
+  AlphaBeta latest;
+  result = latest.Search(Game(), limits);
+  EXPECT_EQ(result.nodes, 50342);
+  EXPECT_EQ(result.score, 17);
 }
 
 TEST(AlphaBetaTest, SeesRepetitionDrawsInTheGameHistory) {
@@ -320,6 +324,20 @@ TEST(AlphaBetaTechniquesTest, EachPruningShrinksTheTree) {
       EXPECT_NE(nodes, without);
     }
   }
+  // Internal iterative reduction: nodes with no table move a ply shallower.
+  SearchOptions iir = base;
+  iir.internal_reduction = true;
+  EXPECT_LT(NodesOnSet(iir, uniform, 6), without);
+  // The threat extension searches threatened nodes deeper.
+  SearchOptions threats = base;
+  threats.threat_extension = true;
+  EXPECT_GT(NodesOnSet(threats, uniform, 6), without);
+  // History reductions read relative history: moves that often cut are reduced less.
+  SearchOptions relative = base;
+  relative.relative_history = true;
+  SearchOptions history = relative;
+  history.history_reductions = true;
+  EXPECT_GT(NodesOnSet(history, uniform, 6), NodesOnSet(relative, uniform, 6));
   // Adaptive null move: a deeper reduction above 6 plies, so a search of 8.
   SearchOptions adaptive = base;
   adaptive.adaptive_null_move = true;
@@ -424,8 +442,11 @@ TEST(AlphaBetaTechniquesTest, QuiescenceThreatsSeeEveryWinInTwoAtDepthOne) {
 
 TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
   std::vector<SearchOptions> variants;
-  for (int which = 0; which < 11; ++which) {
+  for (int which = 0; which < 14; ++which) {
     SearchOptions o = SearchOptions::Version(1);
+    if (which == 11) o.internal_reduction = true;
+    if (which == 12) o.threat_extension = true;
+    if (which == 13) o.relative_history = o.history_reductions = true;
     if (which == 9) o.quiescence = o.quiescence_threats = true;
     if (which == 10) o.adaptive_null_move = true;
     if (which == 8) o.futility = true;
