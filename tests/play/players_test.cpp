@@ -41,10 +41,11 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
     for (const ParamInfo& p : kind.keys) listed[kind.kind].insert(p.key);
   EXPECT_EQ(listed["ab"],
             (std::set<std::string>{
-                "version",   "depth",         "nodes",           "time",     "hash",      "threads",
-                "weights",   "rps",           "quiescence",      "etc",      "multi_cut", "relative_history",
-                "null_move", "lmr",           "log_lmr",         "lmp",      "lmp_depth", "lmp_base",
-                "qthreats",  "adaptive_null", "iteration_start", "futility", "aspiration"}));
+                "version",    "depth",         "nodes",           "time",     "hash",       "threads",
+                "weights",    "rps",           "quiescence",      "etc",      "multi_cut",  "relative_history",
+                "null_move",  "lmr",           "log_lmr",         "lmp",      "lmp_depth",  "lmp_base",
+                "qthreats",   "adaptive_null", "iteration_start", "futility", "aspiration", "iir",
+                "threat_ext", "history_lmr"}));
   EXPECT_EQ(listed["random"], (std::set<std::string>{"seed"}));
   EXPECT_TRUE(listed["rollout"].count("sims") && !listed["rollout"].count("playouts"));
   EXPECT_TRUE(listed["mcts"].count("playouts") && listed["mcts"].count("precision") && listed["mcts"].count("net"));
@@ -143,6 +144,12 @@ TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
   EXPECT_EQ(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=3")).weights.eval.square_a1, 0);
   EXPECT_EQ(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=3")).weights.eval.walls, ab::EvalWeights::Version(2).walls);
   EXPECT_NE(ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=4")).weights.eval.square_a1, 0);
+  // Version 4 plays without version 5's reductions; 5 has them.
+  const AlphaBetaSetup v4 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=4"));
+  EXPECT_FALSE(v4.options.internal_reduction || v4.options.history_reductions || v4.options.adaptive_null_move);
+  const AlphaBetaSetup v5 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=5"));
+  EXPECT_TRUE(v5.options.internal_reduction && v5.options.history_reductions && v5.options.adaptive_null_move);
+  EXPECT_FALSE(v5.options.threat_extension);
   EXPECT_EQ(AlphaBetaVersion("greedy"), 0);
   const AlphaBetaSetup v1 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:version=1"));
   EXPECT_FALSE(v1.options.realization_probability);
@@ -156,7 +163,7 @@ TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {
   const AlphaBetaSetup v2 = ReadAlphaBetaSpec(PlayerSpec::Parse("ab:etc=false"));
   EXPECT_FALSE(v2.options.enhanced_transposition_cutoffs);
   EXPECT_TRUE(v2.options.multi_cut);
-  EXPECT_NE(SpecError("ab:version=5").find("version: 5 is out of range"), std::string::npos);
+  EXPECT_NE(SpecError("ab:version=6").find("version: 6 is out of range"), std::string::npos);
   EXPECT_NE(SpecError("ab:weights=/nonexistent/w.json").find("/nonexistent/w.json"), std::string::npos);
 }
 
