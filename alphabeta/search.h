@@ -3,7 +3,9 @@
 // Herik 2006): iterative-deepening principal-variation search (negamax) with
 // a transposition table, realization-probability search (Winands and
 // Bjornsson 2008), quiescence on group-cutting captures, enhanced
-// transposition cutoffs, multi-cut, null move, move ordering (table move,
+// transposition cutoffs, multi-cut, adaptive null move, late-move
+// reductions (smaller for moves of good history) and pruning, internal
+// iterative reduction, move ordering (table move,
 // killers, relative history, category probability), and Lazy SMP threads
 // over the shared table; wins and losses scored by distance; draws by
 // repetition recognised inside the tree. Every technique is a switch of
