@@ -38,7 +38,8 @@ AlphaBeta::AlphaBeta(const SearchOptions& options, const EvalWeights& weights, c
     : options_(options),
       weights_(weights),
       categories_(categories),
-      table_(options.transposition_table ? options.hash_megabytes : 0) {
+      table_(options.transposition_table ? options.hash_megabytes : 0),
+      searching_(options.threads > 1 && options.abdada ? std::make_unique<SearchingNow>() : nullptr) {
   for (int i = 0; i < std::max(1, options.threads); ++i) workers_.push_back(std::make_unique<Worker>(i, *this, table_));
 }
 
@@ -57,13 +58,26 @@ SearchResult AlphaBeta::Search(const Game& game, const SearchLimits& limits,
   table_.NewSearch();
   const auto start = std::chrono::steady_clock::now();
   for (auto& worker : workers_) worker->Prepare(game, limits, start);
+  std::vector<SearchResult> results(workers_.size());
   std::vector<std::thread> helpers;
-  for (size_t i = 1; i < workers_.size(); ++i) helpers.emplace_back([&, i] { workers_[i]->Run(game, nullptr); });
-  SearchResult result = workers_[0]->Run(game, on_iteration);
+  for (size_t i = 1; i < workers_.size(); ++i)
+    helpers.emplace_back([&, i] { results[i] = workers_[i]->Run(game, nullptr); });
+  results[0] = workers_[0]->Run(game, on_iteration);
   stop_all_.store(true, std::memory_order_relaxed);
   for (auto& helper : helpers) helper.join();
-  for (size_t i = 1; i < workers_.size(); ++i) result.nodes += workers_[i]->nodes();
+  SearchResult result = results[options_.deepest_thread ? DeepestResult(results) : 0];
+  result.seconds = results[0].seconds;
+  result.nodes = 0;
+  for (const auto& worker : workers_) result.nodes += worker->nodes();
   return result;
+}
+
+size_t DeepestResult(const std::vector<SearchResult>& results) {
+  assert(!results.empty());
+  size_t best = 0;
+  for (size_t i = 1; i < results.size(); ++i)
+    if (results[i].depth > results[best].depth && !results[i].best.is_null()) best = i;
+  return best;
 }
 
 SearchResult AlphaBeta::Worker::Run(const Game& game, const std::function<void(const SearchResult&)>& on_iteration) {
@@ -206,12 +220,14 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
   const int original_alpha = alpha;
   int best_score = -kInfinity;
   Move best_move;
-  for (int i = 0; i < moves.size(); ++i) {
-    if (options_.move_ordering) PickNext(moves, keys, categories, i);
+  SearchingNow* const searching = depth >= kAbdadaMinDepth ? owner_.searching_.get() : nullptr;
+  // Searches moves[i]; returns true when the node is done (a cutoff or a stop).
+  auto search_move = [&](int i) {
     const Move m = moves[i];
     const Position child = pos.Apply(m);
     PushFrame(child, m);
     pv_length_[ply + 1] = ply + 1;
+    int score;
     if (!EndsHere(child, us, ply + 1, score)) {
       int child_depth = depth - kOnePly;
       const bool late_quiet = i >= 1 && !m.is_capture() && keys[i] < kKillerKey[1];
@@ -222,12 +238,12 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
         child_depth = depth - (i == 0 ? std::min(cost, kOnePly) : cost);
       } else if (late_quiet && futile && best_score > -kInfinity) {
         frames_.pop_back();
-        continue;  // pruned: a quiet move cannot lift this node to alpha
+        return false;  // pruned: a quiet move cannot lift this node to alpha
       } else if (late_quiet && options_.late_move_pruning && !pv_node && depth <= options_.lmp_depth * kOnePly &&
                  i >= options_.lmp_base + kLmpPerPly2 * (depth / kOnePly) * (depth / kOnePly) &&
                  best_score > -kInfinity) {
         frames_.pop_back();
-        continue;  // pruned: a late quiet move this near the horizon
+        return false;  // pruned: a late quiet move this near the horizon
       } else if (late_quiet && options_.log_reductions && depth >= 2 * kOnePly && i >= kLogReductionFirstMove) {
         const int reduction = LogReduction(depth, i) - (pv_node ? kOnePly : 0);
         child_depth -= std::clamp(reduction, 0, depth - 2 * kOnePly);
@@ -235,23 +251,35 @@ int AlphaBeta::Worker::Negamax(const Position& pos, int alpha, int beta, int dep
         const bool good_history = options_.history_reductions && options_.relative_history && keys[i] >= kGoodHistory;
         child_depth -= kOnePly * (1 + (i >= kLmrDeepMoveIndex && depth >= kLmrDeepMinDepth) - good_history);
       }
+      if (searching) searching->Begin(child.hash());
       score = SearchChild(child, i == 0, alpha, beta, child_depth, depth - kOnePly, ply, pv_node || !cut_node);
+      if (searching) searching->End(child.hash());
     }
     frames_.pop_back();
-    if (stopped_) return 0;
-    if (score <= best_score) continue;
+    if (stopped_) return true;
+    if (score <= best_score) return false;
     best_score = score;
     best_move = m;
-    if (score <= alpha) continue;
+    if (score <= alpha) return false;
     alpha = score;
     pv_[ply][ply] = m;
     std::copy(pv_[ply + 1] + ply + 1, pv_[ply + 1] + pv_length_[ply + 1], pv_[ply] + ply + 1);
     pv_length_[ply] = std::max(ply + 1, pv_length_[ply + 1]);
-    if (alpha >= beta) {
-      if (!m.is_capture()) RewardCutoff(us, m, depth, ply, moves, i);
-      break;
-    }
+    if (alpha < beta) return false;
+    if (!m.is_capture()) RewardCutoff(us, m, depth, ply, moves, i);
+    return true;
+  };
+  int put_off[kMaxMoves], num_put_off = 0;
+  bool done = false;
+  for (int i = 0; i < moves.size() && !done; ++i) {
+    if (options_.move_ordering) PickNext(moves, keys, categories, i);
+    if (searching && i > 0 && searching->Has(pos.Apply(moves[i]).hash()))
+      put_off[num_put_off++] = i;  // another thread is on it: searched last
+    else
+      done = search_move(i);
   }
+  for (int k = 0; k < num_put_off && !done; ++k) done = search_move(put_off[k]);
+  if (stopped_) return 0;
   if (options_.transposition_table) {
     const Bound bound = best_score >= beta            ? Bound::kLower
                         : best_score > original_alpha ? Bound::kExact

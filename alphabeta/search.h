@@ -99,6 +99,14 @@ struct SearchOptions {
   // move then wastes.
   double iteration_start = 0.5;
   int threads = 1;  // Lazy SMP: helpers search the same root, sharing the table
+  // With threads, a thread puts off a move whose position another thread is
+  // searching to the end of its list (simplified ABDADA, Kerrigan), at
+  // nodes of 3 plies or more, the first move excepted.
+  bool abdada = true;
+  // With threads, the move of the thread that finished the deepest
+  // iteration is played (the main thread's on a tie), not always the main
+  // thread's: a helper runs a ply ahead of it.
+  bool deepest_thread = true;
   int hash_megabytes = 16;
 
   // The options of a version of the baseline (1 to kLatestVersion).
@@ -117,6 +125,11 @@ struct SearchResult {
   double seconds = 0;
   std::vector<Move> pv;  // principal variation, best first
 };
+
+// Which of the threads' results a Lazy SMP search plays: the index of the
+// one that finished the deepest iteration, the first (the main thread's)
+// among equals. results must not be empty.
+size_t DeepestResult(const std::vector<SearchResult>& results);
 
 // An alpha-beta searcher with its own table, killers and history, and its
 // helper threads when options.threads > 1. Not thread-safe: Search runs on
@@ -153,7 +166,8 @@ class AlphaBeta {
   TranspositionTable table_;
   std::vector<std::unique_ptr<Worker>> workers_;  // [0] runs on the caller's thread
   std::atomic<bool> stop_requested_{false};
-  std::atomic<bool> stop_all_{false};  // set by the main worker when it ends: the helpers end too
+  std::atomic<bool> stop_all_{false};        // set by the main worker when it ends: the helpers end too
+  std::unique_ptr<SearchingNow> searching_;  // with threads and abdada
 };
 
 }  // namespace loa::ab

@@ -94,6 +94,10 @@ constexpr int kEtcMinDepth = 3 * kOnePly;
 // Internal iterative reduction from this depth on.
 constexpr int kInternalReductionMinDepth = 4 * kOnePly;
 
+// Simplified ABDADA (abdada) from this depth on: below it a move is cheaper
+// to search twice than to mark.
+constexpr int kAbdadaMinDepth = 3 * kOnePly;
+
 // Quiescence: at most this many group-cutting captures past the horizon.
 constexpr int kMaxQuiescencePlies = 2;
 
@@ -152,7 +156,7 @@ using namespace search_internal;
 // the table is the searcher's, shared.
 class AlphaBeta::Worker {
  public:
-  Worker(int index, const AlphaBeta& owner, TranspositionTable& table)
+  Worker(int index, AlphaBeta& owner, TranspositionTable& table)
       : index_(index), owner_(owner), options_(owner.options_), weights_(owner.weights_), table_(table) {
     const CategoryModel& model = owner.categories_;
     for (int c = 0; c < kNumMoveCategories; ++c) {
@@ -225,7 +229,7 @@ class AlphaBeta::Worker {
   void PushFrame(const Position& child, Move move);
 
   const int index_;
-  const AlphaBeta& owner_;
+  AlphaBeta& owner_;
   const SearchOptions& options_;
   const EvalWeights& weights_;
   TranspositionTable& table_;

@@ -61,4 +61,36 @@ void TranspositionTable::Store(uint64_t key, int score, Move move, int depth, Bo
   slot.key_xor_data.store(key ^ data, std::memory_order_relaxed);
 }
 
+// A slot holds 0 when free: keys are stored with their lowest bit set.
+SearchingNow::SearchingNow() : keys_(new std::atomic<uint64_t>[kBuckets * kWays]) {
+  for (size_t i = 0; i < kBuckets * kWays; ++i) keys_[i].store(0, std::memory_order_relaxed);
+}
+
+bool SearchingNow::Has(uint64_t key) const {
+  key |= 1;
+  const std::atomic<uint64_t>* bucket = BucketOf(key);
+  for (int w = 0; w < kWays; ++w)
+    if (bucket[w].load(std::memory_order_relaxed) == key) return true;
+  return false;
+}
+
+void SearchingNow::Begin(uint64_t key) {
+  key |= 1;
+  std::atomic<uint64_t>* bucket = BucketOf(key);
+  for (int w = 0; w < kWays; ++w) {
+    uint64_t seen = bucket[w].load(std::memory_order_relaxed);
+    if (seen == key) return;
+    if (seen == 0 && bucket[w].compare_exchange_strong(seen, key, std::memory_order_relaxed)) return;
+  }
+}
+
+void SearchingNow::End(uint64_t key) {
+  key |= 1;
+  std::atomic<uint64_t>* bucket = BucketOf(key);
+  for (int w = 0; w < kWays; ++w) {
+    uint64_t seen = key;
+    bucket[w].compare_exchange_strong(seen, 0, std::memory_order_relaxed);
+  }
+}
+
 }  // namespace loa::ab

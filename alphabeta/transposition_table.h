@@ -64,4 +64,30 @@ class TranspositionTable {
   uint8_t age_ = 0;
 };
 
+// The positions some thread is searching now, for simplified ABDADA
+// (Kerrigan): a thread that meets a move whose position another thread is
+// searching puts it off to the end of its move list, so that two threads
+// split a node's moves between them instead of searching the same one. A
+// fixed set of buckets of a few keys; a lost or stale key only costs a
+// thread a move searched twice or put off once. Every member may be called
+// from several threads at once.
+class SearchingNow {
+ public:
+  SearchingNow();
+
+  // Returns whether some thread has begun key and not yet ended it.
+  bool Has(uint64_t key) const;
+  // Marks key as being searched, unless its bucket is full of others'.
+  void Begin(uint64_t key);
+  // Unmarks key.
+  void End(uint64_t key);
+
+ private:
+  static constexpr size_t kBuckets = size_t{1} << 14;
+  static constexpr int kWays = 4;
+  std::atomic<uint64_t>* BucketOf(uint64_t key) const { return &keys_[(size_t(key) & (kBuckets - 1)) * kWays]; }
+
+  std::unique_ptr<std::atomic<uint64_t>[]> keys_;
+};
+
 }  // namespace loa::ab

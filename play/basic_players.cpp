@@ -49,6 +49,10 @@ struct AlphaBetaKeys {
     v.Double("time", time, 0.001, 1e6, "seconds per move (1 when no limit is given); a timed clock overrides it");
     v.Int64("hash", hash, 1, 1 << 16, "transposition table, MiB");
     v.Int64("threads", threads, 1, 256, "search threads (Lazy SMP over the shared table)");
+    v.Bool("abdada", options.abdada,
+           "with threads, a move another thread is searching is searched last (simplified ABDADA)");
+    v.Bool("deepest_thread", options.deepest_thread,
+           "with threads, play the move of the thread with the deepest finished iteration, not the main one's");
     v.String("weights", weights, true, "a weights file of `loaz tune-eval` (default: the shipped weights)");
     v.Bool("rps", options.realization_probability, "realization-probability search (default: the version's)");
     v.Bool("quiescence", options.quiescence, "quiescence on group-cutting captures (default: the version's)");

@@ -442,8 +442,9 @@ TEST(AlphaBetaTechniquesTest, QuiescenceThreatsSeeEveryWinInTwoAtDepthOne) {
 
 TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
   std::vector<SearchOptions> variants;
-  for (int which = 0; which < 14; ++which) {
+  for (int which = 0; which < 15; ++which) {
     SearchOptions o = SearchOptions::Version(1);
+    if (which == 14) o = SearchOptions(), o.threads = 2, o.abdada = o.deepest_thread = false;
     if (which == 11) o.internal_reduction = true;
     if (which == 12) o.threat_extension = true;
     if (which == 13) o.relative_history = o.history_reductions = true;
@@ -476,6 +477,66 @@ TEST(AlphaBetaTechniquesTest, HelperThreadsSearchToo) {
   const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main_nodes = r.nodes; });
   EXPECT_TRUE(game.position().IsLegal(result.best));
   EXPECT_GT(result.nodes, main_nodes);  // the helpers' nodes count in the result
+}
+
+TEST(AlphaBetaTechniquesTest, SearchingNowHoldsWhatIsBegunUntilItEnds) {
+  SearchingNow now;
+  const uint64_t keys[] = {0x1234'5678'9abc'def1ull, 0x1234'5678'9abc'def1ull + (uint64_t{1} << 40),
+                           0xfedc'ba98'7654'3211ull, 0x0f0f'0f0f'0f0f'0f0full};
+  for (uint64_t key : keys) EXPECT_FALSE(now.Has(key));
+  for (uint64_t key : keys) now.Begin(key);
+  for (uint64_t key : keys) EXPECT_TRUE(now.Has(key));
+  now.Begin(keys[0]);  // begun twice: one mark
+  now.End(keys[0]);
+  EXPECT_FALSE(now.Has(keys[0]));
+  EXPECT_TRUE(now.Has(keys[1]) && now.Has(keys[2]) && now.Has(keys[3]));
+  for (uint64_t key : keys) now.End(key);
+  for (uint64_t key : keys) EXPECT_FALSE(now.Has(key));
+
+  // Threads beginning and ending their own keys leave nothing behind.
+  std::vector<std::thread> threads;
+  for (uint64_t t = 0; t < 4; ++t)
+    threads.emplace_back([&now, t] {
+      for (uint64_t i = 0; i < 20000; ++i) {
+        const uint64_t key = (i * 4 + t) * 0x9e37'79b9'7f4a'7c15ull;
+        now.Begin(key);
+        now.End(key);
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  for (uint64_t i = 0; i < 20000 * 4; ++i) ASSERT_FALSE(now.Has(i * 0x9e37'79b9'7f4a'7c15ull)) << i;
+}
+
+TEST(AlphaBetaTechniquesTest, TheDeepestThreadsMoveIsPlayed) {
+  MoveList moves;
+  Game().position().GenerateMoves(moves);
+  std::vector<SearchResult> results(3);
+  for (size_t i = 0; i < results.size(); ++i) results[i].best = moves[int(i)];
+  results[0].depth = 7, results[1].depth = 8, results[2].depth = 8;
+  EXPECT_EQ(DeepestResult(results), 1u);  // the first of the deepest
+  results[1].depth = 7, results[2].depth = 7;
+  EXPECT_EQ(DeepestResult(results), 0u);  // the main thread's on a tie
+  results[2].depth = 9, results[2].best = Move();
+  EXPECT_EQ(DeepestResult(results), 0u);  // a helper without a move is never played
+
+  // In a search: the result is a helper's when it went deeper than the main
+  // thread's last iteration, and never shallower.
+  SearchOptions options;
+  options.threads = 2;
+  for (bool deepest : {false, true}) {
+    options.deepest_thread = deepest;
+    AlphaBeta search(options);
+    SearchLimits limits;
+    limits.seconds = 0.1;
+    const Game game;
+    int main_depth = 0;
+    const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main_depth = r.depth; });
+    EXPECT_TRUE(game.position().IsLegal(result.best));
+    if (deepest)
+      EXPECT_GE(result.depth, main_depth);
+    else
+      EXPECT_EQ(result.depth, main_depth);
+  }
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
                 "weights",    "rps",           "quiescence",      "etc",      "multi_cut",  "relative_history",
                 "null_move",  "lmr",           "log_lmr",         "lmp",      "lmp_depth",  "lmp_base",
                 "qthreats",   "adaptive_null", "iteration_start", "futility", "aspiration", "iir",
-                "threat_ext", "history_lmr"}));
+                "threat_ext", "history_lmr",   "deepest_thread",  "abdada"}));
   EXPECT_EQ(listed["random"], (std::set<std::string>{"seed"}));
   EXPECT_TRUE(listed["rollout"].count("sims") && !listed["rollout"].count("playouts"));
   EXPECT_TRUE(listed["mcts"].count("playouts") && listed["mcts"].count("precision") && listed["mcts"].count("net"));
