@@ -5,11 +5,12 @@
 // Bjornsson 2008), quiescence on group-cutting captures, enhanced
 // transposition cutoffs, multi-cut, adaptive null move, late-move
 // reductions (smaller for moves of good history) and pruning, internal
-// iterative reduction, move ordering (table move,
-// killers, relative history, category probability), and Lazy SMP threads
-// over the shared table; wins and losses scored by distance; draws by
-// repetition recognised inside the tree. Every technique is a switch of
-// SearchOptions; docs/BASELINE.md has the match that decided each.
+// iterative reduction, move ordering (table move, killers, relative
+// history, category probability), and Lazy SMP threads over the shared
+// table (simplified ABDADA; the deepest thread's move played); wins and
+// losses scored by distance; draws by repetition recognised inside the
+// tree. Every technique is a switch of SearchOptions; docs/BASELINE.md has
+// the match that decided each.
 
 #include <atomic>
 #include <chrono>
