@@ -466,17 +466,24 @@ TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
     for (const ForcedWin& win : kForcedWins) ExpectFindsForcedWin(options, win);
 }
 
+// Searches the start position for `seconds`; sets main to the main thread's
+// last finished iteration and returns the search's result, checked legal.
+SearchResult TimedSearchOfTheStart(const SearchOptions& options, double seconds, SearchResult& main) {
+  AlphaBeta search(options);
+  SearchLimits limits;
+  limits.seconds = seconds;
+  const Game game;
+  const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main = r; });
+  EXPECT_TRUE(game.position().IsLegal(result.best));
+  return result;
+}
+
 TEST(AlphaBetaTechniquesTest, HelperThreadsSearchToo) {
   SearchOptions options;
   options.threads = 3;
-  AlphaBeta search(options);
-  SearchLimits limits;
-  limits.seconds = 0.2;
-  const Game game;
-  int64_t main_nodes = 0;
-  const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main_nodes = r.nodes; });
-  EXPECT_TRUE(game.position().IsLegal(result.best));
-  EXPECT_GT(result.nodes, main_nodes);  // the helpers' nodes count in the result
+  SearchResult main;
+  const SearchResult result = TimedSearchOfTheStart(options, 0.2, main);
+  EXPECT_GT(result.nodes, main.nodes);  // the helpers' nodes count in the result
 }
 
 TEST(AlphaBetaTechniquesTest, SearchingNowHoldsWhatIsBegunUntilItEnds) {
@@ -525,17 +532,12 @@ TEST(AlphaBetaTechniquesTest, TheDeepestThreadsMoveIsPlayed) {
   options.threads = 2;
   for (bool deepest : {false, true}) {
     options.deepest_thread = deepest;
-    AlphaBeta search(options);
-    SearchLimits limits;
-    limits.seconds = 0.1;
-    const Game game;
-    int main_depth = 0;
-    const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main_depth = r.depth; });
-    EXPECT_TRUE(game.position().IsLegal(result.best));
+    SearchResult main;
+    const SearchResult result = TimedSearchOfTheStart(options, 0.1, main);
     if (deepest)
-      EXPECT_GE(result.depth, main_depth);
+      EXPECT_GE(result.depth, main.depth);
     else
-      EXPECT_EQ(result.depth, main_depth);
+      EXPECT_EQ(result.depth, main.depth);
   }
 }
 
