@@ -106,7 +106,7 @@ struct SearchOptions {
   bool abdada = true;
   // With threads, the move of the thread that finished the deepest
   // iteration is played (the main thread's on a tie), not always the main
-  // thread's: a helper runs a ply ahead of it.
+  // thread's: a helper may have finished an iteration more.
   bool deepest_thread = true;
   int hash_megabytes = 16;
 
