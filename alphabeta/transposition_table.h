@@ -83,9 +83,12 @@ class SearchingNow {
   void End(uint64_t key);
 
  private:
-  static constexpr size_t kBuckets = size_t{1} << 14;
   static constexpr int kWays = 4;
-  std::atomic<uint64_t>* BucketOf(uint64_t key) const { return &keys_[(size_t(key) & (kBuckets - 1)) * kWays]; }
+  static constexpr int kBucketBits = 14;
+  static constexpr size_t kBuckets = size_t{1} << kBucketBits;
+  // By the key's high bits: its lowest is always set, and the transposition
+  // table picks its slot by the low ones.
+  std::atomic<uint64_t>* BucketOf(uint64_t key) const { return &keys_[size_t(key >> (64 - kBucketBits)) * kWays]; }
 
   std::unique_ptr<std::atomic<uint64_t>[]> keys_;
 };

@@ -500,6 +500,17 @@ TEST(AlphaBetaTechniquesTest, SearchingNowHoldsWhatIsBegunUntilItEnds) {
   for (uint64_t key : keys) now.End(key);
   for (uint64_t key : keys) EXPECT_FALSE(now.Has(key));
 
+  // A bucket (keys alike but in their lowest bits) holds four keys: a fifth
+  // goes unmarked, and is marked once one of them ends.
+  const uint64_t alike = 0xabcd'0000'0000'0000ull;
+  for (uint64_t i = 0; i < 5; ++i) now.Begin(alike + 2 * i);
+  for (uint64_t i = 0; i < 4; ++i) EXPECT_TRUE(now.Has(alike + 2 * i)) << i;
+  EXPECT_FALSE(now.Has(alike + 8));
+  now.End(alike);
+  now.Begin(alike + 8);
+  EXPECT_TRUE(now.Has(alike + 8));
+  for (uint64_t i = 1; i < 5; ++i) now.End(alike + 2 * i);
+
   // Threads beginning and ending their own keys leave nothing behind.
   std::vector<std::thread> threads;
   for (uint64_t t = 0; t < 4; ++t)
