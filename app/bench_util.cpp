@@ -63,7 +63,7 @@ double TrainStepRate(const NetConfig& config, const train::Batch& batch, const c
   LoaNet model(config);
   model->to(device);
   model->train();
-  train::TrainConfig c;
+  run::TrainConfig c;
   c.precision = precision;
   auto optimizer = train::MakeOptimizer(c, model);
   auto step = [&] {

@@ -26,9 +26,9 @@ void PrintParam(const std::string& key, const ParamInfo& p, const char* note) {
 void PrintConfig() {
   std::printf("Training config (YAML sections; --set section.key=value); * = fixed once a run exists\n");
   std::printf("  %-36s %-7s %-26s %-14s %s\n", "key", "type", "range", "default", "help");
-  for (const train::ConfigSection& section : train::DescribeConfig()) {
+  for (const run::ConfigSection& section : run::DescribeConfig()) {
     for (const ParamInfo& p : section.params)
-      PrintParam(section.name + "." + p.key, p, train::ResumeMayChange(section.name, p.key) ? "" : " *");
+      PrintParam(section.name + "." + p.key, p, run::ResumeMayChange(section.name, p.key) ? "" : " *");
   }
 }
 

@@ -9,9 +9,10 @@
 
 #include "app/command.h"
 #include "core/error.h"
-#include "run/metrics.h"
+#include "run/checkpoints.h"
+#include "run/run_context.h"
+#include "train/checkpoint_store.h"
 #include "train/evaluation.h"
-#include "train/logger.h"
 #include "train/run.h"
 #include "train/stop.h"
 
@@ -50,15 +51,16 @@ int RunEval(int argc, char** argv) {
 
   const train::OpenedRun run = train::OpenRunDirectory(run_dir, overrides, false);
   train::InstallStopHandlers();
-  train::Logger log(run.dir.LogPath());
-  train::MetricsLog metrics(run.dir.MetricsPath());
-  train::CheckpointRater rater(run.config, run.dir, log, metrics);
+  run::RunContext context(run.config, run.dir);
+  run::Logger& log = context.log;
+  train::WriteMissingCheckpointHeaders(run.dir, &log);  // a run from before headers
+  train::CheckpointRater rater(context);
   if (!table_only) {
     const std::vector<int64_t> steps = run.dir.ListCheckpoints();
-    // A checkpoint's run time is in its file: read once, when needed.
+    // A checkpoint's run time is in its header: read once, when needed.
     std::vector<double> hours_read(steps.size(), -1);
     auto hours = [&](size_t i) {
-      if (hours_read[i] < 0) hours_read[i] = train::CheckpointHours(run.dir, steps[i]);
+      if (hours_read[i] < 0) hours_read[i] = run::CheckpointHours(run.dir, steps[i]);
       return hours_read[i];
     };
     auto due = [&](size_t i) {

@@ -13,7 +13,9 @@
 #include "core/game.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
+#include "run/checkpoints.h"
 #include "run/run_dir.h"
+#include "train/checkpoint_store.h"
 #include "train/run.h"
 
 namespace loa::app {
@@ -53,8 +55,8 @@ int RunExport(int argc, char** argv) {
   ExportedNet net;
   std::string averaged;
   if (average > 1) {
-    const train::RunDir run(run_dir);
-    const std::vector<int64_t> steps = train::CheckpointsUpTo(run, step, average);
+    const run::RunDir run(run_dir);
+    const std::vector<int64_t> steps = run::CheckpointsUpTo(run, step, average);
     if (int(steps.size()) < average)
       throw Error(run.root() + ": --average " + std::to_string(average) + " needs " + std::to_string(average) +
                   " checkpoints, the run has " + std::to_string(steps.size()) + (step >= 0 ? " up to that step" : ""));
@@ -62,7 +64,7 @@ int RunExport(int argc, char** argv) {
     averaged = "  the mean of " + std::to_string(steps.size()) + " checkpoints, steps " +
                std::to_string(steps.front()) + " to " + std::to_string(steps.back()) + "\n";
   } else {
-    if (!run_dir.empty()) input = train::ResolveRunCheckpoint(train::RunDir(run_dir), step);
+    if (!run_dir.empty()) input = train::ResolveReadableCheckpoint(run::RunDir(run_dir), step);
     net = ReadNetFile(input);
   }
   WriteExport(output, net);

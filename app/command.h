@@ -37,5 +37,8 @@ int RunTournament(int argc, char** argv);
 int RunConfig(int argc, char** argv);
 int RunServe(int argc, char** argv);
 int RunTuneEval(int argc, char** argv);
+int RunLaunch(int argc, char** argv);
+int RunStatusCommand(int argc, char** argv);
+int RunStop(int argc, char** argv);
 
 }  // namespace loa::app

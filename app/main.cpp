@@ -36,6 +36,10 @@ const std::vector<Command>& Commands() {
       {"export", "write a checkpoint's net as a standalone safetensors file", LOAZ_TORCH_ENTRY(RunExport)},
       {"fork", "a new run from a run's checkpoint, settings changed (a larger net: it grows)",
        LOAZ_TORCH_ENTRY(RunFork)},
+      {"launch", "put a run on a cluster: `launch slurm CONFIG` submits its trainer and self-play jobs",
+       LOAZ_TORCH_ENTRY(RunLaunch)},
+      {"status", "what a run is doing: its state, checkpoint, jobs and self-play processes", RunStatusCommand},
+      {"stop", "stop a run cleanly, wherever its processes run", RunStop},
       {"init-net", "write a freshly initialised net (checkpoint or export)", LOAZ_TORCH_ENTRY(RunInitNet)},
       {"bench",
        "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s), `bench train` (samples/s), "

@@ -9,7 +9,7 @@
 
 namespace loa::app {
 
-int RunTrainingCommand(int argc, char** argv, const std::string& description, const train::RunParts& parts) {
+int RunTrainingCommand(int argc, char** argv, const std::string& description, train::RunParts parts) {
   CLI::App cli{description, argv[0]};
   std::string config_path, run_dir;
   std::vector<std::string> overrides;
@@ -17,6 +17,8 @@ int RunTrainingCommand(int argc, char** argv, const std::string& description, co
   cli.add_option("--run", run_dir, "resume the run in this directory (reads DIR/config.yaml)");
   cli.add_option("--set", overrides, "override a config value: section.key=value (repeatable; saved)")
       ->allow_extra_args(false);
+  cli.add_flag("--unless-ended", parts.unless_ended,
+               "end at once when the run has finished or was stopped, instead of resuming it (cluster jobs)");
   LOAZ_PARSE(cli, argc, argv);
   if (config_path.empty() == run_dir.empty()) throw UsageError("give either CONFIG or --run DIR (see --help)");
 

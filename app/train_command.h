@@ -8,9 +8,9 @@
 
 namespace loa::app {
 
-// Parses `[CONFIG] [--run DIR] [--set k=v ...]` (exactly one of CONFIG and
+// Parses `[CONFIG] [--run DIR] [--set k=v ...] [--unless-ended]` (exactly one of CONFIG and
 // --run), opens or creates the run, installs the stop handlers and runs
 // `parts`; returns the exit code.
-int RunTrainingCommand(int argc, char** argv, const std::string& description, const train::RunParts& parts);
+int RunTrainingCommand(int argc, char** argv, const std::string& description, train::RunParts parts);
 
 }  // namespace loa::app

@@ -13,7 +13,7 @@
 #include "core/file_util.h"
 #include "run/config_yaml.h"
 
-namespace loa::train {
+namespace loa::run {
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,6 +123,22 @@ void EvalConfig::Visit(ParamVisitor& v) {
   v.Double("max_share", max_share, 0.01, 1, "largest share of the cores the in-run evaluation takes (1: no wait)");
 }
 
+void ClusterConfig::Visit(ParamVisitor& v) {
+  v.Int("workers", workers, 1, 100000, "self-play array tasks, one `loaz selfplay` each");
+  v.Int("worker_cpus", worker_cpus, 0, 4096, "cores a worker task asks for (0: selfplay.workers)");
+  v.Int("trainer_cpus", trainer_cpus, 0, 4096, "cores the trainer job asks for (0: train.threads + eval.threads)");
+  v.String("partition", partition, true, "sbatch --partition of every job (empty: the cluster's default)");
+  v.String("account", account, true, "sbatch --account (empty: none)");
+  v.String("qos", qos, true, "sbatch --qos (empty: none)");
+  v.String("time", time, true, "sbatch --time of each job, e.g. 1-00:00:00; a job at its limit requeues itself");
+  v.String("trainer_gres", trainer_gres, true, "the trainer job's --gres (empty: gpu:1 where run.device is cuda)");
+  v.Int("signal_seconds", signal_seconds, 10, 86400,
+        "seconds before a job's time limit at which it ends cleanly and requeues itself");
+  v.StringList("sbatch_lines", sbatch_lines, "further sbatch options for every job, e.g. --mem=8G");
+  v.String("setup", setup, true, "a shell line every job runs before loaz, e.g. module load gcc");
+  v.String("loaz", loaz, true, "the loaz binary the jobs run, on a path every node sees (empty: the launching one)");
+}
+
 namespace {
 
 // Calls f(name, visit) for every section in the order the resolved config
@@ -139,6 +155,7 @@ void ForEachSection(Config& c, const std::function<void(const char*, const std::
   f("replay", [&](ParamVisitor& v) { c.replay.Visit(v); });
   f("train", [&](ParamVisitor& v) { c.train.Visit(v); });
   f("eval", [&](ParamVisitor& v) { c.eval.Visit(v); });
+  f("cluster", [&](ParamVisitor& v) { c.cluster.Visit(v); });
 }
 
 // Applies one "section.key=value" to the YAML root; the value is parsed as
@@ -434,4 +451,4 @@ std::string ConfigToYaml(const Config& config) {
          std::string(out.c_str()) + "\n";
 }
 
-}  // namespace loa::train
+}  // namespace loa::run

@@ -17,7 +17,7 @@
 #include "net/net_config.h"
 #include "net/net_evaluator.h"
 
-namespace loa::train {
+namespace loa::run {
 
 // Section `run`: where the run lives and what drives it.
 struct RunConfig {
@@ -202,6 +202,26 @@ struct EvalConfig {
   void Visit(ParamVisitor& v);
 };
 
+// Section `cluster`: how `loaz launch slurm` lays the run over a cluster's
+// jobs (docs/CLUSTER.md). Empty strings leave the cluster's defaults.
+struct ClusterConfig {
+  int workers = 2;                        // self-play array tasks (one `loaz selfplay` each)
+  int worker_cpus = 0;                    // cores a worker task asks for (0: selfplay.workers)
+  int trainer_cpus = 0;                   // cores the trainer job asks for (0: train.threads + eval.threads)
+  std::string partition;                  // sbatch --partition
+  std::string account;                    // sbatch --account
+  std::string qos;                        // sbatch --qos
+  std::string time;                       // sbatch --time of each job, e.g. "1-00:00:00" (a requeue goes on)
+  std::string trainer_gres;               // the trainer's --gres; "" asks gpu:1 where run.device is cuda
+  int signal_seconds = 120;               // SIGUSR1 this long before a job's time limit: it ends cleanly and requeues
+  std::vector<std::string> sbatch_lines;  // further #SBATCH options for every job, e.g. "--mem=8G"
+  std::string setup;                      // a shell line every job runs first, e.g. "module load gcc"
+  std::string loaz;                       // the loaz binary the jobs run ("": the one that launches)
+
+  // Declares the fields (config.cpp).
+  void Visit(ParamVisitor& v);
+};
+
 // The whole config.
 struct Config {
   RunConfig run;
@@ -239,6 +259,7 @@ struct Config {
   ReplayConfig replay;
   TrainConfig train;
   EvalConfig eval;
+  ClusterConfig cluster;
 
   // Returns run.directory/run.name.
   std::string RunDirectory() const;
@@ -279,4 +300,4 @@ bool ResumeMayChange(const std::string& section, const std::string& key);
 // the config asked for, or "" when none does.
 std::string ResumeConflict(const Config& saved, const Config& asked);
 
-}  // namespace loa::train
+}  // namespace loa::run

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 
-namespace loa::train {
+namespace loa::run {
 
 void SourceMap::Override(const std::string& dotted_key, const std::string& text) {
   overrides_.insert({dotted_key, text});
@@ -129,4 +129,4 @@ void YamlWriter::Records(const char* key, RecordList& list, const char*) {
   out_ << YAML::EndSeq;
 }
 
-}  // namespace loa::train
+}  // namespace loa::run

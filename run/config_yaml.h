@@ -12,7 +12,7 @@
 
 #include "core/param_visitor.h"
 
-namespace loa::train {
+namespace loa::run {
 
 // Says where a key's value came from, for messages: the config file, or the
 // --set that overrode it.
@@ -81,4 +81,4 @@ class YamlWriter : public ParamVisitor {
   YAML::Emitter& out_;
 };
 
-}  // namespace loa::train
+}  // namespace loa::run

@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 
-namespace loa::train {
+namespace loa::run {
 
 MetricsLog::MetricsLog(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -91,4 +91,4 @@ JsonLinesPiece ReadJsonLinesPiece(const std::string& path, uint64_t offset, cons
   return piece;
 }
 
-}  // namespace loa::train
+}  // namespace loa::run

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace loa::train {
+namespace loa::run {
 
 class MetricsLog {
  public:
@@ -60,4 +60,4 @@ struct JsonLinesPiece {
 JsonLinesPiece ReadJsonLinesPiece(const std::string& path, uint64_t offset, const std::string& file,
                                   std::size_t max_bytes);
 
-}  // namespace loa::train
+}  // namespace loa::run

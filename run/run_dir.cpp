@@ -4,18 +4,20 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
 #include "core/error.h"
 
-namespace loa::train {
+namespace loa::run {
 namespace {
 
 namespace fs = std::filesystem;
 
 constexpr char kCheckpointPrefix[] = "ckpt_";
 constexpr char kCheckpointSuffix[] = ".pt";
+constexpr char kHeaderSuffix[] = ".json";
 constexpr char kShardSuffix[] = ".shard";
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
@@ -53,6 +55,23 @@ std::string RunDir::CheckpointPath(int64_t step) const {
   return CheckpointDir() + "/" + name;
 }
 
+std::string RunDir::CheckpointHeaderPath(int64_t step) const {
+  std::string path = CheckpointPath(step);
+  return path.replace(path.size() - std::strlen(kCheckpointSuffix), std::string::npos, kHeaderSuffix);
+}
+
+bool RunDir::IsExportPath(const std::string& path) {
+  const fs::path p(path);
+  return !p.parent_path().filename().empty() && p.filename() == fs::path(RunDir(".").ExportPath()).filename();
+}
+
+std::vector<std::string> RunDir::WrittenFolders() const {
+  std::vector<std::string> folders = {root_, CheckpointDir(), SelfplayDir(), GamesDir(), EvalDir(), WorkersDir()};
+  for (const auto& entry : Entries(EvalGamesDir()))
+    if (entry.is_directory()) folders.push_back(entry.path().string());
+  return folders;
+}
+
 std::string RunDir::ShardPath(const std::string& writer, int64_t seq) const {
   char number[32];
   std::snprintf(number, sizeof number, "_%06" PRId64, seq);
@@ -60,7 +79,7 @@ std::string RunDir::ShardPath(const std::string& writer, int64_t seq) const {
 }
 
 void RunDir::Create() const {
-  for (const std::string& dir : {root_, CheckpointDir(), SelfplayDir(), GamesDir(), EvalDir()}) {
+  for (const std::string& dir : {root_, CheckpointDir(), SelfplayDir(), GamesDir(), EvalDir(), WorkersDir()}) {
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) throw IoError(dir + ": cannot create folder: " + error.message());
@@ -111,4 +130,4 @@ int64_t RunDir::NextShardSeq(const std::string& writer) const {
   return next;
 }
 
-}  // namespace loa::train
+}  // namespace loa::run

@@ -3,18 +3,26 @@
 // parts of a run, which may be separate processes on separate machines.
 //
 //   config.yaml      the resolved config; resume reads it
-//   checkpoints/     ckpt_STEP.pt (zero-padded step, so names sort)
+//   state.json       whether the run is running, finished or stopped (run/run_state.h)
+//   checkpoints/     ckpt_STEP.pt (zero-padded step, so names sort) and its
+//                    header ckpt_STEP.json (run/checkpoints.h)
 //   selfplay/        replay shards WRITER_SEQ.shard
 //   games/           game records WRITER_SEQ_GAME.txt
-//   eval/            match results, ratings table, plots
+//   workers/         one heartbeat a self-play process, NAME.json (run/workers.h)
+//   eval/            matches.jsonl, ratings.txt and .json, games/ (match records)
+//   cluster/         the batch scripts of a run on a cluster (`loaz launch`)
 //   metrics.jsonl    one JSON object per event
-//   log.txt
+//   log.txt          the human-readable log
+//   net.safetensors  the export of a finished run
+//   FORK.txt         a fork's origin
+//
+// Every name of a file or folder of a run is spelled here and only here.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace loa::train {
+namespace loa::run {
 
 // A shard file as listed in the selfplay folder.
 struct ShardFile {
@@ -38,9 +46,40 @@ class RunDir {
   std::string EvalDir() const { return root_ + "/eval"; }
   std::string MetricsPath() const { return root_ + "/metrics.jsonl"; }
   std::string LogPath() const { return root_ + "/log.txt"; }
+  std::string StatePath() const { return root_ + "/state.json"; }
+  std::string ExportPath() const { return root_ + "/net.safetensors"; }
+  std::string ForkNotePath() const { return root_ + "/FORK.txt"; }
+  std::string WorkersDir() const { return root_ + "/workers"; }
+  std::string ClusterDir() const { return root_ + "/cluster"; }
+  // Returns cluster/PART.sbatch, a batch script of `loaz launch`.
+  std::string ClusterScriptPath(const std::string& part) const { return ClusterDir() + "/" + part + ".sbatch"; }
+  // Returns cluster/jobs, the job ids of the last launch.
+  std::string ClusterJobsPath() const { return ClusterDir() + "/jobs"; }
+  // Returns cluster/logs/, the jobs' output.
+  std::string ClusterLogDir() const { return ClusterDir() + "/logs"; }
+  std::string MatchesPath() const { return EvalDir() + "/matches.jsonl"; }
+  std::string RatingsPath() const { return EvalDir() + "/ratings.json"; }
+  std::string RatingsTablePath() const { return EvalDir() + "/ratings.txt"; }
+  std::string EvalGamesDir() const { return EvalDir() + "/games"; }
+  // Returns where the records of the match `pair` go: eval/games/PAIR.
+  std::string EvalMatchDir(const std::string& pair) const { return EvalGamesDir() + "/" + pair; }
+  // Returns workers/NAME.json, the heartbeat of self-play process NAME.
+  std::string WorkerPath(const std::string& name) const { return WorkersDir() + "/" + name + ".json"; }
+  // Returns games/NAME, a self-play game record.
+  std::string GameRecordPath(const std::string& name) const { return GamesDir() + "/" + name; }
+
+  // Returns whether path names a run's export (a folder's net.safetensors).
+  static bool IsExportPath(const std::string& path);
 
   // Returns checkpoints/ckpt_STEP.pt.
   std::string CheckpointPath(int64_t step) const;
+  // Returns checkpoints/ckpt_STEP.json, the checkpoint's header.
+  std::string CheckpointHeaderPath(int64_t step) const;
+  // Returns checkpoints/damaged/, where a resume sets damaged checkpoints aside.
+  std::string DamagedCheckpointDir() const { return CheckpointDir() + "/damaged"; }
+  // Returns every folder whose temporary files of cut-short writes a
+  // restart removes: the root and its folders, and each match's records.
+  std::vector<std::string> WrittenFolders() const;
   // Returns selfplay/WRITER_SEQ.shard.
   std::string ShardPath(const std::string& writer, int64_t seq) const;
 
@@ -62,4 +101,4 @@ class RunDir {
   std::string root_;
 };
 
-}  // namespace loa::train
+}  // namespace loa::run

@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-matplotlib
   libcpp-httplib-dev libjs-chart.js chromium chromium-driver python3-selenium
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

@@ -44,7 +44,7 @@ inline constexpr auto kStreamPeriod = std::chrono::milliseconds(200);
 inline constexpr size_t kCheckpointEvaluators = 4;
 // The longest player name a request may give.
 inline constexpr size_t kMaxPlayerName = 200;
-// Metrics reads at once (each holds at most train::kJsonLinesChunkBytes of
+// Metrics reads at once (each holds at most run::kJsonLinesChunkBytes of
 // the file and its events); more wait their turn.
 inline constexpr int kMaxMetricsReads = 2;
 

@@ -47,16 +47,17 @@ const RunView& WebServer::Impl::RunAt(const std::string& index) const {
 json WebServer::Impl::RunGames(const RunView& run) const {
   static const std::regex record_pattern("[A-Za-z0-9_.-]+\\.txt");
   json games = json::array();
-  for (const std::string& name : NewestFiles(train::RunDir(run.dir).GamesDir(), record_pattern, kGamesListed))
-    games.push_back({{"kind", "selfplay"}, {"name", "games/" + name}});
+  const run::RunDir dir(run.dir);
+  // A game's name is its path inside the run's folder.
+  const auto relative = [&](const std::string& path) { return fs::path(path).lexically_relative(dir.root()).string(); };
+  for (const std::string& name : NewestFiles(dir.GamesDir(), record_pattern, kGamesListed))
+    games.push_back({{"kind", "selfplay"}, {"name", relative(dir.GameRecordPath(name))}});
   std::error_code error;
-  std::vector<std::string> eval_names;
-  for (fs::directory_iterator it(train::RunDir(run.dir).EvalDir() + "/games", error), end; !error && it != end;
-       it.increment(error)) {
+  for (fs::directory_iterator it(dir.EvalGamesDir(), error), end; !error && it != end; it.increment(error)) {
     const std::string folder = it->path().filename().string();
     if (!it->is_directory() || !std::regex_match(folder, std::regex("[A-Za-z0-9_.=:,-]+"))) continue;
     for (const std::string& name : NewestFiles(it->path().string(), record_pattern, 4))
-      games.push_back({{"kind", "eval"}, {"name", "eval/games/" + folder + "/" + name}});
+      games.push_back({{"kind", "eval"}, {"name", relative(dir.EvalMatchDir(folder) + "/" + name)}});
   }
   return games;
 }
@@ -98,12 +99,12 @@ json WebServer::Impl::RunMetrics(const RunView& run, const std::string& since, c
     throw BadRequest{"'since' must be a byte offset (the 'next' of the last reply)"};
   if (file.size() > 48 || file.find_first_not_of("0123456789:") != std::string::npos)
     throw BadRequest{"'file' must be the 'file' of the last reply"};
-  train::JsonLinesPiece piece;
+  run::JsonLinesPiece piece;
   {
     MetricsReadSlot slot(*this);
     try {
-      piece = train::ReadJsonLinesPiece(train::RunDir(run.dir).MetricsPath(), since.empty() ? 0 : std::stoull(since),
-                                        file, train::kJsonLinesChunkBytes);
+      piece = run::ReadJsonLinesPiece(run::RunDir(run.dir).MetricsPath(), since.empty() ? 0 : std::stoull(since), file,
+                                      run::kJsonLinesChunkBytes);
     } catch (const IoError& e) {
       std::fprintf(stderr, "loaz serve: run '%s': %s\n", run.name.c_str(), e.what());
       throw BadRequest{"run '" + run.name + "': its metrics.jsonl cannot be read (the server's log says why)", 500};

@@ -29,6 +29,7 @@
 #include "play/spec.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
+#include "run/workers.h"
 #include "serve/memory.h"
 #include "serve/search_pool.h"
 #include "serve/server_impl.h"
@@ -70,8 +71,7 @@ std::string PublicName(const std::string& spec) {
         // A run's export is net.safetensors in the run's folder: the
         // folder names it.
         std::string short_name = value.stem().string();
-        if (value.filename() == "net.safetensors" && !value.parent_path().filename().empty())
-          short_name = value.parent_path().filename().string();
+        if (run::RunDir::IsExportPath(text)) short_name = value.parent_path().filename().string();
         pair = pair.substr(0, equals + 1) + short_name;
       }
     }
@@ -84,8 +84,8 @@ std::string PublicName(const std::string& spec) {
 std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   std::vector<std::string> players;
   for (const std::string& run : runs)
-    if (fs::is_regular_file(run + "/net.safetensors"))
-      players.push_back("mcts:net=" + run + "/net.safetensors,playouts=400");
+    if (fs::is_regular_file(run::RunDir(run).ExportPath()))
+      players.push_back("mcts:net=" + run::RunDir(run).ExportPath() + ",playouts=400");
   if (fs::is_regular_file(DefaultNetPath())) players.push_back(DefaultEngineSpec());  // the shipped net
   players.push_back("ab:time=1");
   return players;
@@ -94,7 +94,7 @@ std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
 WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   for (const std::string& dir : options.runs) {
     if (!fs::is_directory(dir)) throw Error("--run " + dir + ": not a folder");
-    if (!fs::exists(train::RunDir(dir).ConfigPath()))
+    if (!fs::exists(run::RunDir(dir).ConfigPath()))
       throw Error("--run " + dir + ": not a run directory (no config.yaml)");
     std::string name = fs::path(dir).lexically_normal().filename().string();
     if (name.empty()) name = fs::path(dir).lexically_normal().parent_path().filename().string();
@@ -169,7 +169,7 @@ std::pair<std::string, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(con
     const std::string run_name = name.substr(0, step_at);
     for (const RunView& run : runs) {
       if (run.name != run_name) continue;
-      const std::string path = train::RunDir(run.dir).CheckpointPath(std::stoll(digits));
+      const std::string path = run::RunDir(run.dir).CheckpointPath(std::stoll(digits));
       if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + digits};
       const std::string spec = "mcts:net=" + path + ",playouts=400";
       std::lock_guard<std::mutex> lock(checkpoints_mutex);
@@ -345,8 +345,7 @@ void WebServer::Impl::Routes() {
              const RunView& run = RunAt(request.matches[1]);
              json ratings = json::array();
              try {
-               ratings = json::parse(ReadFile(train::RunDir(run.dir).EvalDir() + "/ratings.json", kMaxTextBytes),
-                                     nullptr, false);
+               ratings = json::parse(ReadFile(run::RunDir(run.dir).RatingsPath(), kMaxTextBytes), nullptr, false);
              } catch (const IoError&) {
              }
              if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
@@ -355,7 +354,7 @@ void WebServer::Impl::Routes() {
   http.Get(
       R"(/api/runs/(\d{1,6})/checkpoints)", api([this](const httplib::Request& request) {
         const RunView& run = RunAt(request.matches[1]);
-        const std::vector<int64_t> steps = train::RunDir(run.dir).ListCheckpoints();
+        const std::vector<int64_t> steps = run::RunDir(run.dir).ListCheckpoints();
         // A checkpoint plays only where LibTorch is (loaz-torch serve);
         // the run's export, when the server offers it, plays anywhere.
         const bool playable = GetTorchBackend() != nullptr;
@@ -363,11 +362,15 @@ void WebServer::Impl::Routes() {
         for (int64_t step : steps)
           list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
         json export_player = nullptr;
-        const std::string export_path = run.dir + "/net.safetensors";
+        const std::string export_path = run::RunDir(run.dir).ExportPath();
         for (const NamedPlayer& player : players)
           if (player.spec.find("net=" + export_path) != std::string::npos) export_player = player.name;
         return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
       }));
+  http.Get(R"(/api/runs/(\d{1,6})/workers)", api([this](const httplib::Request& request) {
+             const RunView& run = RunAt(request.matches[1]);
+             return json{{"run", run.name}, {"workers", run::WorkersJson(run::RunDir(run.dir), run::UnixNow())}};
+           }));
   http.Get(R"(/api/runs/(\d{1,6})/games)", api([this](const httplib::Request& request) {
              const RunView& run = RunAt(request.matches[1]);
              return json{{"run", run.name}, {"games", RunGames(run)}};

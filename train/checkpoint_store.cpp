@@ -12,25 +12,30 @@ namespace {
 // Moves damaged checkpoints newer than the one resumed from into
 // checkpoints/damaged/, kept for inspection, so that the steps the run
 // trains again are written fresh and nothing is ever overwritten.
-void SetAside(const RunDir& run, const std::vector<std::string>& damaged, Logger& log) {
+void SetAside(const run::RunDir& run, const std::vector<int64_t>& damaged, run::Logger& log) {
   if (damaged.empty()) return;
-  const std::filesystem::path folder = std::filesystem::path(run.CheckpointDir()) / "damaged";
+  const std::filesystem::path folder = run.DamagedCheckpointDir();
   std::filesystem::create_directories(folder);
-  for (const std::string& path : damaged) {
-    std::filesystem::path target = folder / std::filesystem::path(path).filename();
-    for (int n = 1; std::filesystem::exists(target); ++n)
-      target = folder / (std::filesystem::path(path).filename().string() + "." + std::to_string(n));
-    std::filesystem::rename(path, target);
-    log.Warn("moved the damaged " + path + " to " + target.string());
+  for (const int64_t step : damaged) {
+    // The checkpoint, then its header (a kill between leaves a header
+    // without its checkpoint, which no listing shows).
+    for (const std::string& path : {run.CheckpointPath(step), run.CheckpointHeaderPath(step)}) {
+      if (!std::filesystem::exists(path)) continue;
+      std::filesystem::path target = folder / std::filesystem::path(path).filename();
+      for (int n = 1; std::filesystem::exists(target); ++n)
+        target = folder / (std::filesystem::path(path).filename().string() + "." + std::to_string(n));
+      std::filesystem::rename(path, target);
+      log.Warn("moved the damaged " + path + " to " + target.string());
+    }
   }
 }
 
 }  // namespace
 
-std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, torch::optim::Optimizer* optimizer,
-                                           Logger& log, LoaNet* average) {
+std::optional<TrainingState> RestoreNewest(const run::RunDir& run, LoaNet& model, torch::optim::Optimizer* optimizer,
+                                           run::Logger& log, LoaNet* average) {
   const std::vector<int64_t> steps = run.ListCheckpoints();
-  std::vector<std::string> damaged;
+  std::vector<int64_t> damaged;
   for (size_t i = steps.size(); i-- > 0;) {
     const std::string path = run.CheckpointPath(steps[i]);
     // Another architecture is not damage: the run's config and its
@@ -51,7 +56,7 @@ std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, tor
     } catch (const loa::Error& e) {
       log.Warn(std::string("cannot load checkpoint ") + path + ": " + e.what() +
                (i > 0 ? "; falling back to the one before" : ""));
-      damaged.push_back(path);
+      damaged.push_back(steps[i]);
     }
   }
   if (!damaged.empty())
@@ -60,7 +65,7 @@ std::optional<TrainingState> RestoreNewest(const RunDir& run, LoaNet& model, tor
   return std::nullopt;
 }
 
-std::string NewestReadableCheckpoint(const RunDir& run, int64_t after_step, Logger* log) {
+std::string NewestReadableCheckpoint(const run::RunDir& run, int64_t after_step, run::Logger* log) {
   const std::vector<int64_t> steps = run.ListCheckpoints();
   for (size_t i = steps.size(); i-- > 0 && steps[i] > after_step;) {
     const std::string path = run.CheckpointPath(steps[i]);
@@ -74,49 +79,40 @@ std::string NewestReadableCheckpoint(const RunDir& run, int64_t after_step, Logg
   return "";
 }
 
-void PruneCheckpoints(const RunDir& run, int keep) {
+void PruneCheckpoints(const run::RunDir& run, int keep) {
   if (keep <= 0) return;
   const std::vector<int64_t> steps = run.ListCheckpoints();
-  for (size_t i = 0; i + size_t(keep) < steps.size(); ++i) std::remove(run.CheckpointPath(steps[i]).c_str());
-}
-
-double CheckpointHours(const RunDir& dir, int64_t step) {
-  try {
-    const CheckpointInfo info = ReadCheckpointInfo(dir.CheckpointPath(step));
-    const auto it = info.state.counters.find(kElapsedMsCounter);
-    return it == info.state.counters.end() ? 0.0 : double(it->second) / 3.6e6;
-  } catch (const loa::Error&) {
-    return 0.0;
+  for (size_t i = 0; i + size_t(keep) < steps.size(); ++i) {
+    std::remove(run.CheckpointPath(steps[i]).c_str());
+    std::remove(run.CheckpointHeaderPath(steps[i]).c_str());
   }
 }
 
-std::string RunExportPath(const RunDir& dir) { return dir.root() + "/net.safetensors"; }
-
-std::string ResolveRunCheckpoint(const RunDir& dir, int64_t step) {
-  if (step < 0) {
-    const std::string newest = NewestReadableCheckpoint(dir, -1, nullptr);
-    if (newest.empty()) throw Error(dir.root() + ": the run has no readable checkpoint");
-    return newest;
+void WriteMissingCheckpointHeaders(const run::RunDir& run, run::Logger* log) {
+  for (int64_t step : run.ListCheckpoints()) {
+    if (run::ReadCheckpointHeader(run, step)) continue;
+    try {
+      const CheckpointInfo info = ReadCheckpointInfo(run.CheckpointPath(step));
+      run::WriteCheckpointHeader(run, HeaderOf(info.state, info.config));
+    } catch (const loa::Error& e) {
+      if (log) log->Warn(std::string("no header for checkpoint ") + run.CheckpointPath(step) + ": " + e.what());
+    }
   }
-  const std::string path = dir.CheckpointPath(step);
-  if (!std::filesystem::exists(path))
-    throw Error(dir.root() + ": the run has no checkpoint of step " + std::to_string(step));
-  return path;
 }
 
-std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count, int64_t min_step) {
-  const std::string newest = ResolveRunCheckpoint(dir, step);
-  std::vector<int64_t> steps = dir.ListCheckpoints();
-  if (step < 0) {
-    step = -1;
-    for (int64_t s : steps)
-      if (dir.CheckpointPath(s) == newest) step = s;
-  }
-  std::vector<int64_t> chosen;
-  for (auto it = steps.rbegin(); it != steps.rend() && int(chosen.size()) < count; ++it)
-    if (*it <= step && *it >= min_step) chosen.push_back(*it);
-  std::reverse(chosen.begin(), chosen.end());
-  return chosen;
+std::string ResolveReadableCheckpoint(const run::RunDir& run, int64_t step) {
+  if (step >= 0) return run::ResolveRunCheckpoint(run, step);
+  const std::string newest = NewestReadableCheckpoint(run, -1, nullptr);
+  if (newest.empty()) throw Error(run.root() + ": the run has no readable checkpoint");
+  return newest;
+}
+
+run::CheckpointHeader HeaderOf(const TrainingState& state, const NetConfig& config) {
+  run::CheckpointHeader header;
+  header.step = state.step;
+  header.counters = state.counters;
+  header.architecture = config.ShortName();
+  return header;
 }
 
 }  // namespace loa::train

@@ -32,8 +32,6 @@ EvalSide LadderSide(const std::string& spec) { return {spec, spec, nullptr}; }
 // Thrown from a match's progress callback to end it on a stop request.
 struct MatchStopped {};
 
-std::string MatchesPath(const RunDir& run) { return run.EvalDir() + "/matches.jsonl"; }
-
 // Returns name with every character but letters, digits, '-' and '.' made '_'.
 std::string FileSafe(const std::string& name) {
   std::string out = name;
@@ -67,7 +65,7 @@ std::optional<int64_t> CheckpointStep(const std::string& name) {
   return step;
 }
 
-EvalSide CheckpointSide(const std::string& name, const std::string& path, const Config& config) {
+EvalSide CheckpointSide(const std::string& name, const std::string& path, const run::Config& config) {
   SearchParams params = EngineSearchParams(config.mcts);
   SearchLimits limits;
   std::string limit;
@@ -89,9 +87,9 @@ EvalSide CheckpointSide(const std::string& name, const std::string& path, const 
   return {name, spec, [spec, evaluator, params, limits] { return MakeSearchPlayer(spec, evaluator, params, limits); }};
 }
 
-std::vector<MatchRecord> ReadMatchRecords(const RunDir& run) {
+std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run) {
   std::vector<MatchRecord> records;
-  for (const nlohmann::json& j : ReadJsonLines(MatchesPath(run))) {
+  for (const nlohmann::json& j : run::ReadJsonLines(run.MatchesPath())) {
     auto count = [&](const char* key) {
       const auto it = j.find(key);
       return it != j.end() && it->is_number_integer() ? it->get<int>() : -1;
@@ -139,7 +137,7 @@ double EvalPauseSeconds(double seconds, int threads, int cores, double max_share
   return std::max(0.0, seconds * (used / max_share - 1));
 }
 
-void CheckPlayerSpecs(const Config& config) {
+void CheckPlayerSpecs(const run::Config& config) {
   for (const std::string& spec : config.eval.opponents) {
     try {
       MakePlayer(spec);
@@ -151,8 +149,8 @@ void CheckPlayerSpecs(const Config& config) {
 
 std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0]; }
 
-CheckpointRater::CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics)
-    : config_(config), run_(run), log_(log), metrics_(metrics) {}
+CheckpointRater::CheckpointRater(run::RunContext& run)
+    : config_(run.config), run_(run.dir), log_(run.log), metrics_(run.metrics) {}
 
 bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours) {
   const std::string &a_name = a.name, &b_name = b.name;
@@ -160,7 +158,7 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
   // openings and a records folder of their own.
   const int played = GamesPlayed(ReadMatchRecords(run_), a_name, b_name);
   if (played >= games) return true;
-  const EvalConfig& ec = config_.eval;
+  const run::EvalConfig& ec = config_.eval;
   MatchConfig mc;
   mc.player_a = a.spec;
   mc.player_b = b.spec;
@@ -173,8 +171,8 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
   mc.rules = config_.rules;
   mc.rules.max_plies = ec.max_plies;
   mc.forfeit_on_timeout = false;  // a silent engine is an error of the evaluation, not a result
-  mc.out_dir = run_.EvalDir() + "/games/" + FileSafe(a_name + "_vs_" + b_name) +
-               (played > 0 ? "_from_" + std::to_string(played + 1) : "");
+  mc.out_dir =
+      run_.EvalMatchDir(FileSafe(a_name + "_vs_" + b_name) + (played > 0 ? "_from_" + std::to_string(played + 1) : ""));
   mc.on_progress = [&](const MatchProgress& p) {
     if (StopRequested()) throw MatchStopped();
     log_.Progress("eval " + a_name + " vs " + b_name + ": " + FormatProgress(p));
@@ -194,7 +192,7 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
       {"event", "eval"}, {"step", step}, {"hours", hours}, {"player", a_name}, {"opponent", b_name}};
   for (const char* key : {"games", "wins", "draws", "losses"}) record[key] = outcome[key];
   for (const char* key : {"wins", "draws", "losses", "score", "elo", "elo_ci95"}) event[key] = outcome[key];
-  MetricsLog(MatchesPath(run_)).Write(record);
+  run::MetricsLog(run_.MatchesPath()).Write(record);
   metrics_.Write(event);
   log_.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
             std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +
@@ -273,8 +271,8 @@ std::string CheckpointRater::WriteRatings() {
   }
   table += "(Bradley-Terry over every match in eval/matches.jsonl; " +
            (anchor.empty() ? std::string("the first player") : anchor) + " fixed at Elo 0)\n";
-  WriteFileAtomic(run_.EvalDir() + "/ratings.txt", table);
-  WriteFileAtomic(run_.EvalDir() + "/ratings.json", json.dump(2) + "\n");
+  WriteFileAtomic(run_.RatingsTablePath(), table);
+  WriteFileAtomic(run_.RatingsPath(), json.dump(2) + "\n");
   return table;
 }
 

@@ -13,9 +13,8 @@
 #include "play/match.h"
 #include "play/ratings.h"
 #include "run/config.h"
-#include "run/metrics.h"
+#include "run/run_context.h"
 #include "run/run_dir.h"
-#include "train/logger.h"
 
 namespace loa::train {
 
@@ -46,11 +45,11 @@ struct EvalSide {
 // full searches) within eval.time or eval.playouts, its net loaded once
 // on run.device and shared by the match's games. No spec string is parsed
 // on the way. Throws Error naming the file when the net cannot be read.
-EvalSide CheckpointSide(const std::string& name, const std::string& path, const Config& config);
+EvalSide CheckpointSide(const std::string& name, const std::string& path, const run::Config& config);
 
 // Returns every record of eval/matches.jsonl (none if it does not exist);
 // a malformed line (a write cut short) is skipped.
-std::vector<MatchRecord> ReadMatchRecords(const RunDir& run);
+std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run);
 
 // The ratings of every player in records, anchored at `anchor` (Elo 0; the
 // first player when it does not occur), best first.
@@ -59,7 +58,7 @@ std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::
 // Builds every player the config names (eval.opponents) once, so that a bad
 // spec fails when the run starts, not hours later; throws Error naming the
 // key and the spec.
-void CheckPlayerSpecs(const Config& config);
+void CheckPlayerSpecs(const run::Config& config);
 
 // Seconds the evaluation in a training run waits after a round that took
 // `seconds` playing `threads` games at once on a machine of `cores`, so that
@@ -71,7 +70,7 @@ double EvalPauseSeconds(double seconds, int threads, int cores, double max_share
 // Plays evaluation matches and records them. Not thread-safe: one per run.
 class CheckpointRater {
  public:
-  CheckpointRater(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics);
+  explicit CheckpointRater(run::RunContext& run);
 
   // Plays checkpoint `step` against each ladder opponent, and against the
   // best-rated checkpoint before it when eval.previous_best, up to `games`
@@ -95,10 +94,10 @@ class CheckpointRater {
   bool PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours);
   void EnsureLadder(int games, double hours);
 
-  const Config& config_;
-  const RunDir& run_;
-  Logger& log_;
-  MetricsLog& metrics_;
+  const run::Config& config_;
+  const run::RunDir& run_;
+  run::Logger& log_;
+  run::MetricsLog& metrics_;
 };
 
 }  // namespace loa::train

@@ -51,21 +51,21 @@ std::string Joined(const std::vector<std::string>& lines) {
 
 // The fork's config: the source's with overrides, checked as a resume
 // checks them, but for a net that grows (net.blocks, net.channels).
-Config ForkConfig(const std::string& from, const RunDir& source, const std::vector<std::string>& overrides) {
+run::Config ForkConfig(const std::string& from, const run::RunDir& source, const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) {
     const std::string key = o.substr(0, o.find('='));
     if (key == "run.name" || key == "run.directory")
       throw Error("--set " + o + ": a fork's name and folder are --to's");
   }
-  const Config saved = LoadConfig(source.ConfigPath());
-  Config asked = LoadConfig(source.ConfigPath(), overrides);
+  const run::Config saved = run::LoadConfig(source.ConfigPath());
+  run::Config asked = run::LoadConfig(source.ConfigPath(), overrides);
   if (asked.net.blocks < saved.net.blocks || asked.net.channels < saved.net.channels)
     throw Error(from + ": a fork may grow the " + saved.net.ShortName() +
                 " net (net.blocks, net.channels) but not shrink it to " + asked.net.ShortName());
-  Config same_net = asked;
+  run::Config same_net = asked;
   same_net.net.blocks = saved.net.blocks;
   same_net.net.channels = saved.net.channels;
-  const std::string conflict = ResumeConflict(saved, same_net);
+  const std::string conflict = run::ResumeConflict(saved, same_net);
   if (!conflict.empty())
     throw Error(from + ": a fork cannot change " + conflict +
                 " (it goes on from the run's checkpoint; of the net only net.blocks and net.channels may grow)");
@@ -74,7 +74,7 @@ Config ForkConfig(const std::string& from, const RunDir& source, const std::vect
 
 // Writes the fork's checkpoint of `step`: the source's net grown into
 // config's deeper or wider one, with a fresh optimizer.
-void WriteGrownCheckpoint(const std::string& source_path, const Config& config, const std::string& target_path) {
+void WriteGrownCheckpoint(const std::string& source_path, const run::Config& config, const std::string& target_path) {
   LoaNet small(ReadCheckpointInfo(source_path).config);
   const TrainingState state = LoadCheckpoint(source_path, small, nullptr);  // the trained weights
   torch::manual_seed(uint64_t(config.run.seed) ^ uint64_t(state.step));
@@ -92,17 +92,18 @@ void WriteGrownCheckpoint(const std::string& source_path, const Config& config, 
 // Returns the shard files that the trainer had counted at the checkpoint:
 // the oldest ones up to its games_seen counter, or, for a checkpoint
 // without the counter, those written before it.
-std::vector<ShardFile> ShardsSeen(const RunDir& source, const CheckpointInfo& info, const std::string& checkpoint) {
-  std::vector<ShardFile> all = source.ListShards(), seen;
+std::vector<run::ShardFile> ShardsSeen(const run::RunDir& source, const CheckpointInfo& info,
+                                       const std::string& checkpoint) {
+  std::vector<run::ShardFile> all = source.ListShards(), seen;
   const auto counter = info.state.counters.find(kGamesSeenCounter);
   if (counter == info.state.counters.end()) {
     const auto written = fs::last_write_time(checkpoint);
-    for (const ShardFile& f : all)
+    for (const run::ShardFile& f : all)
       if (fs::last_write_time(source.SelfplayDir() + "/" + f.name) <= written) seen.push_back(f);
     return seen;
   }
   int64_t games = 0;
-  for (const ShardFile& f : all) {
+  for (const run::ShardFile& f : all) {
     if (games >= counter->second) break;
     games += ReadShardCounts(source.SelfplayDir() + "/" + f.name).games;
     seen.push_back(f);
@@ -114,27 +115,27 @@ std::vector<ShardFile> ShardsSeen(const RunDir& source, const CheckpointInfo& in
 
 ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to,
                     const std::vector<std::string>& overrides) {
-  const RunDir source(from);
+  const run::RunDir source(from);
   if (!source.Exists()) throw Error(from + ": not a run directory (no config.yaml)");
   if (fs::exists(to)) throw Error(to + " exists already; a fork goes into a new folder");
-  Config config = ForkConfig(from, source, overrides);
+  run::Config config = ForkConfig(from, source, overrides);
   const fs::path target_path = fs::path(to).lexically_normal();
   config.run.name = target_path.filename().string();
   config.run.directory = target_path.has_parent_path() ? target_path.parent_path().string() : ".";
 
-  const std::string checkpoint = ResolveRunCheckpoint(source, step);
+  const std::string checkpoint = ResolveReadableCheckpoint(source, step);
   const CheckpointInfo info = ReadCheckpointInfo(checkpoint);
   ForkSummary summary;
   summary.step = info.state.step;
-  const auto elapsed = info.state.counters.find(kElapsedMsCounter);
+  const auto elapsed = info.state.counters.find(run::kElapsedMsCounter);
   if (elapsed != info.state.counters.end()) summary.hours = double(elapsed->second) / 3.6e6;
   const bool grow = info.config.blocks != config.net.blocks || info.config.channels != config.net.channels;
 
   const std::string temporary = TempFileName(to);
-  const RunDir fork(temporary);
+  const run::RunDir fork(temporary);
   try {
     fork.Create();
-    WriteFileAtomic(fork.ConfigPath(), ConfigToYaml(config));
+    WriteFileAtomic(fork.ConfigPath(), run::ConfigToYaml(config));
     // Checkpoints.
     if (grow) {
       WriteGrownCheckpoint(checkpoint, config, fork.CheckpointPath(summary.step));
@@ -148,9 +149,10 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
         ++summary.checkpoints;
       }
     }
+    WriteMissingCheckpointHeaders(fork, nullptr);
     // Replay shards and their game records.
     std::set<std::string> bases;
-    for (const ShardFile& f : ShardsSeen(source, info, checkpoint)) {
+    for (const run::ShardFile& f : ShardsSeen(source, info, checkpoint)) {
       LinkOrCopy(source.SelfplayDir() + "/" + f.name, fork.SelfplayDir() + "/" + f.name);
       summary.games += ReadShardCounts(fork.SelfplayDir() + "/" + f.name).games;
       bases.insert(f.name.substr(0, f.name.size() - std::string(".shard").size()));
@@ -161,7 +163,7 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
       const std::string name = it->path().filename().string();
       const size_t cut = name.rfind("_g");
       if (cut != std::string::npos && bases.count(name.substr(0, cut)))
-        LinkOrCopy(it->path(), fork.GamesDir() + "/" + name);
+        LinkOrCopy(it->path(), fork.GameRecordPath(name));
     }
     // Metrics up to the checkpoint's event, less the shards left behind;
     // evaluations of the checkpoints kept.
@@ -179,11 +181,11 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
     }
     WriteFileAtomic(fork.MetricsPath(), Joined(metrics));
     std::vector<std::string> matches;
-    for (const std::string& line : Lines(source.EvalDir() + "/matches.jsonl")) {
+    for (const std::string& line : Lines(source.MatchesPath())) {
       const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
       if (record.is_object() && record.value("step", int64_t{0}) <= summary.step) matches.push_back(line);
     }
-    if (!matches.empty()) WriteFileAtomic(fork.EvalDir() + "/matches.jsonl", Joined(matches));
+    if (!matches.empty()) WriteFileAtomic(fork.MatchesPath(), Joined(matches));
     char hours[32];
     std::snprintf(hours, sizeof hours, "%.4f", summary.hours);
     std::string note = "A fork of " + from + " at step " + std::to_string(summary.step) + " (" + checkpoint + "), " +
@@ -191,7 +193,7 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
     for (const std::string& o : overrides) note += "\n  --set " + o;
     if (grow)
       note += "\nThe net grew from " + summary.grown_from + " to " + summary.grown_to + ": " + kGrowthNote + ".";
-    WriteFileAtomic(fork.root() + "/FORK.txt", note + "\n");
+    WriteFileAtomic(fork.ForkNotePath(), note + "\n");
     fs::rename(temporary, to);
   } catch (...) {
     std::error_code ignored;

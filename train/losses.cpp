@@ -60,7 +60,7 @@ class Bf16Autocast {
 };
 
 // The net's outputs for a batch in train.precision, as float32.
-NetOutput Forward(LoaNet& model, const torch::Tensor& input, const TrainConfig& c, torch::Device device) {
+NetOutput Forward(LoaNet& model, const torch::Tensor& input, const run::TrainConfig& c, torch::Device device) {
   if (c.precision != "bf16") return model->forward(input);
   NetOutput out;
   {
@@ -74,7 +74,7 @@ NetOutput Forward(LoaNet& model, const torch::Tensor& input, const TrainConfig& 
 
 }  // namespace
 
-Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double q_weight, torch::Device device) {
+Losses ComputeLosses(LoaNet& model, const Batch& b, const run::TrainConfig& c, double q_weight, torch::Device device) {
   auto tensor = [&](const std::vector<float>& data, std::vector<int64_t> shape) {
     return torch::from_blob(const_cast<float*>(data.data()), shape, torch::kFloat32).to(device);
   };
@@ -123,7 +123,7 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double
   return l;
 }
 
-std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainConfig& c, LoaNet& model) {
+std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const run::TrainConfig& c, LoaNet& model) {
   if (c.optimizer == "adamw") {
     return std::make_unique<torch::optim::AdamW>(
         model->parameters(), torch::optim::AdamWOptions(c.learning_rate).weight_decay(c.weight_decay));

@@ -25,10 +25,10 @@ struct Losses {
 // cross-entropy of the opponent's next move over all 512 slots, averaged
 // over the rows that have one), weighted by config; the value target mixes
 // in the root value with weight q_weight.
-Losses ComputeLosses(LoaNet& model, const Batch& b, const TrainConfig& c, double q_weight, torch::Device device);
+Losses ComputeLosses(LoaNet& model, const Batch& b, const run::TrainConfig& c, double q_weight, torch::Device device);
 
 // Returns the optimiser the config names over the model's parameters: SGD
 // with momentum and L2 weight decay (AlphaZero), or AdamW.
-std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainConfig& c, LoaNet& model);
+std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const run::TrainConfig& c, LoaNet& model);
 
 }  // namespace loa::train

@@ -7,7 +7,8 @@
 
 namespace loa::train {
 
-NetSource::NetSource(const RunDir& run, const NetEvaluatorOptions& options, bool uniform_before_training, Logger& log)
+NetSource::NetSource(const run::RunDir& run, const NetEvaluatorOptions& options, bool uniform_before_training,
+                     run::Logger& log)
     : run_(run), options_(options), uniform_before_training_(uniform_before_training), log_(log) {}
 
 NetSource::~NetSource() = default;

@@ -11,8 +11,8 @@
 
 #include "mcts/evaluator.h"
 #include "net/net_evaluator.h"
+#include "run/logger.h"
 #include "run/run_dir.h"
-#include "train/logger.h"
 
 namespace loa::train {
 
@@ -21,7 +21,7 @@ class NetSource : public Evaluator {
   // uniform_before_training: answer with uniform priors and an even value
   // until a checkpoint past step 0 exists (the random net says as little,
   // at a fraction of the cost).
-  NetSource(const RunDir& run, const NetEvaluatorOptions& options, bool uniform_before_training, Logger& log);
+  NetSource(const run::RunDir& run, const NetEvaluatorOptions& options, bool uniform_before_training, run::Logger& log);
   ~NetSource() override;
 
   // Loads the newest readable checkpoint newer than the one in use; a
@@ -38,10 +38,10 @@ class NetSource : public Evaluator {
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
 
  private:
-  const RunDir& run_;
+  const run::RunDir& run_;
   const NetEvaluatorOptions options_;
   const bool uniform_before_training_;
-  Logger& log_;
+  run::Logger& log_;
   mutable std::mutex mutex_;
   std::shared_ptr<Evaluator> current_;
   int64_t step_ = -1;

@@ -95,13 +95,13 @@ void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {
   for (const auto& s : shards) ends.push_back(end += int64_t(s->samples.size()));
 }
 
-ReplayBuffer::ReplayBuffer(const ReplayConfig& config, uint64_t seed, InputFeatures features)
+ReplayBuffer::ReplayBuffer(const run::ReplayConfig& config, uint64_t seed, InputFeatures features)
     : config_(config), features_(features), rng_(seed) {
   SetSamplesSeen(0);
 }
 
 void ReplayBuffer::SetSamplesSeen(int64_t samples_seen) {
-  train_.capacity = WindowSize(config_, samples_seen);
+  train_.capacity = run::WindowSize(config_, samples_seen);
   validation_.capacity = ValidationCapacity(train_.capacity, config_.validation_share);
 }
 
@@ -130,8 +130,8 @@ void ReplayBuffer::SampleBatch(int n, bool validation, Batch* batch) {
 }
 
 int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
-  std::vector<ShardFile> fresh;
-  for (ShardFile& f : run_.ListShards())
+  std::vector<run::ShardFile> fresh;
+  for (run::ShardFile& f : run_.ListShards())
     if (!seen_.count(f.name)) fresh.push_back(std::move(f));
   // On the first call, read only the newest shards that fill the window and
   // the validation set; count the older ones from their headers. The window
@@ -191,6 +191,8 @@ int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
 void ShardFeed::Count(const std::string& name, const ShardCounts& counts, const ReplayBuffer& buffer) {
   games_seen_ += counts.games;
   samples_seen_ += counts.samples;
+  const size_t writer_end = name.rfind("-w");
+  games_by_process_[writer_end == std::string::npos ? name : name.substr(0, writer_end)] += counts.games;
   if (!buffer.IsValidation(name)) train_samples_seen_ += counts.samples;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -14,8 +15,8 @@
 #include "core/random.h"
 #include "net/encoder.h"
 #include "run/config.h"
+#include "run/logger.h"
 #include "run/run_dir.h"
-#include "train/logger.h"
 #include "train/shard.h"
 
 namespace loa::train {
@@ -63,7 +64,7 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
 class ReplayBuffer {
  public:
   // Batches are encoded with the input set `features` (the net's).
-  ReplayBuffer(const ReplayConfig& config, uint64_t seed, InputFeatures features = InputFeatures::kBasic);
+  ReplayBuffer(const run::ReplayConfig& config, uint64_t seed, InputFeatures features = InputFeatures::kBasic);
 
   // Returns whether the shard named `name` is held out for validation: a
   // hash of the name below the validation share, the same in every process.
@@ -100,7 +101,7 @@ class ReplayBuffer {
     void Add(std::shared_ptr<const Shard> shard);
   };
 
-  ReplayConfig config_;
+  run::ReplayConfig config_;
   InputFeatures features_;
   Rng rng_;
   Window train_, validation_;
@@ -111,7 +112,7 @@ class ReplayBuffer {
 // naming it. Not thread-safe.
 class ShardFeed {
  public:
-  ShardFeed(const RunDir& run, Logger& log) : run_(run), log_(log) {}
+  ShardFeed(const run::RunDir& run, run::Logger& log) : run_(run), log_(log) {}
 
   // Loads the shards not seen before. On the first call (a start or a
   // resume) only the newest that fit the buffer's window are read; older
@@ -124,16 +125,21 @@ class ShardFeed {
   // Games and samples in every shard seen, read or not.
   int64_t games_seen() const { return games_seen_; }
   int64_t samples_seen() const { return samples_seen_; }
+  // Games in every shard seen, by the self-play process that wrote it (the
+  // NAME of its writer NAME-wK): each process's, and so each machine's,
+  // share of what the trainer takes.
+  const std::map<std::string, int64_t>& games_by_process() const { return games_by_process_; }
 
  private:
   void Count(const std::string& name, const ShardCounts& counts, const ReplayBuffer& buffer);
 
-  const RunDir& run_;
-  Logger& log_;
+  const run::RunDir& run_;
+  run::Logger& log_;
   std::set<std::string> seen_;
   int64_t train_samples_seen_ = 0;
   int64_t games_seen_ = 0;
   int64_t samples_seen_ = 0;
+  std::map<std::string, int64_t> games_by_process_;
   bool first_ = true;
 };
 

@@ -16,10 +16,12 @@
 #include "core/param_visitor.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
+#include "run/checkpoints.h"
+#include "run/logger.h"
 #include "run/metrics.h"
+#include "run/run_state.h"
 #include "train/checkpoint_store.h"
 #include "train/evaluation.h"
-#include "train/logger.h"
 #include "train/selfplay.h"
 #include "train/stop.h"
 #include "train/trainer.h"
@@ -36,7 +38,7 @@ namespace {
 // queue's lock, begun with those eval/matches.jsonl has rated already.
 class EvalQueue {
  public:
-  EvalQueue(CheckpointRater& rater, const EvalConfig& config, Logger& log, const RunDir& dir)
+  EvalQueue(CheckpointRater& rater, const run::EvalConfig& config, run::Logger& log, const run::RunDir& dir)
       : rater_(rater), config_(config), log_(log) {
     for (const MatchRecord& r : ReadMatchRecords(dir))
       if (const std::optional<int64_t> step = CheckpointStep(r.a)) queued_.insert(*step);
@@ -98,8 +100,8 @@ class EvalQueue {
   }
 
   CheckpointRater& rater_;
-  const EvalConfig& config_;
-  Logger& log_;
+  const run::EvalConfig& config_;
+  run::Logger& log_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::optional<Item> pending_;
@@ -108,8 +110,46 @@ class EvalQueue {
   std::thread thread_;
 };
 
+// How often a process of the run reads the run's state (state.json).
+constexpr std::chrono::seconds kStatePoll{2};
+
+// Reads the run's state every kStatePoll while it lives: `loaz stop` (the
+// state stopped) stops the process cleanly, as SIGTERM does; a run that
+// finished ends the self-play of a process without the trainer.
+class StateWatch {
+ public:
+  StateWatch(const run::RunDir& dir, bool trainer, std::atomic<bool>& stop_selfplay, run::Logger& log)
+      : thread_([&dir, trainer, &stop_selfplay, &log, this] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          while (!changed_.wait_for(lock, kStatePoll, [this] { return closing_; })) {
+            const run::RunStatus status = run::ReadRunState(dir);
+            if (status.state == run::RunState::kStopped && !StopRequested()) {
+              log.Info("the run was stopped (" + status.reason + "); ending cleanly");
+              RequestStop();
+            } else if (status.state == run::RunState::kFinished && !trainer && !stop_selfplay) {
+              log.Info("the run has finished (" + status.reason + "); self-play ends");
+              stop_selfplay = true;
+            }
+          }
+        }) {}
+  ~StateWatch() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool closing_ = false;
+  std::thread thread_;
+};
+
 // Returns whether checkpoint `step` is due for evaluation.
-bool EvalDue(const Config& c, int64_t step) {
+bool EvalDue(const run::Config& c, int64_t step) {
   if (c.eval.every_checkpoints <= 0 || step <= 0) return false;
   return (step / c.train.checkpoint_every) % c.eval.every_checkpoints == 0;
 }
@@ -117,10 +157,10 @@ bool EvalDue(const Config& c, int64_t step) {
 }  // namespace
 
 OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides) {
-  OpenedRun run{LoadConfig(config_path, overrides), RunDir(""), false};
+  OpenedRun run{run::LoadConfig(config_path, overrides), run::RunDir(""), false};
   CheckPlayerSpecs(run.config);
-  run.dir = RunDir(run.config.RunDirectory());
-  const std::string yaml = ConfigToYaml(run.config);
+  run.dir = run::RunDir(run.config.RunDirectory());
+  const std::string yaml = run::ConfigToYaml(run.config);
   if (std::filesystem::exists(run.dir.ConfigPath()) || std::filesystem::exists(run.dir.CheckpointDir())) {
     if (!run.dir.Exists() || ReadFile(run.dir.ConfigPath(), kMaxTextBytes) != yaml)
       throw Error(run.dir.root() + " already holds a run with another config; resume it with `loaz train --run " +
@@ -136,32 +176,28 @@ OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<st
 }
 
 OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist) {
-  OpenedRun run{Config(), RunDir(dir), true};
+  OpenedRun run{run::Config(), run::RunDir(dir), true};
   if (!std::filesystem::is_directory(dir)) throw Error(dir + ": not a run directory (no such folder)");
   if (!std::filesystem::exists(run.dir.ConfigPath())) throw Error(dir + ": not a run directory (no config.yaml)");
   // The saved config owns the run: an override may not change what its
   // checkpoints are (the net, the encoder's rules) or where it lives.
-  const Config saved = LoadConfig(run.dir.ConfigPath());
-  run.config = LoadConfig(run.dir.ConfigPath(), overrides);
-  const std::string conflict = ResumeConflict(saved, run.config);
+  const run::Config saved = run::LoadConfig(run.dir.ConfigPath());
+  run.config = run::LoadConfig(run.dir.ConfigPath(), overrides);
+  const std::string conflict = run::ResumeConflict(saved, run.config);
   if (!conflict.empty())
     throw Error(dir + ": a resumed run cannot change " + conflict +
                 " (its checkpoints hold one architecture under one set of rules; start a new run for another)");
   CheckPlayerSpecs(run.config);
   run.dir.Create();
-  if (persist && !overrides.empty()) WriteFileAtomic(run.dir.ConfigPath(), ConfigToYaml(run.config));
+  if (persist && !overrides.empty()) WriteFileAtomic(run.dir.ConfigPath(), run::ConfigToYaml(run.config));
   return run;
 }
 
-ExportedNet ExportRunNet(const RunDir& dir, const std::vector<int64_t>& steps) {
+ExportedNet ExportRunNet(const run::RunDir& dir, const std::vector<int64_t>& steps) {
   if (steps.empty()) throw Error(dir.root() + ": no checkpoint to export");
   std::vector<ExportedNet> nets;
   for (int64_t step : steps) nets.push_back(ExportCheckpoint(dir.CheckpointPath(step)));
   return nets.size() == 1 ? nets.front() : AverageNets(nets);
-}
-
-std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int average) {
-  return CheckpointsUpTo(dir, last, average, last / 2);
 }
 
 namespace {
@@ -169,9 +205,11 @@ namespace {
 // Runs the trainer with evaluation in a thread beside it; when the run
 // reaches its limit, evaluates and exports the last checkpoint. Returns
 // false when the trainer failed.
-bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer, Logger& log, MetricsLog& metrics,
-                      std::atomic<bool>& stop_selfplay) {
-  CheckpointRater rater(config, dir, log, metrics);
+bool TrainAndEvaluate(run::RunContext& run, Trainer& trainer, std::atomic<bool>& stop_selfplay) {
+  const run::Config& config = run.config;
+  const run::RunDir& dir = run.dir;
+  run::Logger& log = run.log;
+  CheckpointRater rater(run);
   EvalQueue evals(rater, config.eval, log, dir);
   int64_t last = -1;
   try {
@@ -185,9 +223,12 @@ bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer,
   }
   stop_selfplay = true;
   if (StopRequested() || !trainer.Finished()) return true;
+  // Workers of other processes and machines end at their next check.
+  run::WriteRunState(dir, run::RunState::kFinished,
+                     "the trainer reached the run's budget at step " + std::to_string(last) + " on " + ThisHost());
   if (config.eval.every_checkpoints > 0 && last > 0) evals.Push(last, trainer.Hours());
   evals.Close();
-  std::vector<int64_t> steps = FinalExportSteps(dir, last, config.train.export_average);
+  std::vector<int64_t> steps = run::FinalExportSteps(dir, last, config.train.export_average);
   ExportedNet net;
   try {
     net = ExportRunNet(dir, steps);
@@ -197,32 +238,40 @@ bool TrainAndEvaluate(const Config& config, const RunDir& dir, Trainer& trainer,
     steps = {last};
     net = ExportRunNet(dir, steps);
   }
-  WriteExport(RunExportPath(dir), net);
+  WriteExport(dir.ExportPath(), net);
   log.Info("run finished at step " + std::to_string(last) + "; exported " +
            (steps.size() == 1 ? std::string("it")
                               : "the mean of its checkpoints " + std::to_string(steps.front()) + " to " +
                                     std::to_string(last) + " (" + std::to_string(steps.size()) + ")") +
-           " to " + RunExportPath(dir));
+           " to " + dir.ExportPath());
   return true;
 }
 
 }  // namespace
 
 int RunTraining(const OpenedRun& opened, const RunParts& parts) {
-  const Config& config = opened.config;
-  const RunDir& dir = opened.dir;
-  Logger log(dir.LogPath());
-  MetricsLog metrics(dir.MetricsPath());
+  run::RunContext run(opened.config, opened.dir);
+  const run::RunDir& dir = run.dir;
+  run::Logger& log = run.log;
   // Temporary files of writes that a kill cut short (this host's, whose
   // process is gone; another host sharing the folder may still be writing).
   int stale = 0;
-  for (const std::string& folder : {dir.root(), dir.CheckpointDir(), dir.SelfplayDir(), dir.GamesDir(), dir.EvalDir()})
-    stale += RemoveStaleTempFiles(folder);
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(dir.EvalDir() + "/games", error), end; !error && it != end;
-       it.increment(error))
-    if (it->is_directory()) stale += RemoveStaleTempFiles(it->path().string());
+  for (const std::string& folder : dir.WrittenFolders()) stale += RemoveStaleTempFiles(folder);
   if (stale > 0) log.Info("removed " + std::to_string(stale) + " temporary files of writes cut short");
+  const run::RunStatus status = run::ReadRunState(dir);
+  if (parts.trainer && parts.unless_ended && status.ended()) {
+    log.Info(std::string("the run has ") + run::RunStateName(status.state) + " (" + status.reason +
+             "); the trainer has nothing to do (`loaz train --run DIR` or `loaz launch slurm --run DIR` resumes it)");
+    return 0;
+  }
+  if (parts.trainer) {
+    // A start or resume sets the run going again, whatever ended it before.
+    run::WriteRunState(dir, run::RunState::kRunning, "the trainer started on " + ThisHost());
+  } else if (status.ended()) {
+    log.Info(std::string("the run has ") + run::RunStateName(status.state) + " (" + status.reason +
+             "); self-play has nothing to do");
+    return 0;
+  }
   log.Info(std::string(opened.resumed ? "resuming" : "starting") + " run " + dir.root() + " (" +
            (parts.selfplay && parts.trainer ? "self-play and trainer"
             : parts.selfplay                ? "self-play only"
@@ -230,14 +279,15 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
            ")");
   std::unique_ptr<Trainer> trainer;
   if (parts.trainer) {
-    trainer = std::make_unique<Trainer>(config, dir, log, metrics);
+    trainer = std::make_unique<Trainer>(run);
     trainer->RestoreOrStart();
   }
   std::atomic<bool> stop_selfplay{false}, failed{false};
+  const StateWatch watch(dir, parts.trainer, stop_selfplay, log);
   std::thread selfplay_thread;
   std::unique_ptr<SelfPlay> selfplay;
   if (parts.selfplay) {
-    selfplay = std::make_unique<SelfPlay>(config, dir, log, metrics, parts.selfplay_name);
+    selfplay = std::make_unique<SelfPlay>(run, parts.selfplay_name);
     selfplay_thread = std::thread([&] {
       try {
         selfplay->Run(stop_selfplay);
@@ -251,7 +301,7 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
   if (trainer) {
     // Nothing may escape while the self-play thread is joinable.
     try {
-      if (!TrainAndEvaluate(config, dir, *trainer, log, metrics, stop_selfplay)) failed = true;
+      if (!TrainAndEvaluate(run, *trainer, stop_selfplay)) failed = true;
     } catch (const std::exception& e) {
       log.Error(std::string("run failed: ") + e.what());
       failed = true;
@@ -261,7 +311,10 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
   }
   if (selfplay_thread.joinable()) selfplay_thread.join();
   if (failed) return 1;
-  if (StopRequested()) log.Info("stopped cleanly; resume with `loaz train --run " + dir.root() + "`");
+  if (StopRequested())
+    log.Info("stopped cleanly; resume with `loaz train --run " + dir.root() + "`");
+  else if (stop_selfplay && !parts.trainer)
+    log.Info("self-play ended with the run");
   return 0;
 }
 

@@ -16,8 +16,8 @@ namespace loa::train {
 
 // A run directory opened for work, with its config.
 struct OpenedRun {
-  Config config;
-  RunDir dir;
+  run::Config config;
+  run::RunDir dir;
   bool resumed = false;  // the directory held a run already
 };
 
@@ -38,6 +38,10 @@ struct RunParts {
   bool selfplay = true;                // self-play workers
   bool trainer = true;                 // the trainer loop, with evaluation every eval.every_checkpoints
   std::string selfplay_name = "main";  // the writer name of this process's shards
+  // A trainer that ends at once when the run has ended (finished or
+  // stopped) instead of setting it going again: a cluster job's, which a
+  // requeue may start after `loaz stop`.
+  bool unless_ended = false;
 };
 
 // Runs the parts until the run's step or time limit (then evaluates the
@@ -50,11 +54,6 @@ int RunTraining(const OpenedRun& run, const RunParts& parts);
 // Returns the export of a run's checkpoints `steps`: the one as it is, or
 // the mean of several (stochastic weight averaging, AverageNets). Throws
 // Error when steps is empty or a checkpoint cannot be read.
-ExportedNet ExportRunNet(const RunDir& dir, const std::vector<int64_t>& steps);
-
-// The steps the export at a run's end averages: up to `average` newest
-// checkpoints up to `last`, from the run's second half (never its first
-// minutes' nets, in a run of few checkpoints).
-std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int average);
+ExportedNet ExportRunNet(const run::RunDir& dir, const std::vector<int64_t>& steps);
 
 }  // namespace loa::train

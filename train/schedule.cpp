@@ -5,7 +5,7 @@
 
 namespace loa::train {
 
-double LearningRate(const TrainConfig& c, int64_t step, int64_t samples, double budget_spent) {
+double LearningRate(const run::TrainConfig& c, int64_t step, int64_t samples, double budget_spent) {
   const double warm = c.warmup_steps > 0 ? std::min(1.0, double(step + 1) / c.warmup_steps) : 1.0;
   double factor = 1.0;
   if (c.lr_schedule == "cosine") {
@@ -21,14 +21,14 @@ double LearningRate(const TrainConfig& c, int64_t step, int64_t samples, double 
   return c.learning_rate * warm * factor;
 }
 
-double BudgetSpent(const Config& config, int64_t step, double hours) {
+double BudgetSpent(const run::Config& config, int64_t step, double hours) {
   double spent = 0;
   if (config.train.max_steps > 0) spent = std::max(spent, double(step) / double(config.train.max_steps));
   if (config.run.max_hours > 0) spent = std::max(spent, hours / config.run.max_hours);
   return spent;
 }
 
-TrainCredit::TrainCredit(const ReplayConfig& config)
+TrainCredit::TrainCredit(const run::ReplayConfig& config)
     : ratio_(config.max_train_ratio), cap_(double(config.max_train_credit)) {}
 
 void TrainCredit::Update(int64_t samples_seen, int64_t samples_trained) {

@@ -18,12 +18,12 @@ namespace loa::train {
 //             budget's decay starts when 1 - lr_budget_tail of it is spent),
 //             then flat;
 //   step:     lr_decay_factor ^ floor(samples / lr_decay_samples).
-double LearningRate(const TrainConfig& config, int64_t step, int64_t samples, double budget_spent = 0);
+double LearningRate(const run::TrainConfig& config, int64_t step, int64_t samples, double budget_spent = 0);
 
 // Returns the share of the run's budget spent after `step` steps and `hours`
 // of run time: the larger of step / train.max_steps and hours /
 // run.max_hours, 0 when the run has neither.
-double BudgetSpent(const Config& config, int64_t step, double hours);
+double BudgetSpent(const run::Config& config, int64_t step, double hours);
 
 // The train ratio as a bucket of credit, in samples (KataGo's train
 // bucket): each new self-play sample adds replay.max_train_ratio samples,
@@ -36,7 +36,7 @@ double BudgetSpent(const Config& config, int64_t step, double hours);
 // raises it catches up at most the cap, not the whole history again.
 class TrainCredit {
  public:
-  explicit TrainCredit(const ReplayConfig& config);
+  explicit TrainCredit(const run::ReplayConfig& config);
   // Takes the running total of self-play samples the trainer has seen (its
   // window's, not validation's) and, on the first call, of samples trained.
   void Update(int64_t samples_seen, int64_t samples_trained);

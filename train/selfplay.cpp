@@ -1,7 +1,10 @@
 #include "train/selfplay.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -10,12 +13,16 @@
 #include <unordered_map>
 #include <vector>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/hash.h"
 #include "core/random.h"
 #include "core/record.h"
 #include "mcts/selfplay_driver.h"
+#include "run/workers.h"
 #include "train/checkpoint_store.h"
 #include "train/game_samples.h"
 #include "train/net_source.h"
@@ -48,15 +55,15 @@ struct SelfPlay::Worker {
 
 struct SelfPlay::Shared {
   NetSource net;
-  Shared(const RunDir& run, const NetEvaluatorOptions& options, bool uniform_first, Logger& log)
+  Shared(const run::RunDir& run, const NetEvaluatorOptions& options, bool uniform_first, run::Logger& log)
       : net(run, options, uniform_first, log) {}
 };
 
-SelfPlay::SelfPlay(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics, std::string name)
-    : config_(config), run_(run), log_(log), metrics_(metrics), name_(std::move(name)) {
-  NetEvaluatorOptions options = config.selfplay.evaluator;
-  options.device = config.run.device;
-  shared_ = std::make_unique<Shared>(run, options, config.selfplay.uniform_first, log);
+SelfPlay::SelfPlay(run::RunContext& run, std::string name)
+    : config_(run.config), run_(run.dir), log_(run.log), metrics_(run.metrics), name_(std::move(name)) {
+  NetEvaluatorOptions options = config_.selfplay.evaluator;
+  options.device = config_.run.device;
+  shared_ = std::make_unique<Shared>(run_, options, config_.selfplay.uniform_first, log_);
 }
 
 SelfPlay::~SelfPlay() = default;
@@ -81,11 +88,11 @@ std::pair<std::string, size_t> WriterOf(const std::string& file, const std::stri
 
 }  // namespace
 
-Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, MetricsLog& metrics) {
+Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::MetricsLog& metrics) {
   namespace fs = std::filesystem;
   Reconciled done;
   std::set<std::string> shards;  // "WRITER_SEQ" of this process's shards
-  for (const ShardFile& f : run.ListShards()) {
+  for (const run::ShardFile& f : run.ListShards()) {
     const auto [writer, length] = WriterOf(f.name, name);
     if (!writer.empty() && f.name.compare(length, std::string::npos, ".shard") == 0)
       shards.insert(f.name.substr(0, length));
@@ -99,7 +106,7 @@ Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, Metrics
     done.records_removed += fs::remove(it->path(), ignored);
   }
   std::set<std::pair<std::string, int64_t>> reported;
-  for (const nlohmann::json& event : ReadJsonLines(run.MetricsPath())) {
+  for (const nlohmann::json& event : run::ReadJsonLines(run.MetricsPath())) {
     const auto kind = event.find("event"), writer = event.find("writer"), seq = event.find("shard");
     if (kind != event.end() && *kind == "selfplay" && writer != event.end() && writer->is_string() &&
         seq != event.end() && seq->is_number_integer())
@@ -127,22 +134,67 @@ Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, Metrics
   return done;
 }
 
+bool SelfPlay::WaitForTheName(const std::atomic<bool>& stop) {
+  const std::string host = ThisHost();
+  bool told = false;
+  for (;;) {
+    if (stop || StopRequested()) return false;
+    const std::vector<run::WorkerBeat> beats = run::ReadWorkerBeats(run_);
+    const auto it = std::find_if(beats.begin(), beats.end(), [&](const run::WorkerBeat& b) { return b.name == name_; });
+    if (it == beats.end() || run::LivenessAt(*it, run::UnixNow()) != run::WorkerLiveness::kAlive) return true;
+    // This host's process that is gone (a kill -9 and a quick restart).
+    if (it->host == host && (it->pid == ::getpid() || (::kill(pid_t(it->pid), 0) != 0 && errno == ESRCH))) return true;
+    if (!told)
+      log_.Info("self-play: another process named " + name_ + " (" + it->host + " pid " + std::to_string(it->pid) +
+                (it->job.empty() ? "" : " job " + it->job) + ") beat " +
+                std::to_string(std::lround(run::UnixNow() - it->time)) + " s ago; waiting until it ends or goes stale");
+    told = true;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+}
+
+void SelfPlay::Beat(bool ended) {
+  run::WorkerBeat beat;
+  beat.name = name_;
+  beat.host = ThisHost();
+  beat.pid = ::getpid();
+  beat.job = run::BatchJobName();
+  beat.started = started_unix_;
+  beat.time = run::UnixNow();
+  beat.games = games_.load();
+  beat.positions = positions_.load();
+  beat.positions_per_hour = double(beat.positions) / std::max(1e-9, (Now() - started_) / 3600);
+  beat.net_step = shared_->net.step();
+  beat.ended = ended;
+  try {
+    run::WriteWorkerBeat(run_, beat);
+  } catch (const IoError& e) {
+    log_.Warn(std::string("self-play: heartbeat not written: ") + e.what());  // a full disk: play on
+  }
+}
+
 void SelfPlay::Run(const std::atomic<bool>& stop) {
+  if (!WaitForTheName(stop)) return;
+  started_ = Now();
+  started_unix_ = run::UnixNow();
+  Beat(false);
   const Reconciled repaired = ReconcileSelfplay(run_, name_, metrics_);
   if (repaired.records_removed > 0 || repaired.metrics_added > 0)
     log_.Info("self-play: after a crash, removed " + std::to_string(repaired.records_removed) +
               " records of unwritten shards and logged " + std::to_string(repaired.metrics_added) +
               " shards that had no selfplay event");
-  for (const ShardFile& f : run_.ListShards()) {
+  for (const run::ShardFile& f : run_.ListShards()) {
     try {
       games_at_start_ += ReadShardCounts(run_.SelfplayDir() + "/" + f.name).games;
     } catch (const loa::Error&) {
       // The trainer's feed warns about it.
     }
   }
-  started_ = Now();
   while (!shared_->net.Refresh() && shared_->net.step() < 0) {
-    if (stop || StopRequested()) return;
+    if (stop || StopRequested()) {
+      Beat(true);
+      return;
+    }
     std::this_thread::sleep_for(kNoNetWait);  // a separate trainer has not written step 0 yet
   }
   NoteNetAge();
@@ -163,8 +215,23 @@ void SelfPlay::Run(const std::atomic<bool>& stop) {
       }
     });
   }
+  // The heartbeat, until the workers are done.
+  std::atomic<bool> done{false};
+  std::thread heart([&] {
+    double last = Now();
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      if (Now() - last >= run::kHeartbeatSeconds) {
+        Beat(false);
+        last = Now();
+      }
+    }
+  });
   for (std::thread& t : threads) t.join();
+  done = true;
+  heart.join();
   if (error) std::rethrow_exception(error);
+  Beat(true);
 }
 
 void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
@@ -176,7 +243,7 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   // worker starts past its last shard, so it never replays old games.
   w.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(w.writer) ^ Mix(uint64_t(w.seq))));
   SelfPlayDriver driver(&shared_->net, config_.mcts, config_.rules, config_.selfplay.games_per_worker, w.seed);
-  const SelfplayConfig& sc = config_.selfplay;
+  const run::SelfplayConfig& sc = config_.selfplay;
   driver.set_resign_check([&](const SelfPlayGame& g) {
     if (!WouldResign(g, sc.resign_threshold, sc.resign_consecutive)) return false;
     const bool playout = double(Mix(w.seed ^ Mix(uint64_t(g.index) + 1)) >> 11) * 0x1.0p-53 < sc.resign_playout_share;
@@ -210,7 +277,7 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
 }
 
 void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
-  const SelfplayConfig& sc = config_.selfplay;
+  const run::SelfplayConfig& sc = config_.selfplay;
   const GameOutcome outcome = OutcomeOf(g);
   Rng rng(w.seed ^ Mix(uint64_t(g.index) + 2));
   samples_ += AppendGame(g, outcome, &w.shard, sc.policy_surprise_weight, &rng);
@@ -246,7 +313,7 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
   // between them leaves what ReconcileSelfplay repairs.
   const std::string path = run_.ShardPath(w.writer, w.seq);
   const std::string base = path.substr(path.rfind('/') + 1, path.size() - path.rfind('/') - 1 - 6);  // no ".shard"
-  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GamesDir() + "/" + base + "_g" + game + ".txt", text);
+  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GameRecordPath(base + "_g" + game + ".txt"), text);
   train::WriteShard(path, w.shard);
   Report(w, w.shard.games, int(w.shard.samples.size()));
   if (last) log_.Info("self-play: wrote the last shard " + path);
@@ -259,15 +326,15 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
 
 SelfPlay::StagePlayouts SelfPlay::PlayoutsOf(int stage) const {
   if (stage == 0) return {config_.mcts.playouts, config_.mcts.cheap_playouts};
-  const PlayoutsStep& step = config_.selfplay.playouts_schedule[std::size_t(stage - 1)];
+  const run::PlayoutsStep& step = config_.selfplay.playouts_schedule[std::size_t(stage - 1)];
   return {step.full, step.cheap};
 }
 
 void SelfPlay::NoteNetAge() {
-  const std::vector<PlayoutsStep>& schedule = config_.selfplay.playouts_schedule;
+  const std::vector<run::PlayoutsStep>& schedule = config_.selfplay.playouts_schedule;
   if (schedule.empty()) return;
   const int64_t step = shared_->net.step();
-  const double hours = step > 0 ? CheckpointHours(run_, step) : 0.0;
+  const double hours = step > 0 ? run::CheckpointHours(run_, step) : 0.0;
   int stage = 0;
   while (stage < int(schedule.size()) && hours >= schedule[std::size_t(stage)].hours) ++stage;
   if (stage <= stage_.load()) return;
@@ -288,6 +355,7 @@ void SelfPlay::Report(const Worker& w, int games, int samples) {
   const int64_t checked = resign_checked_.load();
   metrics_.Write({{"event", "selfplay"},
                   {"writer", w.writer},
+                  {"host", ThisHost()},
                   {"shard", w.seq},
                   {"net_step", shared_->net.step()},
                   {"playouts", Playouts()},

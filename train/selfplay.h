@@ -11,9 +11,8 @@
 #include "mcts/selfplay_driver.h"
 
 #include "run/config.h"
-#include "run/metrics.h"
+#include "run/run_context.h"
 #include "run/run_dir.h"
-#include "train/logger.h"
 
 namespace loa::train {
 
@@ -29,7 +28,7 @@ struct Reconciled {
 // written before it, its event after it). Records without their shard are
 // removed; a shard without its event gets one, marked "reconciled". Call it
 // before those writers start.
-Reconciled ReconcileSelfplay(const RunDir& run, const std::string& name, MetricsLog& metrics);
+Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::MetricsLog& metrics);
 
 // The self-play workers of one process. Threads: Run on one thread (it
 // starts selfplay.workers worker threads and joins them before it
@@ -41,13 +40,16 @@ class SelfPlay {
   // `name` tells this process's shards apart from other writers' in the
   // same run directory ("main" for `loaz train`); it and the config's seed
   // seed every game, never the clock.
-  SelfPlay(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics, std::string name);
+  SelfPlay(run::RunContext& run, std::string name);
   ~SelfPlay();
 
   // Plays until a stop request, selfplay.max_games games in the run, or
   // `stop` becoming true; then writes the finished games it holds as a last
   // shard and returns. Loads the newest checkpoint first and every newer
-  // one as it appears. Throws Error when no net can be loaded.
+  // one as it appears. Keeps the process's heartbeat (run/workers.h) from
+  // start to end; waits first while another live process of the same name
+  // plays (a requeued cluster task whose first life is not yet stale).
+  // Throws Error when no net can be loaded.
   void Run(const std::atomic<bool>& stop);
 
   // Totals of this process so far. Thread-safe.
@@ -62,6 +64,11 @@ class SelfPlay {
   void AddGame(Worker& w, const SelfPlayGame& g);
   void WriteShard(Worker& w, bool last);
   void Report(const Worker& w, int games, int samples);
+  // Writes the heartbeat (workers/NAME.json) with the totals now.
+  void Beat(bool ended);
+  // Returns once no other live process has this process's name, or a stop
+  // came first (false).
+  bool WaitForTheName(const std::atomic<bool>& stop);
   // Moves self-play along selfplay.playouts_schedule: to the last step
   // whose hours the net in use has reached (a resumed run's first net may
   // have passed several). Never moves back.
@@ -75,10 +82,10 @@ class SelfPlay {
   // The playouts of a full search now.
   int Playouts() const;
 
-  const Config& config_;
-  const RunDir& run_;
-  Logger& log_;
-  MetricsLog& metrics_;
+  const run::Config& config_;
+  const run::RunDir& run_;
+  run::Logger& log_;
+  run::MetricsLog& metrics_;
   const std::string name_;
   int64_t games_at_start_ = 0;
   std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};
@@ -86,6 +93,7 @@ class SelfPlay {
   std::atomic<bool> reached_max_games_{false};
   std::atomic<int> stage_{0};  // of the playouts schedule: 0 mcts.*, k its step k - 1
   double started_ = 0;
+  double started_unix_ = 0;
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };

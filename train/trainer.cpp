@@ -53,7 +53,7 @@ struct LossSums {
 }  // namespace
 
 struct Trainer::Impl {
-  Impl(const Config& c, const RunDir& r, Logger& l, MetricsLog& m)
+  Impl(const run::Config& c, const run::RunDir& r, run::Logger& l, run::MetricsLog& m)
       : config(c),
         run(r),
         log(l),
@@ -90,7 +90,7 @@ struct Trainer::Impl {
     s.step = step;
     s.rules = config.rules.ToString();
     s.counters[kSamplesTrainedCounter] = samples_trained;
-    s.counters[kElapsedMsCounter] = int64_t(Hours() * 3.6e6);
+    s.counters[run::kElapsedMsCounter] = int64_t(Hours() * 3.6e6);
     s.counters[kGamesSeenCounter] = feed.games_seen();
     s.counters[kSelfplaySamplesCounter] = feed.samples_seen();
     return s;
@@ -104,10 +104,10 @@ struct Trainer::Impl {
   std::string SaveCheckpoint();
   void LogProgress();
 
-  const Config& config;
-  const RunDir& run;
-  Logger& log;
-  MetricsLog& metrics;
+  const run::Config& config;
+  const run::RunDir& run;
+  run::Logger& log;
+  run::MetricsLog& metrics;
   torch::Device device;
   LoaNet model;
   LoaNet average{nullptr};  // the moving average of model (train.average_steps), or null
@@ -124,7 +124,7 @@ struct Trainer::Impl {
   LossSums sums;
 };
 
-ExportedNet ReadInitialNet(const Config& config) {
+ExportedNet ReadInitialNet(const run::Config& config) {
   const std::string& path = config.train.initial_net;
   const std::string where = "train.initial_net: " + path;
   ExportedNet net;
@@ -242,7 +242,10 @@ void Trainer::Impl::Validate() {
 
 std::string Trainer::Impl::SaveCheckpoint() {
   const std::string path = run.CheckpointPath(step);
-  loa::SaveCheckpoint(path, model, optimizer.get(), State(), Average());
+  // The header first: every checkpoint a reader lists has one.
+  const TrainingState state = State();
+  run::WriteCheckpointHeader(run, HeaderOf(state, model->config()));
+  loa::SaveCheckpoint(path, model, optimizer.get(), state, Average());
   metrics.Write({{"event", "checkpoint"}, {"step", step}, {"hours", Hours()}, {"path", path}});
   PruneCheckpoints(run, config.train.keep_checkpoints);
   return path;
@@ -261,6 +264,7 @@ void Trainer::Impl::LogProgress() {
                           {"buffer", buffer.size()},
                           {"validation_buffer", buffer.validation_size()},
                           {"games", feed.games_seen()},
+                          {"games_by_process", feed.games_by_process()},
                           {"selfplay_samples", feed.samples_seen()}};
   sums.Into(event);
   metrics.Write(event);
@@ -277,21 +281,24 @@ void Trainer::Impl::LogProgress() {
   interval_start = Clock::now();
 }
 
-Trainer::Trainer(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics) {
+Trainer::Trainer(run::RunContext& run) {
+  const run::Config& config = run.config;
+  run::Logger& log = run.log;
   // Training owns LibTorch's threads in its process (ClaimTorchThreads).
   if (ClaimTorchThreads(config.train.threads) != config.train.threads)
     log.Warn("LibTorch's thread count was set before the trainer's train.threads");
-  impl_ = std::make_unique<Impl>(config, run, log, metrics);
+  impl_ = std::make_unique<Impl>(config, run.dir, log, run.metrics);
 }
 
 Trainer::~Trainer() = default;
 
 int64_t Trainer::RestoreOrStart() {
   Impl& s = *impl_;
+  WriteMissingCheckpointHeaders(s.run, &s.log);  // a run from before headers
   if (auto state = RestoreNewest(s.run, s.model, s.optimizer.get(), s.log, s.Average())) {
     s.step = state->step;
     s.samples_trained = state->counters[kSamplesTrainedCounter];
-    s.elapsed_ms_base = state->counters[kElapsedMsCounter];
+    s.elapsed_ms_base = state->counters[run::kElapsedMsCounter];
     s.started = Clock::now();
   } else if (!s.config.train.initial_net.empty()) {
     s.LoadInitialNet();

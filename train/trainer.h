@@ -11,9 +11,8 @@
 
 #include "net/export.h"
 #include "run/config.h"
-#include "run/metrics.h"
+#include "run/run_context.h"
 #include "run/run_dir.h"
-#include "train/logger.h"
 
 namespace loa::train {
 
@@ -25,7 +24,7 @@ inline constexpr char kSelfplaySamplesCounter[] = "selfplay_samples";
 // Reads train.initial_net and checks that it can start a run of config:
 // the run's net but for fewer or as many blocks, and the run's rules.
 // Throws Error (one line naming the key and the file) or IoError.
-ExportedNet ReadInitialNet(const Config& config);
+ExportedNet ReadInitialNet(const run::Config& config);
 
 // The trainer of a run. Threads: one thread calls every member (LibTorch's
 // intra-op threads are its own); the checkpoint callback runs on that
@@ -37,7 +36,7 @@ class Trainer {
 
   // Sets up the model and optimizer on config.run.device; nothing is read
   // yet. Throws Error for a device LibTorch lacks.
-  Trainer(const Config& config, const RunDir& run, Logger& log, MetricsLog& metrics);
+  explicit Trainer(run::RunContext& run);
   ~Trainer();
 
   // Loads the newest loadable checkpoint (model, optimizer, step, counters;

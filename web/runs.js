@@ -89,8 +89,9 @@ async function loadRun() {
   ensureCharts();
   if (metrics.run !== index) Object.assign(metrics, {run: index, next: 0, file: '', events: []});
   if (!await catchUpMetrics(index)) return;  // another run was chosen meanwhile
-  const [ratings, checkpoints, games] = await Promise.all([
-    api(`/api/runs/${index}/ratings`), api(`/api/runs/${index}/checkpoints`), api(`/api/runs/${index}/games`)]);
+  const [ratings, checkpoints, games, workers] = await Promise.all([
+    api(`/api/runs/${index}/ratings`), api(`/api/runs/${index}/checkpoints`), api(`/api/runs/${index}/games`),
+    api(`/api/runs/${index}/workers`)]);
   if (metrics.run !== index) return;
   const events = metrics.events;
   const of = (name) => events.filter((e) => e.event === name);
@@ -118,6 +119,16 @@ async function loadRun() {
     const row = body.insertRow();
     for (const v of [r.name, Math.round(r.elo), Math.round(r.ci95), r.games, (100 * r.score).toFixed(1) + '%']) row.insertCell().textContent = v;
   }
+  // Every self-play process that has played for the run (docs/CLUSTER.md).
+  const workerBody = $('workers').tBodies[0];
+  workerBody.textContent = '';
+  for (const w of workers.workers) {
+    const row = workerBody.insertRow();
+    row.className = w.liveness;
+    for (const v of [w.name, w.host, w.job || '-', w.liveness, w.games, Math.round(w.positions_per_hour), w.net_step,
+      `${Math.round(w.seconds_since_beat)} s ago`]) row.insertCell().textContent = v;
+  }
+  $('workers-none').classList.toggle('hidden', workers.workers.length > 0);
   // Checkpoints play where the server has LibTorch; the run's export anywhere.
   const list = $('checkpoints');
   list.textContent = '';

@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 
-namespace loa::train {
+namespace loa::run {
 namespace {
 
 // Returns the message of the Error that parsing text throws ("" if none).
@@ -298,7 +298,8 @@ TEST(ConfigTest, ABaseConfigUnderliesTheKeysAConfigLeavesOut) {
 
 TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
   const std::vector<ConfigSection> sections = DescribeConfig();
-  ASSERT_EQ(sections.size(), 8u);
+  ASSERT_EQ(sections.size(), 9u);
+  EXPECT_EQ(sections.back().name, "cluster");
   size_t keys = 0;
   for (const ConfigSection& section : sections) {
     for (const ParamInfo& p : section.params) {
@@ -315,6 +316,7 @@ TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
   EXPECT_FALSE(ResumeMayChange("run", "name"));
   EXPECT_TRUE(ResumeMayChange("train", "learning_rate"));
   EXPECT_TRUE(ResumeMayChange("mcts", "playouts"));
+  EXPECT_TRUE(ResumeMayChange("cluster", "workers"));  // a relaunch may add workers
 }
 
 TEST(ConfigTest, DuplicateKeysAreErrors) {
@@ -338,4 +340,4 @@ TEST(ConfigTest, RunNamesArePlainNames) {
 }
 
 }  // namespace
-}  // namespace loa::train
+}  // namespace loa::run

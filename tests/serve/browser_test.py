@@ -186,6 +186,8 @@ def main():
         drawn = js("return Chart.getChart('chart-loss').data.datasets.reduce((n, d) => n + d.data.length, 0);")
         check(drawn > 0, "the loss chart holds no points")
         check(js("return document.querySelectorAll('#ratings tbody tr').length;") > 0, "no ratings table")
+        workers = js("return [...document.querySelectorAll('#workers tbody td')].map((td) => td.textContent);")
+        check(workers[:4] == ["a0", "n1", "7_0", "stale"], f"the self-play processes table: {workers}")
         # The run writes on: the page appends the new lines (asked for from
         # the offset it has) without reading the run again or reloading.
         js("""window.notReloaded = true;

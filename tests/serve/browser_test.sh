@@ -29,7 +29,7 @@ trap cleanup EXIT
 
 # A run directory with a little of everything the Runs view shows.
 run=$tmp/demo
-mkdir -p "$run/checkpoints" "$run/games" "$run/eval" "$run/selfplay"
+mkdir -p "$run/checkpoints" "$run/games" "$run/eval" "$run/selfplay" "$run/workers"
 echo "run: {name: demo}" >"$run/config.yaml"
 for i in 1 2 3 4 5 6; do
   echo "{\"event\":\"train\",\"step\":$((i * 100)),\"policy_loss\":$((40 - i)).0e-1,\"value_loss\":$((12 - i)).0e-1,\"time\":$((1000 + i * 60))}"
@@ -40,6 +40,9 @@ done >"$run/metrics.jsonl"
 echo '[{"name":"step 600","elo":160,"ci95":90,"games":40,"score":0.7},{"name":"ab:depth=2","elo":0,"ci95":0,"games":80,"score":0.5}]' \
   >"$run/eval/ratings.json"
 touch "$run/checkpoints/ckpt_00000600.pt"  # listed, never read: only LibTorch plays it
+# A self-play process that played long ago: listed as stale.
+echo '{"name":"a0","host":"n1","job":"7_0","time":1,"games":12,"positions_per_hour":900,"net_step":600}' \
+  >"$run/workers/a0.json"
 printf '[Black "net step 600"]\n[White "net step 600"]\n\n1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n*\n' >"$run/games/main-w0_000000_g0.txt"
 
 # The shipped net analyses (mcts with no net= plays nets/default.safetensors).

@@ -58,7 +58,8 @@ constexpr char kPlayers[][48] = {"random", "greedy", "ab:depth=2", "rollout:sims
 std::string MakeRun() {
   const fs::path root = fs::temp_directory_path() / ("loaz_serve_run_" + std::to_string(::getpid())) / "tiny";
   fs::remove_all(root.parent_path());
-  for (const char* folder : {"checkpoints", "games", "eval", "selfplay"}) fs::create_directories(root / folder);
+  for (const char* folder : {"checkpoints", "games", "eval", "selfplay", "workers"})
+    fs::create_directories(root / folder);
   WriteFileAtomic((root / "config.yaml").string(), "run: {name: tiny}\n");
   WriteFileAtomic((root / "metrics.jsonl").string(),
                   "{\"event\":\"train\",\"step\":10,\"policy_loss\":3.1,\"value_loss\":1.0,\"time\":1}\n"
@@ -69,6 +70,9 @@ std::string MakeRun() {
                   R"([{"name":"ab:depth=1","elo":0,"ci95":0,"games":4,"score":0.5}])");
   WriteFileAtomic((root / "checkpoints/ckpt_00000020.pt").string(), "not read by these tests");
   WriteFileAtomic((root / "games/main-w0_000000_g0.txt").string(), "[Black \"x\"]\n\n1. d1-b3 h5-g4\n*\n");
+  WriteFileAtomic(
+      (root / "workers/a0.json").string(),
+      R"({"name":"a0","host":"n1","job":"7_0","time":1,"games":12,"positions_per_hour":900,"net_step":20})");
   WriteExport((root / "net.safetensors").string(), testing::RandomExport(testing::SmallConfig(1, 8, 0, true), 5));
   return root.string();
 }
@@ -787,6 +791,13 @@ TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {
   ASSERT_EQ(game_status, 200) << game.dump();
   EXPECT_EQ(game["moves"], json({"d1-b3", "h5-g4"}));
   EXPECT_EQ(game["fens"].size(), 3u);
+  // Who plays for the run: a heartbeat from long ago is stale.
+  const json workers = Get("/api/runs/0/workers").second["workers"];
+  ASSERT_EQ(workers.size(), 1u);
+  EXPECT_EQ(workers[0]["name"], "a0");
+  EXPECT_EQ(workers[0]["host"], "n1");
+  EXPECT_EQ(workers[0]["games"], 12);
+  EXPECT_EQ(workers[0]["liveness"], "stale");
 }
 
 TEST(ServerRunsTest, MetricsComeFromAnOffsetAsTheRunGrows) {
@@ -846,7 +857,7 @@ TEST(ServerRunsTest, MetricsComeFromAnOffsetAsTheRunGrows) {
   for (bool more = true; more; ++pieces) {
     const auto [piece_status, piece] = get("?since=" + std::to_string(next) + "&file=" + file);
     ASSERT_EQ(piece_status, 200) << piece.dump();
-    ASSERT_LE(piece["next"].get<uint64_t>() - next, loa::train::kJsonLinesChunkBytes);
+    ASSERT_LE(piece["next"].get<uint64_t>() - next, loa::run::kJsonLinesChunkBytes);
     for (const json& event : piece["events"]) ASSERT_EQ(event["step"], expected++);
     next = piece["next"].get<uint64_t>();
     file = piece["file"].get<std::string>();

@@ -8,7 +8,9 @@
 #  3. a run killed with SIGKILL mid-run resumes (past a corrupt checkpoint,
 #     saying so) with its counters continuing and no shard lost or doubled;
 #  4. SIGINT stops a run cleanly;
-#  5. separate self-play and trainer processes share one run directory;
+#  5. separate self-play and trainer processes share one run directory,
+#     the workers end by themselves at the run's end, and `loaz stop` and
+#     `loaz status` do what they say;
 #  6. a resume refuses what would destroy the run (another architecture or
 #     rules, an empty or missing config.yaml, a folder for a file, a run name
 #     out of the run directory, a bad evaluation opponent), writing nothing;
@@ -247,13 +249,41 @@ two=$!
 status=0
 wait "$trainer" || status=$?
 pid=""
-kill -INT "$one" "$two"
+[ "$("$loaz" status --run "$run" --state)" = finished ] || fail "the finished run's state: $("$loaz" status --run "$run")"
+# The run's end ends the self-play processes by themselves, cleanly.
+for _ in $(seq 60); do
+  kill -0 "$one" 2>/dev/null || kill -0 "$two" 2>/dev/null || break
+  sleep 1
+done
+kill -0 "$one" 2>/dev/null && fail "self-play process one plays on after the run's end"
+kill -0 "$two" 2>/dev/null && fail "self-play process two plays on after the run's end"
 wait "$one" || status=$?
 wait "$two" || status=$?
 [ "$status" -eq 0 ] || fail "split run: exit status $status: $(tail -3 "$tmp"/trainer.log "$tmp"/selfplay*.log)"
+grep -q "self-play ended with the run" "$tmp/selfplay1.log" || fail "self-play did not say why it ended"
 [ "$(newest_step "$run")" -eq 60 ] || fail "the trainer did not reach step 60"
 ls "$run"/selfplay/one-w0_*.shard "$run"/selfplay/two-w0_*.shard >/dev/null || fail "a self-play process wrote no shard"
 grep -q "games_per_worker: 16" "$run/config.yaml" || fail "a self-play --set leaked into the run's config"
+"$loaz" status --run "$run" >"$tmp/status"
+grep -q "0 alive, 0 stale, 2 ended" "$tmp/status" || fail "status after the run: $(cat "$tmp/status")"
+grep -q "one .*ended" "$tmp/status" || fail "status does not list process one: $(cat "$tmp/status")"
+# A worker that starts after the end has nothing to do.
+"$loaz" selfplay --run "$run" --name late >"$tmp/late.log" 2>&1 || fail "a late worker failed: $(cat "$tmp/late.log")"
+grep -q "self-play has nothing to do" "$tmp/late.log" || fail "late worker: $(cat "$tmp/late.log")"
+# loaz stop ends a resumed trainer cleanly.
+"$loaz" trainer --run "$run" --set train.max_steps=1000000 >"$tmp/trainer2.log" 2>&1 &
+pid=$!
+wait_for '[ "$("$loaz" status --run "$run" --state)" = running ]' 60
+"$loaz" stop --run "$run" >/dev/null
+status=0
+wait "$pid" || status=$?
+pid=""
+[ "$status" -eq 0 ] || fail "a stopped trainer exited $status: $(tail -3 "$tmp/trainer2.log")"
+grep -q "the run was stopped (loaz stop" "$tmp/trainer2.log" || fail "trainer: $(tail -3 "$tmp/trainer2.log")"
+[ "$("$loaz" status --run "$run" --state)" = stopped ] || fail "the run is not stopped"
+# A cluster job's trainer (--unless-ended) does not set a stopped run going.
+"$loaz" trainer --run "$run" --unless-ended >"$tmp/trainer3.log" 2>&1 || fail "trainer --unless-ended failed"
+grep -q "the trainer has nothing to do" "$tmp/trainer3.log" || fail "trainer --unless-ended: $(cat "$tmp/trainer3.log")"
 echo "== 6. a resume refuses what would destroy the run"
 run=$tmp/runs/tiny
 (cd "$run/checkpoints" && md5sum *.pt) >"$tmp/checkpoints_before"

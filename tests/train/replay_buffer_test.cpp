@@ -43,8 +43,8 @@ std::shared_ptr<Shard> GameShard(int number, int plies, int8_t outcome = 1) {
   return shard;
 }
 
-ReplayConfig NoValidation(int64_t window) {
-  ReplayConfig c;
+run::ReplayConfig NoValidation(int64_t window) {
+  run::ReplayConfig c;
   c.window = window;
   c.min_samples = 1;
   c.validation_share = 0;
@@ -73,7 +73,7 @@ TEST(ReplayBufferTest, WindowKeepsTheNewestShards) {
 }
 
 TEST(ReplayBufferTest, SamplesAreConsistentUnderSymmetries) {
-  ReplayConfig config = NoValidation(1000);
+  run::ReplayConfig config = NoValidation(1000);
   ReplayBuffer buffer(config, 3);
   for (int i = 0; i < 4; ++i) buffer.Add("s" + std::to_string(i), GameShard(i, 20, int8_t(i % 3 - 1)));
   Batch batch;
@@ -99,7 +99,7 @@ TEST(ReplayBufferTest, SamplesAreConsistentUnderSymmetries) {
 }
 
 TEST(ReplayBufferTest, SymmetriesAreUsed) {
-  ReplayConfig config = NoValidation(1000);
+  run::ReplayConfig config = NoValidation(1000);
   ReplayBuffer buffer(config, 5);
   buffer.Add("s", GameShard(0, 1));  // one sample: the start position
   Batch batch;
@@ -202,7 +202,7 @@ TEST(ReplayBufferTest, TheReplyTargetTurnsWithTheBoard) {
 }
 
 TEST(ReplayBufferTest, ValidationShardsAreHeldOut) {
-  ReplayConfig config = NoValidation(100000);
+  run::ReplayConfig config = NoValidation(100000);
   config.validation_share = 0.25;
   ReplayBuffer buffer(config, 1);
   int held_out = 0;
@@ -223,21 +223,21 @@ class ShardFeedTest : public ::testing::Test {
     const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     root_ = (fs::temp_directory_path() / ("loaz_feed_" + test + "_" + std::to_string(::getpid()))).string();
     fs::remove_all(root_);
-    RunDir(root_).Create();
+    run::RunDir(root_).Create();
   }
   void TearDown() override { fs::remove_all(root_); }
   std::string root_;
 };
 
 TEST_F(ShardFeedTest, CorruptShardIsSkippedWithAWarningNamingIt) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   WriteShard(run.ShardPath("w", 0), *GameShard(0, 10));
   WriteFileAtomic(run.ShardPath("w", 1), "garbage that is not a shard at all, 40 bytes or more, surely");
   WriteShard(run.ShardPath("w", 2), *GameShard(2, 10));
   WriteFileAtomic(run.SelfplayDir() + "/w_000003.shard.tmp.123", "half a shard");  // a write cut short
   const std::string log_path = root_ + "/log.txt";
   {
-    Logger log(log_path, LogLevel::kError);
+    run::Logger log(log_path, run::LogLevel::kError);
     ShardFeed feed(run, log);
     ReplayBuffer buffer(NoValidation(1000), 1);
     EXPECT_EQ(feed.Poll(buffer), 20);
@@ -255,9 +255,9 @@ TEST_F(ShardFeedTest, CorruptShardIsSkippedWithAWarningNamingIt) {
 }
 
 TEST_F(ShardFeedTest, ResumeReadsOnlyTheNewestWindowButCountsAll) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath("w", i), *GameShard(i, 10));
-  Logger log("", LogLevel::kError);
+  run::Logger log("", run::LogLevel::kError);
   ShardFeed feed(run, log);
   ReplayBuffer buffer(NoValidation(30), 1);
   feed.Poll(buffer);
@@ -267,29 +267,29 @@ TEST_F(ShardFeedTest, ResumeReadsOnlyTheNewestWindowButCountsAll) {
 }
 
 TEST(WindowSizeTest, GrowsWithTheDataAsKataGosDoesUpToItsCap) {
-  ReplayConfig c;
+  run::ReplayConfig c;
   c.window = 1000;
-  EXPECT_EQ(WindowSize(c, 0), 1000);  // window_start 0: fixed
-  EXPECT_EQ(WindowSize(c, 1 << 30), 1000);
+  EXPECT_EQ(run::WindowSize(c, 0), 1000);  // window_start 0: fixed
+  EXPECT_EQ(run::WindowSize(c, 1 << 30), 1000);
   c.window_start = 100;
   c.window_growth = 0.4;
   c.window_exponent = 0.75;
-  EXPECT_EQ(WindowSize(c, 0), 100);
-  EXPECT_EQ(WindowSize(c, 100), 100);
+  EXPECT_EQ(run::WindowSize(c, 0), 100);
+  EXPECT_EQ(run::WindowSize(c, 100), 100);
   // 16 times the start: 100 * (1 + 0.4 * (16^0.75 - 1) / 0.75) = 100 * (1 + 0.4 * 7 / 0.75).
-  EXPECT_EQ(WindowSize(c, 1600), int64_t(100 * (1 + 0.4 * 7 / 0.75)));
-  EXPECT_LT(WindowSize(c, 1600), WindowSize(c, 3200));
-  EXPECT_EQ(WindowSize(c, 1000000), 1000);
+  EXPECT_EQ(run::WindowSize(c, 1600), int64_t(100 * (1 + 0.4 * 7 / 0.75)));
+  EXPECT_LT(run::WindowSize(c, 1600), run::WindowSize(c, 3200));
+  EXPECT_EQ(run::WindowSize(c, 1000000), 1000);
 }
 
 TEST_F(ShardFeedTest, AResumeSizesTheGrowingWindowForEveryShardBeforeReading) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath("w", i), *GameShard(i, 10));
-  ReplayConfig c = NoValidation(1000);
+  run::ReplayConfig c = NoValidation(1000);
   c.window_start = 20;
   c.window_growth = 1;
   c.window_exponent = 1;  // linear: the window is every sample
-  Logger log("", LogLevel::kError);
+  run::Logger log("", run::LogLevel::kError);
   ShardFeed feed(run, log);
   ReplayBuffer buffer(c, 1);
   EXPECT_EQ(feed.Poll(buffer), 100);

@@ -23,13 +23,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: run_counts DIR\n");
     return 2;
   }
-  const loa::train::RunDir run(argv[1]);
+  const loa::run::RunDir run(argv[1]);
   if (!fs::is_directory(run.root())) {
     std::fprintf(stderr, "run_counts: %s is not a folder\n", argv[1]);
     return 1;
   }
   int64_t shard_games = 0, record_games = 0, metrics_games = 0, bad_shards = 0, temp_files = 0;
-  for (const loa::train::ShardFile& f : run.ListShards()) {
+  for (const loa::run::ShardFile& f : run.ListShards()) {
     try {
       shard_games += loa::train::ReadShardCounts(run.SelfplayDir() + "/" + f.name).games;
     } catch (const loa::Error&) {
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& entry : fs::directory_iterator(run.GamesDir())) record_games += entry.path().extension() == ".txt";
-  for (const nlohmann::json& event : loa::train::ReadJsonLines(run.MetricsPath()))
+  for (const nlohmann::json& event : loa::run::ReadJsonLines(run.MetricsPath()))
     if (event.value("event", "") == "selfplay") metrics_games += event.value("shard_games", int64_t{0});
   for (const auto& entry : fs::recursive_directory_iterator(run.root()))
     temp_files += loa::TempFileOwner(entry.path().filename().string()).has_value();

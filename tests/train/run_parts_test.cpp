@@ -23,6 +23,7 @@
 #include "net/checkpoint.h"
 #include "net/encoder.h"
 #include "play/mcts_player.h"
+#include "run/checkpoints.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
 #include "train/checkpoint_store.h"
@@ -48,7 +49,7 @@ class RunPartsTest : public ::testing::Test {
     root_ = fs::temp_directory_path() / ("loaz_run_parts_" + std::to_string(getpid()) + "_" +
                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
-    run_ = std::make_unique<RunDir>(root_.string());
+    run_ = std::make_unique<run::RunDir>(root_.string());
     run_->Create();
     config_.net.blocks = 1;
     config_.net.channels = 8;
@@ -68,8 +69,8 @@ class RunPartsTest : public ::testing::Test {
   }
 
   fs::path root_;
-  std::unique_ptr<RunDir> run_;
-  Config config_;
+  std::unique_ptr<run::RunDir> run_;
+  run::Config config_;
 };
 
 // A shard of self-play games with the uniform evaluator, real targets.
@@ -113,7 +114,7 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   net.reply_channels = 4;
   LoaNet model(net);
   model->train();
-  TrainConfig c = config_.train;
+  run::TrainConfig c = config_.train;
   c.learning_rate = 0.05;
   c.precision = GetParam();
   auto optimizer = MakeOptimizer(c, model);
@@ -155,7 +156,7 @@ TEST_F(RunPartsTest, Bf16LossesAreNearFp32sAndAutocastEndsWithTheForwardPass) {
   net.input_features = "connection";
   LoaNet model(net);
   model->eval();
-  TrainConfig c = config_.train;
+  run::TrainConfig c = config_.train;
   const torch::Device cpu(torch::kCPU);
   const Losses fp32 = ComputeLosses(model, batch, c, 0.0, cpu);
   c.precision = "bf16";
@@ -189,15 +190,30 @@ TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
   config_.train.checkpoint_every = 6;
   config_.train.average_steps = 4;
   config_.train.max_steps = 6;
-  Logger log(run_->LogPath(), LogLevel::kWarning);
-  MetricsLog metrics(run_->MetricsPath());
   {
-    Trainer trainer(config_, *run_, log, metrics);
+    run::RunContext context(config_, *run_, run::LogLevel::kWarning);
+    Trainer trainer(context);
     ASSERT_EQ(trainer.RestoreOrStart(), 0);
     ASSERT_EQ(trainer.Run(nullptr), 6);
   }
   const std::string path = run_->CheckpointPath(6);
   ASSERT_TRUE(ReadCheckpointInfo(path).has_average);
+  // Every checkpoint has its header beside it, readable without LibTorch.
+  for (int64_t step : run_->ListCheckpoints()) {
+    const std::optional<run::CheckpointHeader> header = run::ReadCheckpointHeader(*run_, step);
+    ASSERT_TRUE(header) << step;
+    EXPECT_EQ(header->architecture, config_.net.ShortName());
+    EXPECT_EQ(header->counters, ReadCheckpointInfo(run_->CheckpointPath(step)).state.counters);
+  }
+  // A run from before headers gets them from its checkpoints.
+  fs::remove(run_->CheckpointHeaderPath(6));
+  EXPECT_FALSE(run::ReadCheckpointHeader(*run_, 6));
+  {
+    run::Logger quiet("", run::LogLevel::kError);
+    WriteMissingCheckpointHeaders(*run_, &quiet);
+  }
+  ASSERT_TRUE(run::ReadCheckpointHeader(*run_, 6));
+  EXPECT_EQ(run::ReadCheckpointHeader(*run_, 6)->counters, ReadCheckpointInfo(path).state.counters);
   LoaNet trained(config_.net), average(config_.net);
   LoadCheckpoint(path, trained, nullptr, &average);
   EXPECT_FALSE(SameParameters(trained, average));
@@ -208,7 +224,8 @@ TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
   // trained weights nor a fresh copy of them.
   config_.train.max_steps = 12;
   {
-    Trainer trainer(config_, *run_, log, metrics);
+    run::RunContext context(config_, *run_, run::LogLevel::kWarning);
+    Trainer trainer(context);
     ASSERT_EQ(trainer.RestoreOrStart(), 6);
     ASSERT_EQ(trainer.Run(nullptr), 12);
   }
@@ -220,8 +237,8 @@ TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
 
 // Self-plays two games of 40 plies at most with a net of step 200 that has
 // two hours of run time behind it; returns the log.
-std::string SelfPlayWithATwoHourNet(const Config& base, const RunDir& run, const fs::path& log_path) {
-  Config config = base;
+std::string SelfPlayWithATwoHourNet(const run::Config& base, const run::RunDir& run) {
+  run::Config config = base;
   config.selfplay.workers = 1;
   config.selfplay.games_per_worker = 2;
   config.selfplay.games_per_shard = 2;
@@ -232,22 +249,22 @@ std::string SelfPlayWithATwoHourNet(const Config& base, const RunDir& run, const
   TrainingState state;
   state.step = 200;
   state.rules = config.rules.ToString();
-  state.counters[kElapsedMsCounter] = 2 * 3600 * 1000;
+  state.counters[run::kElapsedMsCounter] = 2 * 3600 * 1000;
+  run::WriteCheckpointHeader(run, HeaderOf(state, config.net));  // as the trainer writes it
   SaveCheckpoint(run.CheckpointPath(200), model, nullptr, state);
   {
-    Logger log(log_path.string(), LogLevel::kInfo);
-    MetricsLog metrics(run.MetricsPath());
-    SelfPlay selfplay(config, run, log, metrics, "test");
+    run::RunContext context(config, run);
+    SelfPlay selfplay(context, "test");
     std::atomic<bool> stop{false};
     selfplay.Run(stop);
   }
-  return ReadFile(log_path.string());
+  return ReadFile(run.LogPath());
 }
 
 TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
   config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
   config_.selfplay.playouts_schedule = {{1.5, 24, 24}, {2.5, 48, 48}};  // the net is not 2.5 hours old
-  const std::string text = SelfPlayWithATwoHourNet(config_, *run_, root_ / "late.log");
+  const std::string text = SelfPlayWithATwoHourNet(config_, *run_);
   EXPECT_NE(text.find("(selfplay.playouts_schedule[0].hours 1.5): searches now use 24 playouts, cheap ones 24"),
             std::string::npos)
       << text;
@@ -258,7 +275,7 @@ TEST_F(RunPartsTest, SelfPlaySearchesDeeperOnceItsNetIsLateHoursOld) {
 TEST_F(RunPartsTest, SelfPlayTakesTheLaterPlayoutsOnceItsNetIsLaterHoursOld) {
   config_.mcts.playouts = config_.mcts.cheap_playouts = 8;
   config_.selfplay.playouts_schedule = {{1, 16, 16}, {1.75, 32, 12}};
-  const std::string text = SelfPlayWithATwoHourNet(config_, *run_, root_ / "later.log");
+  const std::string text = SelfPlayWithATwoHourNet(config_, *run_);
   // A resumed run whose net is past both steps goes straight to the second.
   EXPECT_NE(text.find("(selfplay.playouts_schedule[1].hours 1.75): searches now use 32 playouts, cheap ones 12"),
             std::string::npos)
@@ -269,11 +286,10 @@ TEST_F(RunPartsTest, SelfPlayTakesTheLaterPlayoutsOnceItsNetIsLaterHoursOld) {
 
 // Returns the message of the Error that starting a run of config throws,
 // or "no error".
-std::string StartError(const Config& config, const RunDir& run) {
-  Logger log("", LogLevel::kError);
-  MetricsLog metrics(run.MetricsPath());
+std::string StartError(const run::Config& config, const run::RunDir& run) {
   try {
-    Trainer trainer(config, run, log, metrics);
+    run::RunContext context(config, run, run::LogLevel::kError);
+    Trainer trainer(context);
     trainer.RestoreOrStart();
   } catch (const Error& e) {
     return e.what();
@@ -300,7 +316,7 @@ TEST_F(RunPartsTest, AFreshRunStartsFromItsInitialNetGrownAndOnlyOnce) {
   EXPECT_EQ(StartError(config_, *run_), "no error");
 
   // A net that cannot start the run is one line naming the key and file.
-  RunDir other((root_ / "other").string());
+  run::RunDir other((root_ / "other").string());
   other.Create();
   config_.train.initial_net = initial;
   config_.net.value_hidden = 16;
@@ -309,7 +325,7 @@ TEST_F(RunPartsTest, AFreshRunStartsFromItsInitialNetGrownAndOnlyOnce) {
   EXPECT_NE(message.find("only net.blocks and net.channels may differ"), std::string::npos) << message;
   config_.net.value_hidden = 8;
   // A wider run grows it as well.
-  RunDir wide((root_ / "wide").string());
+  run::RunDir wide((root_ / "wide").string());
   wide.Create();
   config_.net.channels = 12;
   EXPECT_EQ(StartError(config_, wide), "no error");
@@ -333,14 +349,13 @@ TEST_F(RunPartsTest, SelfPlayWithTheUniformEvaluatorWritesShardsRecordsAndMetric
   config_.mcts.full_search_fraction = 1;
   config_.selfplay.policy_surprise_weight = 0;
   config_.rules.max_plies = 60;
-  Logger log;
-  MetricsLog metrics(run_->MetricsPath());
-  SelfPlay selfplay(config_, *run_, log, metrics, "test");
+  run::RunContext context(config_, *run_);
+  SelfPlay selfplay(context, "test");
   std::atomic<bool> stop{false};
   selfplay.Run(stop);
 
   int64_t games = 0, samples = 0;
-  for (const ShardFile& f : run_->ListShards()) {
+  for (const run::ShardFile& f : run_->ListShards()) {
     const ShardCounts counts = ReadShardCounts(run_->SelfplayDir() + "/" + f.name);
     games += counts.games;
     samples += counts.samples;
@@ -368,7 +383,7 @@ TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
                              "test-w0_000001_g1.txt", "test-w0_000002_g0.txt", "other-w0_000005_g0.txt"})
     WriteFileAtomic(run_->GamesDir() + "/" + record, "1. d1-b3\n");
   {
-    MetricsLog metrics(run_->MetricsPath());
+    run::MetricsLog metrics(run_->MetricsPath());
     metrics.Write({{"event", "selfplay"}, {"writer", "test-w0"}, {"shard", 0}, {"shard_games", 2}});
   }
   // A line cut short by the kill: the next event starts a line of its own.
@@ -376,14 +391,14 @@ TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
     std::ofstream cut(run_->MetricsPath(), std::ios::app);
     cut << "{\"event\":\"selfp";
   }
-  MetricsLog metrics(run_->MetricsPath());
+  run::MetricsLog metrics(run_->MetricsPath());
   const Reconciled done = ReconcileSelfplay(*run_, "test", metrics);
   EXPECT_EQ(done.records_removed, 1);
   EXPECT_EQ(done.metrics_added, 1);
   EXPECT_FALSE(fs::exists(run_->GamesDir() + "/test-w0_000002_g0.txt"));
   EXPECT_TRUE(fs::exists(run_->GamesDir() + "/other-w0_000005_g0.txt"));
   int games = 0;
-  for (const nlohmann::json& event : ReadJsonLines(run_->MetricsPath()))
+  for (const nlohmann::json& event : run::ReadJsonLines(run_->MetricsPath()))
     if (event.value("event", "") == "selfplay") games += event.value("shard_games", 0);
   EXPECT_EQ(games, 4);
   // Done once, it finds nothing more to do.
@@ -406,19 +421,18 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   config_.replay.validation_share = 0;
   config_.train.batch_size = 16;
   config_.train.checkpoint_every = 3;
-  WriteFileAtomic(run_->ConfigPath(), ConfigToYaml(config_));
-  Logger log(run_->LogPath(), LogLevel::kWarning);
-  MetricsLog metrics(run_->MetricsPath());
+  WriteFileAtomic(run_->ConfigPath(), run::ConfigToYaml(config_));
+  run::MetricsLog metrics(run_->MetricsPath());
   auto add_shard = [&](int seq) {
     WriteShard(run_->ShardPath("test-w0", seq), UniformShard(2, 16));
     WriteFileAtomic(run_->GamesDir() + "/test-w0_00000" + std::to_string(seq) + "_g0.txt", "1. d1-b3\n");
     metrics.Write({{"event", "selfplay"}, {"writer", "test-w0"}, {"shard", seq}, {"shard_games", 2}});
   };
-  auto train_to = [&](const Config& config, const RunDir& run, int64_t steps) {
-    Config c = config;
+  auto train_to = [&](const run::Config& config, const run::RunDir& run, int64_t steps) {
+    run::Config c = config;
     c.train.max_steps = steps;
-    MetricsLog run_metrics(run.MetricsPath());
-    Trainer trainer(c, run, log, run_metrics);
+    run::RunContext context(c, run, run::LogLevel::kWarning);
+    Trainer trainer(context);
     const int64_t from = trainer.RestoreOrStart();
     EXPECT_EQ(trainer.Run(nullptr), steps);
     return from;
@@ -429,7 +443,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   add_shard(2);
   train_to(config_, *run_, 6);
   {
-    MetricsLog matches(run_->EvalDir() + "/matches.jsonl");
+    run::MetricsLog matches(run_->MatchesPath());
     for (int step : {3, 6}) matches.Write({{"a", "ckpt"}, {"b", "ab:depth=1"}, {"step", step}, {"games", 2}});
   }
 
@@ -442,25 +456,25 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   EXPECT_EQ(fork.grown_to, "");
   EXPECT_GT(fork.hours, 0);
   EXPECT_NE(ReadFile(to + "/FORK.txt").find(" h of run time"), std::string::npos);
-  const RunDir forked(to);
+  const run::RunDir forked(to);
   EXPECT_EQ(forked.ListCheckpoints(), (std::vector<int64_t>{0, 3}));
   EXPECT_EQ(FileNames(forked.SelfplayDir()),
             (std::vector<std::string>{"test-w0_000000.shard", "test-w0_000001.shard"}));
   EXPECT_EQ(FileNames(forked.GamesDir()), (std::vector<std::string>{"test-w0_000000_g0.txt", "test-w0_000001_g0.txt"}));
   EXPECT_TRUE(fs::exists(to + "/FORK.txt"));
   int selfplay_events = 0, last_checkpoint = -1;
-  for (const nlohmann::json& event : ReadJsonLines(forked.MetricsPath())) {
+  for (const nlohmann::json& event : run::ReadJsonLines(forked.MetricsPath())) {
     selfplay_events += event.value("event", "") == "selfplay";
     if (event.value("event", "") == "checkpoint") last_checkpoint = event.value("step", -1);
   }
   EXPECT_EQ(selfplay_events, 2);
   EXPECT_EQ(last_checkpoint, 3);
-  const std::vector<nlohmann::json> matches = ReadJsonLines(forked.EvalDir() + "/matches.jsonl");
+  const std::vector<nlohmann::json> matches = run::ReadJsonLines(forked.EvalDir() + "/matches.jsonl");
   ASSERT_EQ(matches.size(), 1u);
   EXPECT_EQ(matches[0].value("step", 0), 3);
   // Its config is the source's with the change, named after its folder; a
   // resume goes on from step 3.
-  const Config fork_config = LoadConfig(forked.ConfigPath());
+  const run::Config fork_config = run::LoadConfig(forked.ConfigPath());
   EXPECT_DOUBLE_EQ(fork_config.train.learning_rate, 0.01);
   EXPECT_EQ(fork_config.RunDirectory(), fs::path(to).lexically_normal().string());
   EXPECT_EQ(train_to(fork_config, forked, 6), 3);
@@ -473,25 +487,25 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   const ForkSummary deep = ForkRun(run_->root(), 3, deep_to, {"net.blocks=2"});
   EXPECT_EQ(deep.grown_from, "1x8");
   EXPECT_EQ(deep.grown_to, "2x8");
-  EXPECT_EQ(RunDir(deep_to).ListCheckpoints(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(run::RunDir(deep_to).ListCheckpoints(), (std::vector<int64_t>{3}));
   LoaNet trained(config_.net);
   LoadCheckpoint(run_->CheckpointPath(3), trained, nullptr);
   trained->eval();
-  LoaNet grown = LoadModel(RunDir(deep_to).CheckpointPath(3));
+  LoaNet grown = LoadModel(run::RunDir(deep_to).CheckpointPath(3));
   EXPECT_EQ(grown->config().blocks, 2);
   std::vector<Position> positions = {Position::Start(), Position::Start()};
   const torch::Tensor input = EncodeBatch(positions.data(), 2, config_.net.features());
   EXPECT_TRUE(torch::allclose(trained->forward(input).value, grown->forward(input).value, 1e-5, 1e-6));
-  EXPECT_EQ(train_to(LoadConfig(RunDir(deep_to).ConfigPath()), RunDir(deep_to), 6), 3);
+  EXPECT_EQ(train_to(run::LoadConfig(run::RunDir(deep_to).ConfigPath()), run::RunDir(deep_to), 6), 3);
   // And a wider one.
   const std::string wide_to = (root_ / "wide").string();
   const ForkSummary wide = ForkRun(run_->root(), 3, wide_to, {"net.channels=12"});
   EXPECT_EQ(wide.grown_to, "1x12");
-  LoaNet wider = LoadModel(RunDir(wide_to).CheckpointPath(3));
+  LoaNet wider = LoadModel(run::RunDir(wide_to).CheckpointPath(3));
   EXPECT_EQ(wider->config().channels, 12);
   EXPECT_TRUE(torch::allclose(trained->forward(input).value, wider->forward(input).value, 1e-5, 1e-6));
   EXPECT_NE(ReadFile(wide_to + "/FORK.txt").find("grew from 1x8 to 1x12"), std::string::npos);
-  EXPECT_EQ(train_to(LoadConfig(RunDir(wide_to).ConfigPath()), RunDir(wide_to), 6), 3);
+  EXPECT_EQ(train_to(run::LoadConfig(run::RunDir(wide_to).ConfigPath()), run::RunDir(wide_to), 6), 3);
 
   // What a fork refuses, leaving nothing behind.
   auto refused = [&](const std::string& target, const std::vector<std::string>& sets, const std::string& why) {
@@ -517,7 +531,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
 }
 
 TEST(CheckPlayerSpecsTest, ABadOpponentFailsAtTheStart) {
-  Config config;
+  run::Config config;
   config.eval.opponents = {"ab:depth=2", "ab:depth=0"};
   try {
     CheckPlayerSpecs(config);
@@ -530,7 +544,7 @@ TEST(CheckPlayerSpecsTest, ABadOpponentFailsAtTheStart) {
 }
 
 TEST_F(RunPartsTest, NetSourceTakesTheNewestLoadableCheckpoint) {
-  Logger log;
+  run::Logger log;
   NetEvaluatorOptions options;
   options.cache_entries = 0;
   NetSource source(*run_, options, /*uniform_before_training=*/true, log);
@@ -561,9 +575,8 @@ TEST_F(RunPartsTest, CheckpointRaterPlaysTheLadderAndRatesTheCheckpoint) {
   config_.eval.threads = 1;
   WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
   WriteNewNet(run_->CheckpointPath(2), config_.net, 2, Rules().ToString());
-  Logger log;
-  MetricsLog metrics(run_->MetricsPath());
-  CheckpointRater rater(config_, *run_, log, metrics);
+  run::RunContext context(config_, *run_);
+  CheckpointRater rater(context);
   ASSERT_TRUE(rater.Rate(1, 0.5));
   ASSERT_TRUE(rater.Rate(2, 1.0));
 
@@ -611,22 +624,22 @@ TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
   config_.eval.playouts = 4;
   config_.eval.previous_best = false;
   WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
-  Logger log;
-  MetricsLog metrics(run_->MetricsPath());
-  CheckpointRater rater(config_, *run_, log, metrics);
+  run::RunContext context(config_, *run_);
+  CheckpointRater rater(context);
   ASSERT_TRUE(rater.Rate(1, 0.5));
   ASSERT_TRUE(rater.Rate(1, 0.5));  // nothing lacks: nothing is played or written
   ASSERT_EQ(ReadMatchRecords(*run_).size(), 1u);
   EXPECT_EQ(MetricsLines("rating"), 1);
   config_.eval.time = 0.01;  // the strength benchmark's equal time per move
-  ASSERT_TRUE(rater.Rate(1, 0.5, 6));
+  run::RunContext timed(config_, *run_);
+  ASSERT_TRUE(CheckpointRater(timed).Rate(1, 0.5, 6));
   const std::vector<MatchRecord> records = ReadMatchRecords(*run_);
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[1].wins + records[1].draws + records[1].losses, 4);
   const std::string games = run_->EvalDir() + "/games/";
   // The top-up's records go beside the first match's, not over them.
   EXPECT_EQ(std::distance(fs::directory_iterator(games), fs::directory_iterator()), 2);
-  const std::string spec = ReadJsonLines(run_->EvalDir() + "/matches.jsonl").back()["a_spec"];
+  const std::string spec = run::ReadJsonLines(run_->EvalDir() + "/matches.jsonl").back()["a_spec"];
   EXPECT_NE(spec.find("time=0.01"), std::string::npos) << spec;
   EXPECT_EQ(spec.find("playouts="), std::string::npos) << spec;
 }

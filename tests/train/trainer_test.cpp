@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(ScheduleTest, TheBudgetSpentIsTheLargerShareOfStepsAndHours) {
-  Config c;
+  run::Config c;
   EXPECT_EQ(BudgetSpent(c, 100, 1.0), 0.0);  // no budget
   c.train.max_steps = 1000;
   EXPECT_NEAR(BudgetSpent(c, 100, 1.0), 0.1, 1e-12);
@@ -29,7 +29,7 @@ TEST(ScheduleTest, TheBudgetSpentIsTheLargerShareOfStepsAndHours) {
 
 // A train credit of `ratio` capped at `cap` (0: none), before its first update.
 TrainCredit Credit(double ratio, int64_t cap) {
-  ReplayConfig c;
+  run::ReplayConfig c;
   c.max_train_ratio = ratio;
   c.max_train_credit = cap;
   return TrainCredit(c);
@@ -83,7 +83,7 @@ TEST(TrainCreditTest, AResumeOrForkStartsFromWhatTheHistoryLeftCapped) {
 }
 
 TEST(ScheduleTest, WarmUpInStepsThenCosineDownToTheFloorInSamples) {
-  TrainConfig c;
+  run::TrainConfig c;
   c.learning_rate = 0.1;
   c.warmup_steps = 10;
   c.lr_schedule = "cosine";
@@ -127,7 +127,7 @@ class CheckpointStoreTest : public ::testing::Test {
     const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     root_ = (fs::temp_directory_path() / ("loaz_ckpt_" + test + "_" + std::to_string(::getpid()))).string();
     fs::remove_all(root_);
-    RunDir(root_).Create();
+    run::RunDir(root_).Create();
     config_.blocks = 1;
     config_.channels = 8;
   }
@@ -140,7 +140,7 @@ class CheckpointStoreTest : public ::testing::Test {
     TrainingState state;
     state.step = step;
     state.counters[kSamplesTrainedCounter] = step * 10;
-    SaveCheckpoint(RunDir(root_).CheckpointPath(step), model, &optimizer, state);
+    SaveCheckpoint(run::RunDir(root_).CheckpointPath(step), model, &optimizer, state);
   }
 
   std::string root_;
@@ -148,7 +148,7 @@ class CheckpointStoreTest : public ::testing::Test {
 };
 
 TEST_F(CheckpointStoreTest, CorruptCheckpointFallsBackToThePreviousOneSayingSo) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   Save(0);
   Save(100);
   Save(200);
@@ -160,7 +160,7 @@ TEST_F(CheckpointStoreTest, CorruptCheckpointFallsBackToThePreviousOneSayingSo) 
   const std::string log_path = root_ + "/log.txt";
   std::optional<TrainingState> state;
   {
-    Logger log(log_path, LogLevel::kError);
+    run::Logger log(log_path, run::LogLevel::kError);
     LoaNet model(config_);
     torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
     state = RestoreNewest(run, model, &optimizer, log);
@@ -181,8 +181,8 @@ TEST_F(CheckpointStoreTest, CorruptCheckpointFallsBackToThePreviousOneSayingSo) 
 
 // Returns the message of the Error that restoring run into model throws, or
 // "no error".
-std::string RestoreError(const RunDir& run, LoaNet& model) {
-  Logger log("", LogLevel::kError);
+std::string RestoreError(const run::RunDir& run, LoaNet& model) {
+  run::Logger log("", run::LogLevel::kError);
   try {
     RestoreNewest(run, model, nullptr, log);
   } catch (const Error& e) {
@@ -192,7 +192,7 @@ std::string RestoreError(const RunDir& run, LoaNet& model) {
 }
 
 TEST_F(CheckpointStoreTest, CheckpointsThatAllFailAreNeverAFreshStart) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   WriteFileAtomic(run.CheckpointPath(0), "not a checkpoint");
   LoaNet model(config_);
   const std::string message = RestoreError(run, model);
@@ -201,7 +201,7 @@ TEST_F(CheckpointStoreTest, CheckpointsThatAllFailAreNeverAFreshStart) {
 }
 
 TEST_F(CheckpointStoreTest, AnotherArchitectureIsAnErrorNotDamage) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   Save(0);
   Save(20);
   const std::string before = ReadFile(run.CheckpointPath(20));
@@ -215,10 +215,10 @@ TEST_F(CheckpointStoreTest, AnotherArchitectureIsAnErrorNotDamage) {
 }
 
 TEST_F(CheckpointStoreTest, RestoreReadsStepAndCounters) {
-  RunDir run(root_);
+  run::RunDir run(root_);
   Save(0);
   Save(300);
-  Logger log("", LogLevel::kError);
+  run::Logger log("", run::LogLevel::kError);
   LoaNet model(config_);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
   const auto state = RestoreNewest(run, model, &optimizer, log);
@@ -230,9 +230,9 @@ TEST_F(CheckpointStoreTest, RestoreReadsStepAndCounters) {
 }
 
 TEST_F(CheckpointStoreTest, NoCheckpointMeansAFreshStart) {
-  Logger log("", LogLevel::kError);
+  run::Logger log("", run::LogLevel::kError);
   LoaNet model(config_);
-  EXPECT_FALSE(RestoreNewest(RunDir(root_), model, nullptr, log).has_value());
+  EXPECT_FALSE(RestoreNewest(run::RunDir(root_), model, nullptr, log).has_value());
 }
 
 }  // namespace

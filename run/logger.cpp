@@ -1,4 +1,4 @@
-#include "train/logger.h"
+#include "run/logger.h"
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 
-namespace loa::train {
+namespace loa::run {
 namespace {
 
 // On a pipe or file, the progress line is printed at most this often.
@@ -87,4 +87,4 @@ void Logger::Progress(const std::string& line) {
   std::fflush(stderr);
 }
 
-}  // namespace loa::train
+}  // namespace loa::run

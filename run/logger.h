@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-namespace loa::train {
+namespace loa::run {
 
 enum class LogLevel { kDebug, kInfo, kWarning, kError };
 
@@ -44,4 +44,4 @@ class Logger {
   std::chrono::steady_clock::time_point last_progress_{};
 };
 
-}  // namespace loa::train
+}  // namespace loa::run

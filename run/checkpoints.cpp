@@ -1,0 +1,79 @@
+#include "run/checkpoints.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/file_util.h"
+
+namespace loa::run {
+
+double CheckpointHeader::Hours() const {
+  const auto it = counters.find(kElapsedMsCounter);
+  return it == counters.end() ? 0.0 : double(it->second) / 3.6e6;
+}
+
+void WriteCheckpointHeader(const RunDir& dir, const CheckpointHeader& header) {
+  const nlohmann::json json = {{"step", header.step},
+                               {"counters", header.counters},
+                               {"hours", header.Hours()},
+                               {"architecture", header.architecture}};
+  WriteFileAtomic(dir.CheckpointHeaderPath(header.step), json.dump(2) + "\n");
+}
+
+std::optional<CheckpointHeader> ReadCheckpointHeader(const RunDir& dir, int64_t step) {
+  std::string text;
+  try {
+    text = ReadFile(dir.CheckpointHeaderPath(step), kMaxTextBytes);
+  } catch (const IoError&) {
+    return std::nullopt;
+  }
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_object() || !json.contains("step") || !json["step"].is_number_integer() ||
+      json["step"].get<int64_t>() != step)
+    return std::nullopt;
+  CheckpointHeader header;
+  header.step = step;
+  if (json.contains("counters") && json["counters"].is_object())
+    for (auto it = json["counters"].begin(); it != json["counters"].end(); ++it)
+      if (it.value().is_number_integer()) header.counters[it.key()] = it.value().get<int64_t>();
+  if (json.contains("architecture") && json["architecture"].is_string())
+    header.architecture = json["architecture"].get<std::string>();
+  return header;
+}
+
+double CheckpointHours(const RunDir& dir, int64_t step) {
+  const std::optional<CheckpointHeader> header = ReadCheckpointHeader(dir, step);
+  return header ? header->Hours() : 0.0;
+}
+
+std::string ResolveRunCheckpoint(const RunDir& dir, int64_t step) {
+  if (step < 0) {
+    const std::vector<int64_t> steps = dir.ListCheckpoints();
+    if (steps.empty()) throw Error(dir.root() + ": the run has no checkpoint");
+    return dir.CheckpointPath(steps.back());
+  }
+  const std::string path = dir.CheckpointPath(step);
+  if (!std::filesystem::exists(path))
+    throw Error(dir.root() + ": the run has no checkpoint of step " + std::to_string(step));
+  return path;
+}
+
+std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count, int64_t min_step) {
+  ResolveRunCheckpoint(dir, step);  // throws when there is none
+  const std::vector<int64_t> steps = dir.ListCheckpoints();
+  if (step < 0) step = steps.back();
+  std::vector<int64_t> chosen;
+  for (auto it = steps.rbegin(); it != steps.rend() && int(chosen.size()) < count; ++it)
+    if (*it <= step && *it >= min_step) chosen.push_back(*it);
+  std::reverse(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int average) {
+  return CheckpointsUpTo(dir, last, average, last / 2);
+}
+
+}  // namespace loa::run

@@ -1,0 +1,50 @@
+#include "run/run_state.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "run/workers.h"
+
+namespace loa::run {
+namespace {
+
+constexpr RunState kStates[] = {RunState::kRunning, RunState::kFinished, RunState::kStopped};
+
+}  // namespace
+
+const char* RunStateName(RunState state) {
+  switch (state) {
+    case RunState::kRunning:
+      return "running";
+    case RunState::kFinished:
+      return "finished";
+    case RunState::kStopped:
+      return "stopped";
+  }
+  return "running";
+}
+
+void WriteRunState(const RunDir& dir, RunState state, const std::string& reason) {
+  const nlohmann::json json = {{"state", RunStateName(state)}, {"reason", reason}, {"time", UnixNow()}};
+  WriteFileAtomic(dir.StatePath(), json.dump() + "\n");
+}
+
+RunStatus ReadRunState(const RunDir& dir) {
+  RunStatus status;
+  std::string text;
+  try {
+    text = ReadFile(dir.StatePath(), kMaxTextBytes);
+  } catch (const IoError&) {
+    return status;
+  }
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_object() || !json.contains("state") || !json["state"].is_string()) return status;
+  for (RunState state : kStates)
+    if (json["state"] == RunStateName(state)) status.state = state;
+  status.reason = json.value("reason", "");
+  status.time = json.contains("time") && json["time"].is_number() ? json["time"].get<double>() : 0.0;
+  return status;
+}
+
+}  // namespace loa::run

@@ -1,0 +1,40 @@
+#pragma once
+// A run on a Slurm cluster (docs/CLUSTER.md): the batch scripts that
+// `loaz launch slurm` writes into the run's cluster/ folder and submits,
+// one trainer job and one job array of self-play workers, all over the run
+// directory on a filesystem every node shares.
+
+#include <string>
+#include <vector>
+
+#include "run/config.h"
+#include "run/run_dir.h"
+
+namespace loa::run {
+
+// The scripts of one launch, each a whole sbatch file.
+struct SlurmScripts {
+  std::string trainer;   // cluster/trainer.sbatch: `loaz trainer` and the keeper of the workers' array
+  std::string selfplay;  // cluster/selfplay.sbatch: `loaz selfplay --name aTASK`, one per array task
+};
+
+// Returns the scripts of config's run in `dir` (an absolute path), whose
+// jobs run `loaz` (an absolute path). Pure text: writes and runs nothing.
+SlurmScripts MakeSlurmScripts(const Config& config, const std::string& dir, const std::string& loaz);
+
+// Returns s quoted for the shell: 'text', each ' in it written '\''.
+std::string ShellQuoted(const std::string& s);
+
+// The jobs of the run's last launch, as cluster/jobs lists them.
+struct SlurmJobs {
+  std::string trainer;   // job id
+  std::string selfplay;  // the array's job id
+};
+
+// Writes cluster/jobs ("trainer ID" and "selfplay ID" lines) atomically.
+void WriteSlurmJobs(const RunDir& dir, const SlurmJobs& jobs);
+
+// Returns the jobs of cluster/jobs; empty ids when the run was never launched.
+SlurmJobs ReadSlurmJobs(const RunDir& dir);
+
+}  // namespace loa::run

@@ -1,0 +1,216 @@
+// The run directory as every process reads it without LibTorch: its paths,
+// the checkpoints' headers and queries, the run's state, the workers'
+// heartbeats and the Slurm scripts.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/file_util.h"
+#include "run/checkpoints.h"
+#include "run/config.h"
+#include "run/run_dir.h"
+#include "run/run_state.h"
+#include "run/slurm.h"
+#include "run/workers.h"
+
+namespace loa::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("loaz_run_dir_test_" + std::to_string(::getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    run_ = RunDir(root_.string());
+    run_.Create();
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // Writes a checkpoint file of step (its bytes are LibTorch's business)
+  // and, when hours >= 0, its header.
+  void AddCheckpoint(int64_t step, double hours) {
+    if (hours >= 0) {
+      CheckpointHeader header;
+      header.step = step;
+      header.counters[kElapsedMsCounter] = int64_t(hours * 3.6e6);
+      header.counters["games_seen"] = step * 10;
+      header.architecture = "1x16 basic";
+      WriteCheckpointHeader(run_, header);
+    }
+    WriteFileAtomic(run_.CheckpointPath(step), "not read here");
+  }
+
+  fs::path root_;
+  RunDir run_{""};
+};
+
+TEST_F(RunDirTest, EveryFileHasItsPlace) {
+  EXPECT_EQ(run_.CheckpointPath(120), run_.root() + "/checkpoints/ckpt_00000120.pt");
+  EXPECT_EQ(run_.CheckpointHeaderPath(120), run_.root() + "/checkpoints/ckpt_00000120.json");
+  EXPECT_EQ(run_.ExportPath(), run_.root() + "/net.safetensors");
+  EXPECT_EQ(run_.MatchesPath(), run_.root() + "/eval/matches.jsonl");
+  EXPECT_EQ(run_.RatingsPath(), run_.root() + "/eval/ratings.json");
+  EXPECT_EQ(run_.EvalMatchDir("a_vs_b"), run_.root() + "/eval/games/a_vs_b");
+  EXPECT_EQ(run_.WorkerPath("a3"), run_.root() + "/workers/a3.json");
+  EXPECT_TRUE(fs::is_directory(run_.WorkersDir()));
+  EXPECT_TRUE(RunDir::IsExportPath("runs/h4/net.safetensors"));
+  EXPECT_FALSE(RunDir::IsExportPath("net.safetensors"));  // no run folder names it
+  EXPECT_FALSE(RunDir::IsExportPath("runs/h4/h4.safetensors"));
+  // Every folder a restart sweeps, the matches' records among them.
+  fs::create_directories(run_.EvalMatchDir("x_vs_y"));
+  const std::vector<std::string> folders = run_.WrittenFolders();
+  EXPECT_NE(std::find(folders.begin(), folders.end(), run_.EvalMatchDir("x_vs_y")), folders.end());
+  EXPECT_NE(std::find(folders.begin(), folders.end(), run_.WorkersDir()), folders.end());
+}
+
+TEST_F(RunDirTest, HeadersGiveTheCheckpointsHoursWithoutLibTorch) {
+  AddCheckpoint(0, 0);
+  AddCheckpoint(20, 0.25);
+  AddCheckpoint(40, 0.5);
+  const std::optional<CheckpointHeader> header = ReadCheckpointHeader(run_, 40);
+  ASSERT_TRUE(header);
+  EXPECT_EQ(header->step, 40);
+  EXPECT_EQ(header->counters.at("games_seen"), 400);
+  EXPECT_EQ(header->architecture, "1x16 basic");
+  EXPECT_DOUBLE_EQ(CheckpointHours(run_, 20), 0.25);
+  // A header of another step, a damaged one, or none: no hours, no error.
+  WriteFileAtomic(run_.CheckpointHeaderPath(60), "{\"step\": 61}");
+  EXPECT_FALSE(ReadCheckpointHeader(run_, 60));
+  WriteFileAtomic(run_.CheckpointHeaderPath(80), "{not json");
+  EXPECT_FALSE(ReadCheckpointHeader(run_, 80));
+  EXPECT_DOUBLE_EQ(CheckpointHours(run_, 100), 0.0);
+  // A header without its checkpoint (a kill between the two writes) is not listed.
+  EXPECT_EQ(run_.ListCheckpoints(), (std::vector<int64_t>{0, 20, 40}));
+}
+
+TEST_F(RunDirTest, QueriesResolveAndChooseCheckpoints) {
+  EXPECT_THROW(ResolveRunCheckpoint(run_, -1), Error);
+  for (int64_t step : {0, 10, 20, 30, 40, 50}) AddCheckpoint(step, double(step) / 100);
+  EXPECT_EQ(ResolveRunCheckpoint(run_, -1), run_.CheckpointPath(50));
+  EXPECT_EQ(ResolveRunCheckpoint(run_, 20), run_.CheckpointPath(20));
+  try {
+    ResolveRunCheckpoint(run_, 25);
+    ADD_FAILURE() << "no checkpoint 25";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no checkpoint of step 25"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(CheckpointsUpTo(run_, 30, 3), (std::vector<int64_t>{10, 20, 30}));
+  EXPECT_EQ(CheckpointsUpTo(run_, -1, 2), (std::vector<int64_t>{40, 50}));
+  EXPECT_EQ(CheckpointsUpTo(run_, 50, 10, 30), (std::vector<int64_t>{30, 40, 50}));
+  // The export at a run's end never averages its first half.
+  EXPECT_EQ(FinalExportSteps(run_, 50, 10), (std::vector<int64_t>{30, 40, 50}));
+  EXPECT_EQ(FinalExportSteps(run_, 50, 2), (std::vector<int64_t>{40, 50}));
+}
+
+TEST_F(RunDirTest, TheStateIsRunningUntilWrittenOtherwise) {
+  EXPECT_EQ(ReadRunState(run_).state, RunState::kRunning);
+  EXPECT_FALSE(ReadRunState(run_).ended());
+  WriteRunState(run_, RunState::kStopped, "loaz stop on n1");
+  RunStatus status = ReadRunState(run_);
+  EXPECT_EQ(status.state, RunState::kStopped);
+  EXPECT_EQ(status.reason, "loaz stop on n1");
+  EXPECT_TRUE(status.ended());
+  EXPECT_GT(status.time, 1.7e9);
+  WriteRunState(run_, RunState::kFinished, "budget");
+  EXPECT_EQ(ReadRunState(run_).state, RunState::kFinished);
+  // Nothing a user writes there by hand ends a run by accident.
+  for (const char* text : {"", "stopped", "{\"state\": \"over\"}", "{\"state\": 3}"}) {
+    WriteFileAtomic(run_.StatePath(), text);
+    EXPECT_EQ(ReadRunState(run_).state, RunState::kRunning) << text;
+  }
+}
+
+TEST_F(RunDirTest, HeartbeatsSayWhoIsAliveStaleOrEnded) {
+  EXPECT_TRUE(ReadWorkerBeats(run_).empty());
+  const double now = UnixNow();
+  WorkerBeat a;
+  a.name = "a0";
+  a.host = "n1";
+  a.pid = 42;
+  a.job = "7_0";
+  a.time = now - 5;
+  a.games = 12;
+  a.positions = 900;
+  a.positions_per_hour = 3600;
+  a.net_step = 40;
+  WriteWorkerBeat(run_, a);
+  WorkerBeat b = a;
+  b.name = "a1";
+  b.host = "n2";
+  b.time = now - kStaleSeconds - 1;
+  WriteWorkerBeat(run_, b);
+  WorkerBeat c = a;
+  c.name = "main";
+  c.time = now - 3600;
+  c.ended = true;
+  WriteWorkerBeat(run_, c);
+  WriteFileAtomic(run_.WorkerPath("junk"), "[1, 2]");  // not a beat: skipped
+  const std::vector<WorkerBeat> beats = ReadWorkerBeats(run_);
+  ASSERT_EQ(beats.size(), 3u);
+  EXPECT_EQ(beats[0].name, "a0");
+  EXPECT_EQ(beats[0].host, "n1");
+  EXPECT_EQ(beats[0].job, "7_0");
+  EXPECT_EQ(beats[0].games, 12);
+  EXPECT_EQ(beats[0].net_step, 40);
+  EXPECT_EQ(LivenessAt(beats[0], now), WorkerLiveness::kAlive);
+  EXPECT_EQ(LivenessAt(beats[1], now), WorkerLiveness::kStale);
+  EXPECT_EQ(LivenessAt(beats[2], now), WorkerLiveness::kEnded);
+  const nlohmann::json json = WorkersJson(run_, now);
+  ASSERT_EQ(json.size(), 3u);
+  EXPECT_EQ(json[1]["liveness"], "stale");
+  EXPECT_NEAR(json[0]["seconds_since_beat"].get<double>(), 5, 0.01);
+}
+
+TEST(SlurmScriptsTest, SayWhatTheConfigAsks) {
+  Config config;
+  config.run.name = "big";
+  config.cluster.workers = 12;
+  config.cluster.partition = "cpu";
+  config.cluster.time = "2:00:00";
+  config.cluster.sbatch_lines = {"--mem=8G"};
+  config.cluster.setup = "module load gcc";
+  config.selfplay.workers = 7;
+  const SlurmScripts cpu = MakeSlurmScripts(config, "/shared/runs/it's big", "/opt/loaz/loaz");
+  for (const char* line : {"#SBATCH --array=0-11\n", "#SBATCH --cpus-per-task=7\n", "#SBATCH --partition=cpu\n",
+                           "#SBATCH --time=2:00:00\n", "#SBATCH --mem=8G\n", "#SBATCH --requeue\n",
+                           "#SBATCH --signal=B:USR1@120\n", "module load gcc\n", "--name \"a$SLURM_ARRAY_TASK_ID\"",
+                           "loaz='/opt/loaz/loaz'\n", "run='/shared/runs/it'\\''s big'\n"})
+    EXPECT_NE(cpu.selfplay.find(line), std::string::npos) << line << "\n" << cpu.selfplay;
+  EXPECT_EQ(cpu.trainer.find("--gres"), std::string::npos);  // a cpu run asks no GPU
+  EXPECT_EQ(cpu.selfplay.find("--account"), std::string::npos);
+  EXPECT_NE(cpu.trainer.find("trainer --run \"$run\" --unless-ended"), std::string::npos) << cpu.trainer;
+  EXPECT_NE(cpu.trainer.find("scontrol requeue \"$task\""), std::string::npos);  // the keeper
+  config.run.device = "cuda";
+  config.train.threads = 3;
+  config.eval.threads = 2;
+  const std::string trainer = MakeSlurmScripts(config, "/r", "/l").trainer;
+  EXPECT_NE(trainer.find("#SBATCH --gres=gpu:1\n"), std::string::npos) << trainer;
+  EXPECT_NE(trainer.find("#SBATCH --cpus-per-task=5\n"), std::string::npos) << trainer;  // train + eval threads
+  config.cluster.trainer_gres = "gpu:a100:2";
+  config.cluster.loaz = "/elsewhere/loaz";
+  const SlurmScripts gpu = MakeSlurmScripts(config, "/r", "/l");
+  EXPECT_NE(gpu.trainer.find("#SBATCH --gres=gpu:a100:2\n"), std::string::npos);
+  EXPECT_NE(gpu.trainer.find("loaz='/elsewhere/loaz'"), std::string::npos);
+}
+
+TEST_F(RunDirTest, TheJobsOfALaunchReadBack) {
+  EXPECT_TRUE(ReadSlurmJobs(run_).trainer.empty());
+  WriteSlurmJobs(run_, {"", "1234"});  // the array first, as launch submits it
+  EXPECT_EQ(ReadSlurmJobs(run_).selfplay, "1234");
+  EXPECT_TRUE(ReadSlurmJobs(run_).trainer.empty());
+  WriteSlurmJobs(run_, {"1235", "1234"});
+  EXPECT_EQ(ReadSlurmJobs(run_).trainer, "1235");
+  EXPECT_EQ(ReadSlurmJobs(run_).selfplay, "1234");
+}
+
+}  // namespace
+}  // namespace loa::run
