@@ -6,8 +6,11 @@
 #include "app/cli.h"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "app/command.h"
+#include "core/error.h"
 #include "core/param_visitor.h"
 #include "mcts/search_params.h"
 #include "net/net_evaluator.h"
@@ -43,8 +46,22 @@ void PrintPlayers() {
 }  // namespace
 
 int RunConfig(int argc, char** argv) {
-  CLI::App cli{"List every training-config key and every player kind's options: type, range, default, help.", argv[0]};
+  CLI::App cli{
+      "List every training-config key and every player kind's options: type, range, default, help.\n"
+      "With CONFIG, print instead the config a run of it would use, every field resolved (what the run\n"
+      "writes as DIR/config.yaml).",
+      argv[0]};
+  std::string config_path;
+  std::vector<std::string> overrides;
+  cli.add_option("CONFIG", config_path, "a YAML config to resolve (base files, defaults, --set)");
+  cli.add_option("--set", overrides, "with CONFIG: override a value, section.key=value (repeatable)")
+      ->allow_extra_args(false);
   LOAZ_PARSE(cli, argc, argv);
+  if (!config_path.empty()) {
+    std::fputs(run::ConfigToYaml(run::LoadConfig(config_path, overrides)).c_str(), stdout);
+    return 0;
+  }
+  if (!overrides.empty()) throw UsageError("--set needs CONFIG");
   PrintConfig();
   PrintPlayers();
   return 0;

@@ -23,7 +23,7 @@ inline constexpr char kElapsedMsCounter[] = "elapsed_ms";
 struct CheckpointHeader {
   int64_t step = 0;
   std::map<std::string, int64_t> counters;  // the training state's (games, samples, elapsed_ms, ...)
-  std::string architecture;                 // the net's short name, e.g. "4x32 connection"
+  std::string architecture;                 // the net's short name, e.g. "4x32"
 
   // Returns the run time behind the checkpoint in hours (0 without the counter).
   double Hours() const;

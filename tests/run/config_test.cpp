@@ -296,6 +296,24 @@ TEST(ConfigTest, ABaseConfigUnderliesTheKeysAConfigLeavesOut) {
   }
 }
 
+TEST(ConfigTest, TheShippedNetsConfigIsItsRunsConfigInTodaysKeys) {
+  const std::string path = std::string(LOAZ_SOURCE_DIR) + "/nets/default.yaml";
+  const Config c = LoadConfig(path);
+  EXPECT_EQ(c.run.name, "h4L");
+  EXPECT_EQ(c.net.ShortName(), "4x32");
+  EXPECT_EQ(c.net.input_features, "connection");
+  ASSERT_EQ(c.selfplay.playouts_schedule.size(), 1u);
+  EXPECT_EQ(c.selfplay.playouts_schedule[0].hours, 1.0);
+  EXPECT_EQ(c.selfplay.playouts_schedule[0].full, 320);
+  EXPECT_EQ(c.selfplay.playouts_schedule[0].cheap, 64);
+  // Every field, as `loaz config nets/default.yaml` writes it: no old key.
+  const auto body = [](std::string text) {  // without the comments above the first key
+    while (text.rfind("#", 0) == 0) text.erase(0, text.find('\n') + 1);
+    return text;
+  };
+  EXPECT_EQ(body(ReadFile(path)), body(ConfigToYaml(c)));
+}
+
 TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
   const std::vector<ConfigSection> sections = DescribeConfig();
   ASSERT_EQ(sections.size(), 9u);

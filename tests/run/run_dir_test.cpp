@@ -43,7 +43,7 @@ class RunDirTest : public ::testing::Test {
       header.step = step;
       header.counters[kElapsedMsCounter] = int64_t(hours * 3.6e6);
       header.counters["games_seen"] = step * 10;
-      header.architecture = "1x16 basic";
+      header.architecture = "1x16";
       WriteCheckpointHeader(run_, header);
     }
     WriteFileAtomic(run_.CheckpointPath(step), "not read here");
@@ -80,7 +80,7 @@ TEST_F(RunDirTest, HeadersGiveTheCheckpointsHoursWithoutLibTorch) {
   ASSERT_TRUE(header);
   EXPECT_EQ(header->step, 40);
   EXPECT_EQ(header->counters.at("games_seen"), 400);
-  EXPECT_EQ(header->architecture, "1x16 basic");
+  EXPECT_EQ(header->architecture, "1x16");
   EXPECT_DOUBLE_EQ(CheckpointHours(run_, 20), 0.25);
   // A header of another step, a damaged one, or none: no hours, no error.
   WriteFileAtomic(run_.CheckpointHeaderPath(60), "{\"step\": 61}");
@@ -179,11 +179,11 @@ TEST(SlurmScriptsTest, SayWhatTheConfigAsks) {
   config.cluster.sbatch_lines = {"--mem=8G"};
   config.cluster.setup = "module load gcc";
   config.selfplay.workers = 7;
-  const SlurmScripts cpu = MakeSlurmScripts(config, "/shared/runs/it's big", "/opt/loaz/loaz");
+  const SlurmScripts cpu = MakeSlurmScripts(config, "/shared/runs/it's big", "/cluster/bin/loaz");
   for (const char* line : {"#SBATCH --array=0-11\n", "#SBATCH --cpus-per-task=7\n", "#SBATCH --partition=cpu\n",
                            "#SBATCH --time=2:00:00\n", "#SBATCH --mem=8G\n", "#SBATCH --requeue\n",
                            "#SBATCH --signal=B:USR1@120\n", "module load gcc\n", "--name \"a$SLURM_ARRAY_TASK_ID\"",
-                           "loaz='/opt/loaz/loaz'\n", "run='/shared/runs/it'\\''s big'\n"})
+                           "loaz='/cluster/bin/loaz'\n", "run='/shared/runs/it'\\''s big'\n"})
     EXPECT_NE(cpu.selfplay.find(line), std::string::npos) << line << "\n" << cpu.selfplay;
   EXPECT_EQ(cpu.trainer.find("--gres"), std::string::npos);  // a cpu run asks no GPU
   EXPECT_EQ(cpu.selfplay.find("--account"), std::string::npos);
