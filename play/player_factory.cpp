@@ -1,6 +1,9 @@
 // MakePlayer: the table of player kinds, one row a kind.
 
+#include <set>
+
 #include "core/error.h"
+#include "core/param_visitor.h"
 #include "play/mcts_player.h"
 #include "play/players.h"
 
@@ -16,6 +19,7 @@ struct KindRow {
   std::vector<ParamInfo> (*keys)();
   std::unique_ptr<Player> (*make)(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared);
   std::shared_ptr<Evaluator> (*make_evaluator)(const PlayerSpec& spec);
+  PlayerLimits limits;
 };
 
 // Adapts a factory that shares nothing to the table's signature.
@@ -25,15 +29,32 @@ std::unique_ptr<Player> Unshared(const PlayerSpec& spec, std::shared_ptr<Evaluat
 }
 
 const KindRow kKinds[] = {
-    {"random", "a uniformly random legal move", RandomPlayerKeys, Unshared<MakeRandomPlayer>, nullptr},
-    {"greedy", "the move with the best one-ply evaluation (an immediate win first)", RandomPlayerKeys,
-     Unshared<MakeGreedyPlayer>, nullptr},
-    {"ab", "the alpha-beta baseline (MIA-style evaluation)", AlphaBetaPlayerKeys, Unshared<MakeAlphaBetaPlayer>,
-     nullptr},
-    {"rollout", "PUCT search over random playouts with MCTS-Solver", RolloutPlayerKeys, Unshared<MakeRolloutPlayer>,
-     nullptr},
-    {"gtp", "an external engine speaking the text protocol", GtpPlayerKeys, Unshared<MakeGtpPlayer>, nullptr},
-    {"mcts", "the PUCT search with a net (or evaluator=uniform)", MctsPlayerKeys, MakeMctsPlayer, MakeMctsEvaluator},
+    {"random", "a uniformly random legal move", RandomPlayerKeys, Unshared<MakeRandomPlayer>, nullptr, {}},
+    {"greedy",
+     "the move with the best one-ply evaluation (an immediate win first)",
+     RandomPlayerKeys,
+     Unshared<MakeGreedyPlayer>,
+     nullptr,
+     {}},
+    {"ab",
+     "the alpha-beta baseline (MIA-style evaluation)",
+     AlphaBetaPlayerKeys,
+     Unshared<MakeAlphaBetaPlayer>,
+     nullptr,
+     {true, nullptr, {"time", "depth", "nodes"}, false}},
+    {"rollout",
+     "PUCT search over random playouts with MCTS-Solver",
+     RolloutPlayerKeys,
+     Unshared<MakeRolloutPlayer>,
+     nullptr,
+     {false, "sims", {"sims"}, true}},
+    {"gtp", "an external engine speaking the text protocol", GtpPlayerKeys, Unshared<MakeGtpPlayer>, nullptr, {}},
+    {"mcts",
+     "the PUCT search with a net (or evaluator=uniform)",
+     MctsPlayerKeys,
+     MakeMctsPlayer,
+     MakeMctsEvaluator,
+     {true, "playouts", {"time", "playouts"}, true}},
 };
 
 const KindRow& FindKind(const PlayerSpec& spec) {
@@ -61,8 +82,28 @@ std::unique_ptr<Player> MakePlayer(const std::string& text, std::shared_ptr<Eval
 
 std::vector<PlayerKind> DescribePlayerKinds() {
   std::vector<PlayerKind> kinds;
-  for (const KindRow& row : kKinds) kinds.push_back({row.kind, row.usage, row.keys()});
+  for (const KindRow& row : kKinds) kinds.push_back({row.kind, row.usage, row.keys(), row.limits});
   return kinds;
+}
+
+const PlayerLimits& LimitsOf(const PlayerSpec& spec) { return FindKind(spec).limits; }
+
+std::string SpecWithoutLimit(const std::string& text) {
+  const PlayerSpec spec = PlayerSpec::Parse(text);
+  const std::vector<std::string>& keys = LimitsOf(spec).keys;
+  return spec.TextWith(std::set<std::string>(keys.begin(), keys.end()));
+}
+
+std::string SpecWithLimit(const std::string& text, double seconds, int64_t count) {
+  const PlayerSpec spec = PlayerSpec::Parse(text);
+  const PlayerLimits& limits = LimitsOf(spec);
+  if (limits.keys.empty() || (seconds <= 0 && count <= 0)) return text;
+  std::string limit;
+  if (limits.count_key && (count > 0 || !limits.time))
+    limit = std::string(limits.count_key) + "=" + std::to_string(count > 0 ? count : 1000);
+  else
+    limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
+  return spec.TextWith(std::set<std::string>(limits.keys.begin(), limits.keys.end()), limit);
 }
 
 }  // namespace loa

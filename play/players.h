@@ -74,12 +74,35 @@ std::vector<ParamInfo> ListKeys() {
   return lister.params();
 }
 
+// What limits a kind's search, from its row of the kind table: what
+// callers (serve/ above all) ask instead of testing a kind's name.
+struct PlayerLimits {
+  bool time = false;                // takes time=SECONDS a move
+  const char* count_key = nullptr;  // the count a request may set ("playouts", "sims"), or null
+  std::vector<std::string> keys;    // every key that limits its search (time, depth, nodes, ...)
+  bool tree = false;                // a tree search: its memory grows with its count, so callers bound it
+};
+
 // A player kind as `loaz config` lists it.
 struct PlayerKind {
   std::string kind;   // "ab"
   std::string usage;  // one line: what it is
   std::vector<ParamInfo> keys;
+  PlayerLimits limits;
 };
+
+// Returns the limits of spec's kind. Throws ParseError for an unknown kind.
+const PlayerLimits& LimitsOf(const PlayerSpec& spec);
+
+// Returns spec without the keys that limit its search: what players of one
+// kind, net and settings but of any limit have alike.
+std::string SpecWithoutLimit(const std::string& spec);
+
+// Returns spec with its search limited to `count` (its count key) when
+// count > 0 and the kind has one, else to `seconds` a move when the kind
+// takes a time (1 s when seconds <= 0), else to 1,000 of its count; a kind
+// without limits, or neither given, keeps its own.
+std::string SpecWithLimit(const std::string& spec, double seconds, int64_t count);
 
 // Every kind MakePlayer knows, in its order, with its keys.
 std::vector<PlayerKind> DescribePlayerKinds();

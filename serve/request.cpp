@@ -1,13 +1,17 @@
 #include "serve/request.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
 #include "core/error.h"
+#include "core/file_util.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
 #include "mcts/cached_evaluator.h"
+#include "play/players.h"
 #include "play/spec.h"
 
 namespace loa::serve {
@@ -59,8 +63,7 @@ Rules RulesOf(const json& body) {
 
 bool SearchRequest::OwnBounds() const {
   if (analyse) return true;
-  const std::string kind = PlayerSpec::Parse(spec).kind();
-  return (kind == "mcts" || kind == "ab") && (seconds > 0 || playouts > 0);
+  return LimitsOf(PlayerSpec::Parse(spec)).time && (seconds > 0 || playouts > 0);
 }
 
 // Returns a player's name as a record's tag value: at most 100 characters,
@@ -155,32 +158,106 @@ json AnalysisOf(const MoveAnalysis& a, const std::string& name, double wall_seco
   return j;
 }
 
-// The keys of a spec that limit its search.
-const std::set<std::string>& LimitKeys() {
-  static const std::set<std::string> keys = {"time", "playouts", "depth", "nodes", "sims"};
-  return keys;
+namespace {
+
+// Answers with `reply` as JSON, never cached.
+void SetJson(httplib::Response& response, const json& reply) {
+  response.set_header("Cache-Control", "no-store");
+  response.set_content(JsonText(reply), "application/json");
 }
 
-// Returns the spec without its limit keys: what players of one kind, net
-// and settings but of any limit have alike.
-std::string WithoutLimit(const std::string& spec) { return PlayerSpec::Parse(spec).TextWith(LimitKeys()); }
+}  // namespace
 
-// Returns spec with its search limit replaced by the request's: time for
-// `ab:` and `mcts:`, playouts for `mcts:`, sims for `rollout:`. Other kinds
-// keep their own. Only numbers the server checked enter the spec.
-std::string WithLimit(const std::string& spec, double seconds, int64_t playouts) {
-  const PlayerSpec parsed = PlayerSpec::Parse(spec);
-  const std::string& kind = parsed.kind();
-  if (kind != "ab" && kind != "mcts" && kind != "rollout") return spec;
-  if (seconds <= 0 && playouts <= 0) return spec;
-  std::string limit;
-  if (kind == "rollout")
-    limit = "sims=" + std::to_string(playouts > 0 ? playouts : 1000);
-  else if (kind == "mcts" && playouts > 0)
-    limit = "playouts=" + std::to_string(playouts);
-  else
-    limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
-  return parsed.TextWith(LimitKeys(), limit);
+httplib::Server::Handler Answer(JsonHandler handler) {
+  return [handler = std::move(handler)](const httplib::Request& request, httplib::Response& response) {
+    json reply;
+    try {
+      reply = handler(request);
+      response.status = 200;
+    } catch (const BadRequest& e) {
+      reply = {{"error", e.message}};
+      response.status = e.status;
+    } catch (const Error& e) {
+      reply = {{"error", e.what()}};
+      response.status = 400;
+    }
+    SetJson(response, reply);
+  };
+}
+
+httplib::Server::Handler Answer(RawHandler handler) {
+  return [handler = std::move(handler)](const httplib::Request& request, httplib::Response& response) {
+    try {
+      handler(request, response);
+    } catch (const BadRequest& e) {
+      response.status = e.status;
+      SetJson(response, {{"error", e.message}});
+    } catch (const Error& e) {
+      response.status = 400;
+      SetJson(response, {{"error", e.what()}});
+    }
+  };
+}
+
+httplib::Server::HandlerWithContentReader WithBoundedBody(httplib::Server::Handler answer) {
+  return [answer = std::move(answer)](const httplib::Request& request, httplib::Response& response,
+                                      const httplib::ContentReader& content) {
+    std::string body;
+    const std::string declared = request.get_header_value("Content-Length");
+    bool too_large =
+        declared.size() > 9 || (!declared.empty() && std::strtoull(declared.c_str(), nullptr, 10) > kMaxBodyBytes);
+    // A body that trickles in holds its worker: it has kBodySeconds.
+    const auto deadline = std::chrono::steady_clock::now() + kBodySeconds;
+    bool too_slow = false;
+    const bool read = !too_large && content([&](const char* data, size_t length) {
+      too_large = too_large || body.size() + length > kMaxBodyBytes;
+      too_slow = std::chrono::steady_clock::now() > deadline;
+      if (!too_large && !too_slow) body.append(data, length);
+      return !too_large && !too_slow;
+    });
+    const auto refuse = [&](int status, const char* message, bool close) {
+      response.status = status;
+      if (close) response.set_header("Connection", "close");
+      response.set_content(JsonText({{"error", message}}), "application/json");
+    };
+    if (too_slow) return refuse(408, "the request body came too slowly (it has 2 s)", true);
+    if (too_large) return refuse(413, "the request body is larger than 64 KiB", true);
+    if (!read) return refuse(400, "the request body could not be read", false);
+    httplib::Request bounded = request;
+    bounded.body = std::move(body);
+    answer(bounded, response);
+  };
+}
+
+httplib::Server::Handler StaticFile(const std::string& path, const char* type) {
+  return [path, type](const httplib::Request&, httplib::Response& response) {
+    try {
+      response.set_content(ReadFile(path, kMaxTextBytes), type);
+    } catch (const Error& e) {
+      response.status = 404;
+      response.set_content(JsonText({{"error", e.what()}}), "application/json");
+    }
+  };
+}
+
+void AnswerUnrouted(const httplib::Request& request, httplib::Response& response) {
+  if (!response.body.empty()) return;
+  std::string message;
+  if (response.status == 413) {
+    message = "the request body is larger than 64 KiB";
+  } else if (response.status == 414) {
+    message = "the URL is longer than the server reads (8 KiB)";
+  } else if (request.method != "GET" && request.method != "POST" && !request.method.empty()) {
+    // Whatever the path: no page or endpoint answers another method.
+    response.status = 405;
+    response.set_header("Allow", "GET, POST");
+    message = "method '" + Excerpt(request.method, 20) + "' is not served (GET and POST are)";
+  } else if (response.status == 404) {
+    message = "no such page or endpoint: " + Excerpt(request.path, 80);
+  } else {
+    message = "the request could not be read (a malformed request line, or a header over 8 KiB)";
+  }
+  response.set_content(JsonText({{"error", message}}), "application/json");
 }
 
 // Returns the file names in dir matching pattern, newest first, at most n.

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <regex>
 #include <set>
@@ -103,12 +104,27 @@ json StatusOf(const Game& game);
 uint64_t CacheHits(const Evaluator* evaluator);
 // Returns the "analysis" of a reply.
 json AnalysisOf(const MoveAnalysis& a, const std::string& name, double wall_seconds);
-// The keys of a spec that limit its search.
-const std::set<std::string>& LimitKeys();
-// Returns the spec without its limit keys.
-std::string WithoutLimit(const std::string& spec);
-// Returns spec with its search limit replaced by the request's.
-std::string WithLimit(const std::string& spec, double seconds, int64_t playouts);
+// A handler that returns its reply, and one that writes it itself (a
+// streamed search).
+using JsonHandler = std::function<json(const httplib::Request&)>;
+using RawHandler = std::function<void(const httplib::Request&, httplib::Response&)>;
+// Returns the HTTP handler of a JSON endpoint: BadRequest and loa::Error
+// become {"error": ...} with their status (400 for an Error), every reply
+// JSON and never cached.
+httplib::Server::Handler Answer(JsonHandler handler);
+httplib::Server::Handler Answer(RawHandler handler);
+// Returns a POST handler that reads the body through a bound (kMaxBodyBytes
+// in kBodySeconds: cpp-httplib's own bound covers a Content-Length body but
+// not a chunked one) and then answers with `answer`; 413, 408 or 400 with
+// an error line otherwise.
+httplib::Server::HandlerWithContentReader WithBoundedBody(httplib::Server::Handler answer);
+// Returns a handler that serves the file at path as `type` (404 when it
+// cannot be read).
+httplib::Server::Handler StaticFile(const std::string& path, const char* type);
+// Answers what no route answered (a bad method, path, size or request line)
+// with one error line in JSON.
+void AnswerUnrouted(const httplib::Request& request, httplib::Response& response);
+
 // Returns the file names in dir matching pattern, newest first, at most n.
 std::vector<std::string> NewestFiles(const std::string& dir, const std::regex& pattern, size_t n);
 

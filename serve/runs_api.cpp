@@ -8,8 +8,10 @@
 #include "core/file_util.h"
 #include "core/notation.h"
 #include "core/record.h"
+#include "net/torch_backend.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
+#include "run/workers.h"
 #include "serve/memory.h"
 #include "serve/server_impl.h"
 
@@ -114,6 +116,52 @@ json WebServer::Impl::RunMetrics(const RunView& run, const std::string& since, c
   for (json& event : piece.objects) events.push_back(std::move(event));
   return json{{"run", run.name},    {"events", events},     {"next", piece.next}, {"size", piece.size},
               {"more", piece.more}, {"reset", piece.reset}, {"file", piece.file}};
+}
+
+json WebServer::Impl::RunMetricsOf(const httplib::Request& request) {
+  // From ?since= (the "next" of the last reply) on: a page appends what is
+  // new instead of reading the run again.
+  return RunMetrics(RunAt(request.matches[1]), request.get_param_value("since"), request.get_param_value("file"));
+}
+
+json WebServer::Impl::RunRatings(const httplib::Request& request) {
+  const RunView& run = RunAt(request.matches[1]);
+  json ratings = json::array();
+  try {
+    ratings = json::parse(ReadFile(run::RunDir(run.dir).RatingsPath(), kMaxTextBytes), nullptr, false);
+  } catch (const IoError&) {
+  }
+  if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
+  return json{{"run", run.name}, {"ratings", ratings}};
+}
+
+json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
+  const RunView& run = RunAt(request.matches[1]);
+  const run::RunDir dir(run.dir);
+  // A checkpoint plays only where LibTorch is (loaz-torch serve); the run's
+  // export, when the server offers it, plays anywhere.
+  const bool playable = GetTorchBackend() != nullptr;
+  json list = json::array();
+  for (int64_t step : dir.ListCheckpoints())
+    list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
+  json export_player = nullptr;
+  for (const NamedPlayer& player : players)
+    if (player.spec.find("net=" + dir.ExportPath()) != std::string::npos) export_player = player.name;
+  return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
+}
+
+json WebServer::Impl::RunWorkers(const httplib::Request& request) {
+  const RunView& run = RunAt(request.matches[1]);
+  return json{{"run", run.name}, {"workers", run::WorkersJson(run::RunDir(run.dir), run::UnixNow())}};
+}
+
+json WebServer::Impl::RunGameList(const httplib::Request& request) {
+  const RunView& run = RunAt(request.matches[1]);
+  return json{{"run", run.name}, {"games", RunGames(run)}};
+}
+
+json WebServer::Impl::RunGameOf(const httplib::Request& request) {
+  return RunGame(RunAt(request.matches[1]), request.get_param_value("name"));
 }
 
 }  // namespace loa::serve

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
+#include "play/players.h"
 #include "play/spec.h"
 #include "serve/server_impl.h"
 
@@ -37,7 +38,7 @@ SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
   std::tie(spec, r.evaluator) = PlayerOf(name);
   // An analysis searches until stopped or its bounds: the spec's own limit
   // does not end it.
-  r.spec = analyse ? spec : WithLimit(spec, r.seconds, r.playouts);
+  r.spec = analyse ? spec : SpecWithLimit(spec, r.seconds, r.playouts);
   return r;
 }
 
@@ -47,10 +48,10 @@ std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& r
     // or playouts) takes the tab's player of this kind, net and settings
     // whatever its limit, so that a move asked for after an analysis (or an
     // analysis after a move) keeps the tree.
-    const std::string base = WithoutLimit(request.spec);
+    const std::string base = SpecWithoutLimit(request.spec);
     return searches->Acquire(
         request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); },
-        [&](const std::string& kept) { return request.OwnBounds() && WithoutLimit(kept) == base; });
+        [&](const std::string& kept) { return request.OwnBounds() && SpecWithoutLimit(kept) == base; });
   } catch (const Refused& e) {
     throw BadRequest{e.what(), e.status};
   } catch (const Error& e) {
@@ -65,8 +66,9 @@ json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
   Player& player = lease.player();
   const uint64_t hits_before = CacheHits(request.evaluator.get());
   // An analysis without a limit runs until stopped, within the bounds of
-  // any request: 60 s, and for a tree search 100,000 playouts (its memory).
-  const bool tree = request.spec.rfind("mcts", 0) == 0;
+  // any request: 60 s, and for a tree search (the kind table says which)
+  // 100,000 playouts (its memory).
+  const bool tree = LimitsOf(PlayerSpec::Parse(request.spec)).tree;
   const int64_t nodes = request.playouts > 0 ? request.playouts : tree ? kMaxPlayouts : 0;
   const Move move = request.analyse
                         ? player.Analyse(request.game, request.seconds > 0 ? request.seconds : kMaxSeconds, nodes)
@@ -161,6 +163,20 @@ void WebServer::Impl::Search(const httplib::Request& http_request, httplib::Resp
   response.set_chunked_content_provider(
       "application/x-ndjson", [job](size_t, httplib::DataSink& sink) { return job->Write(sink); },
       [job](bool) { job->End(); });
+}
+
+void WebServer::Impl::Genmove(const httplib::Request& request, httplib::Response& response) {
+  Search(request, response, false);
+}
+
+void WebServer::Impl::Analyse(const httplib::Request& request, httplib::Response& response) {
+  Search(request, response, true);
+}
+
+json WebServer::Impl::StopSearch(const httplib::Request& request) {
+  const std::string client = StringField(ParseBody(request), "client");
+  if (client.empty()) throw BadRequest{"'client' names the tab whose search stops"};
+  return json{{"stopped", searches->Stop(client)}};
 }
 
 }  // namespace loa::serve

@@ -201,202 +201,96 @@ std::pair<std::string, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(con
 }
 
 void WebServer::Impl::Routes() {
-  // Every handler answers JSON; BadRequest and loa::Error become 400. A
-  // handler returns its reply, or (taking the response too) writes it.
-  auto api = [](auto&& handler) {
-    return [handler](const httplib::Request& request, httplib::Response& response) {
-      json reply;
-      try {
-        if constexpr (std::is_invocable_v<decltype(handler), const httplib::Request&, httplib::Response&>) {
-          handler(request, response);
-          return;
-        } else {
-          reply = handler(request);
-          response.status = 200;
-        }
-      } catch (const BadRequest& e) {
-        reply = {{"error", e.message}};
-        response.status = e.status;
-      } catch (const Error& e) {
-        reply = {{"error", e.what()}};
-        response.status = 400;
-      }
-      response.set_header("Cache-Control", "no-store");
-      response.set_content(JsonText(reply), "application/json");
-    };
+  // The endpoints, one row each: method, path (a pattern for the runs'), and
+  // the handler, which returns its reply or (a search that streams) writes it.
+  // A new endpoint is a row here and its handler beside its kind.
+  struct Route {
+    const char* method;
+    const char* path;
+    json (WebServer::Impl::*reply)(const httplib::Request&);
+    void (WebServer::Impl::*write)(const httplib::Request&, httplib::Response&);
   };
-  // POST handlers read their body through a bounded reader: cpp-httplib's
-  // payload bound covers a Content-Length body but not a chunked one.
-  auto post = [this, api](const char* path, auto&& handler) {
-    auto answer = api(handler);
-    http.Post(path, [answer](const httplib::Request& request, httplib::Response& response,
-                             const httplib::ContentReader& content) {
-      std::string body;
-      const std::string declared = request.get_header_value("Content-Length");
-      bool too_large =
-          declared.size() > 9 || (!declared.empty() && std::strtoull(declared.c_str(), nullptr, 10) > kMaxBodyBytes);
-      // A body that trickles in holds its worker: it has kBodySeconds.
-      const auto deadline = std::chrono::steady_clock::now() + kBodySeconds;
-      bool too_slow = false;
-      const bool read = !too_large && content([&](const char* data, size_t length) {
-        too_large = too_large || body.size() + length > kMaxBodyBytes;
-        too_slow = std::chrono::steady_clock::now() > deadline;
-        if (!too_large && !too_slow) body.append(data, length);
-        return !too_large && !too_slow;
-      });
-      if (too_slow) {
-        response.status = 408;
-        response.set_header("Connection", "close");
-        response.set_content(JsonText({{"error", "the request body came too slowly (it has 2 s)"}}),
-                             "application/json");
-        return;
-      }
-      if (!read && !too_large) {
-        response.status = 400;
-        response.set_content(JsonText({{"error", "the request body could not be read"}}), "application/json");
-        return;
-      }
-      if (too_large) {
-        response.status = 413;
-        response.set_header("Connection", "close");
-        response.set_content(JsonText({{"error", "the request body is larger than 64 KiB"}}), "application/json");
-        return;
-      }
-      httplib::Request bounded = request;
-      bounded.body = std::move(body);
-      answer(bounded, response);
-    });
+
+  static const Route kRoutes[] = {
+      {"GET", "/api/info", &Impl::Info, nullptr},
+      {"POST", "/api/position", &Impl::Position, nullptr},
+      {"POST", "/api/genmove", nullptr, &Impl::Genmove},
+      {"POST", "/api/analyse", nullptr, &Impl::Analyse},
+      {"POST", "/api/stop", &Impl::StopSearch, nullptr},
+      {"POST", "/api/record/read", &Impl::ReadRecordText, nullptr},
+      {"POST", "/api/record/write", &Impl::WriteRecordText, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/metrics)", &Impl::RunMetricsOf, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/ratings)", &Impl::RunRatings, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/checkpoints)", &Impl::RunCheckpoints, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/workers)", &Impl::RunWorkers, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/games)", &Impl::RunGameList, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/game)", &Impl::RunGameOf, nullptr},
   };
-  auto file = [](const std::string& path, const char* type) {
-    return [path, type](const httplib::Request&, httplib::Response& response) {
-      try {
-        response.set_content(ReadFile(path, kMaxTextBytes), type);
-      } catch (const Error& e) {
-        response.status = 404;
-        response.set_content(JsonText({{"error", e.what()}}), "application/json");
-      }
-    };
-  };
+
   const std::string& web = options.web_dir;
   for (const PageFile& page : kPageFiles)
     http.Get(page.name == std::string("index.html") ? "/" : "/" + std::string(page.name),
-             file(web + "/" + page.name, page.type));
-  http.Get("/vendor/chart.js", file(options.chart_js, "text/javascript; charset=utf-8"));
-
-  http.Get("/api/info", api([this](const httplib::Request&) {
-             json run_list = json::array();
-             for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
-             json names = json::array();
-             for (const NamedPlayer& player : players) names.push_back(player.name);
-             const SearchPool::Load l = searches->load();
-             const json load = {{"running", l.running},
-                                {"waiting", l.waiting},
-                                {"max_running", l.max_running},
-                                {"max_waiting", l.max_waiting},
-                                {"tabs", l.tabs}};
-             return json{{"players", names},
-                         {"default_player", players.front().name},
-                         {"runs", run_list},
-                         {"searches", load},
-                         {"resident_bytes", ResidentBytes()}};
-           }));
-  post("/api/position", [](const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); });
-  post("/api/genmove",
-       [this](const httplib::Request& request, httplib::Response& response) { Search(request, response, false); });
-  post("/api/analyse",
-       [this](const httplib::Request& request, httplib::Response& response) { Search(request, response, true); });
-  post("/api/stop", [this](const httplib::Request& request) {
-    const std::string client = StringField(ParseBody(request), "client");
-    if (client.empty()) throw BadRequest{"'client' names the tab whose search stops"};
-    return json{{"stopped", searches->Stop(client)}};
-  });
-  post("/api/record/read", [](const httplib::Request& request) {
-    const std::string text = StringField(ParseBody(request), "text");
-    try {
-      const Record record = ParseRecord(text, "record");
-      const Game game = ReplayRecord(record, record.rules, "record");
-      json moves = json::array();
-      for (Move m : game.moves()) moves.push_back(FormatMove(m));
-      return json{{"fen", game.start().ToString()},
-                  {"moves", moves},
-                  {"rules",
-                   {{"simultaneous", game.rules().simultaneous == Simultaneous::kDraw ? "draw" : "mover"},
-                    {"start", game.rules().start == StartKind::kStandard ? "standard" : "scrambled"}}}};
-    } catch (const Error& e) {
-      throw BadRequest{e.what()};
-    }
-  });
-  post("/api/record/write", [](const httplib::Request& request) {
-    const json body = ParseBody(request);
-    const Game game = GameOf(body);
-    Tags tags = {{"Event", "loaz serve"}};
-    for (const char* key : {"Black", "White"})
-      if (const std::string name = StringField(body, key == std::string("Black") ? "black" : "white"); !name.empty())
-        tags.push_back({key, TagValueOf(name, key)});
-    return json{{"text", FormatRecord(game, tags)}};
-  });
-  http.Get(R"(/api/runs/(\d{1,6})/metrics)", api([this](const httplib::Request& request) {
-             // From ?since= (the "next" of the last reply) on: a page
-             // appends what is new instead of reading the run again.
-             return RunMetrics(RunAt(request.matches[1]), request.get_param_value("since"),
-                               request.get_param_value("file"));
-           }));
-  http.Get(R"(/api/runs/(\d{1,6})/ratings)", api([this](const httplib::Request& request) {
-             const RunView& run = RunAt(request.matches[1]);
-             json ratings = json::array();
-             try {
-               ratings = json::parse(ReadFile(run::RunDir(run.dir).RatingsPath(), kMaxTextBytes), nullptr, false);
-             } catch (const IoError&) {
-             }
-             if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
-             return json{{"run", run.name}, {"ratings", ratings}};
-           }));
-  http.Get(
-      R"(/api/runs/(\d{1,6})/checkpoints)", api([this](const httplib::Request& request) {
-        const RunView& run = RunAt(request.matches[1]);
-        const std::vector<int64_t> steps = run::RunDir(run.dir).ListCheckpoints();
-        // A checkpoint plays only where LibTorch is (loaz-torch serve);
-        // the run's export, when the server offers it, plays anywhere.
-        const bool playable = GetTorchBackend() != nullptr;
-        json list = json::array();
-        for (int64_t step : steps)
-          list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
-        json export_player = nullptr;
-        const std::string export_path = run::RunDir(run.dir).ExportPath();
-        for (const NamedPlayer& player : players)
-          if (player.spec.find("net=" + export_path) != std::string::npos) export_player = player.name;
-        return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
-      }));
-  http.Get(R"(/api/runs/(\d{1,6})/workers)", api([this](const httplib::Request& request) {
-             const RunView& run = RunAt(request.matches[1]);
-             return json{{"run", run.name}, {"workers", run::WorkersJson(run::RunDir(run.dir), run::UnixNow())}};
-           }));
-  http.Get(R"(/api/runs/(\d{1,6})/games)", api([this](const httplib::Request& request) {
-             const RunView& run = RunAt(request.matches[1]);
-             return json{{"run", run.name}, {"games", RunGames(run)}};
-           }));
-  http.Get(R"(/api/runs/(\d{1,6})/game)", api([this](const httplib::Request& request) {
-             const RunView& run = RunAt(request.matches[1]);
-             return RunGame(run, request.get_param_value("name"));
-           }));
-  http.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
-    if (!response.body.empty()) return;
-    std::string message;
-    if (response.status == 413)
-      message = "the request body is larger than 64 KiB";
-    else if (response.status == 414)
-      message = "the URL is longer than the server reads (8 KiB)";
-    else if (request.method != "GET" && request.method != "POST" && !request.method.empty()) {
-      // Whatever the path: no page or endpoint answers another method.
-      response.status = 405;
-      response.set_header("Allow", "GET, POST");
-      message = "method '" + Excerpt(request.method, 20) + "' is not served (GET and POST are)";
-    } else if (response.status == 404)
-      message = "no such page or endpoint: " + Excerpt(request.path, 80);
+             StaticFile(web + "/" + page.name, page.type));
+  http.Get("/vendor/chart.js", StaticFile(options.chart_js, "text/javascript; charset=utf-8"));
+  for (const Route& route : kRoutes) {
+    const httplib::Server::Handler answer =
+        route.reply ? Answer(JsonHandler([this, &route](const httplib::Request& r) { return (this->*route.reply)(r); }))
+                    : Answer(RawHandler([this, &route](const httplib::Request& r, httplib::Response& response) {
+                        (this->*route.write)(r, response);
+                      }));
+    if (route.method == std::string("GET"))
+      http.Get(route.path, answer);
     else
-      message = "the request could not be read (a malformed request line, or a header over 8 KiB)";
-    response.set_content(JsonText({{"error", message}}), "application/json");
-  });
+      http.Post(route.path, WithBoundedBody(answer));
+  }
+  http.set_error_handler(AnswerUnrouted);
+}
+
+json WebServer::Impl::Info(const httplib::Request&) {
+  json run_list = json::array();
+  for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
+  json names = json::array();
+  for (const NamedPlayer& player : players) names.push_back(player.name);
+  const SearchPool::Load l = searches->load();
+  const json load = {{"running", l.running},
+                     {"waiting", l.waiting},
+                     {"max_running", l.max_running},
+                     {"max_waiting", l.max_waiting},
+                     {"tabs", l.tabs}};
+  return json{{"players", names},
+              {"default_player", players.front().name},
+              {"runs", run_list},
+              {"searches", load},
+              {"resident_bytes", ResidentBytes()}};
+}
+
+json WebServer::Impl::Position(const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); }
+
+json WebServer::Impl::ReadRecordText(const httplib::Request& request) {
+  const std::string text = StringField(ParseBody(request), "text");
+  try {
+    const Record record = ParseRecord(text, "record");
+    const Game game = ReplayRecord(record, record.rules, "record");
+    json moves = json::array();
+    for (Move m : game.moves()) moves.push_back(FormatMove(m));
+    return json{{"fen", game.start().ToString()},
+                {"moves", moves},
+                {"rules",
+                 {{"simultaneous", game.rules().simultaneous == Simultaneous::kDraw ? "draw" : "mover"},
+                  {"start", game.rules().start == StartKind::kStandard ? "standard" : "scrambled"}}}};
+  } catch (const Error& e) {
+    throw BadRequest{e.what()};
+  }
+}
+
+json WebServer::Impl::WriteRecordText(const httplib::Request& request) {
+  const json body = ParseBody(request);
+  const Game game = GameOf(body);
+  Tags tags = {{"Event", "loaz serve"}};
+  for (const char* key : {"Black", "White"})
+    if (const std::string name = StringField(body, key == std::string("Black") ? "black" : "white"); !name.empty())
+      tags.push_back({key, TagValueOf(name, key)});
+  return json{{"text", FormatRecord(game, tags)}};
 }
 
 WebServer::WebServer(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}

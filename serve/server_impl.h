@@ -30,7 +30,25 @@ struct WebServer::Impl {
   std::vector<std::pair<std::string, std::shared_ptr<Evaluator>>> checkpoint_evaluators;
 
   explicit Impl(ServeOptions o);
+  // Registers the pages and the endpoints of kRoutes (server.cpp).
   void Routes();
+
+  // The endpoints' handlers, by kind: server.cpp (the server, positions,
+  // records), search_api.cpp (moves, analyses, stops), runs_api.cpp (runs).
+  json Info(const httplib::Request& request);
+  json Position(const httplib::Request& request);
+  json ReadRecordText(const httplib::Request& request);
+  json WriteRecordText(const httplib::Request& request);
+  void Genmove(const httplib::Request& request, httplib::Response& response);
+  void Analyse(const httplib::Request& request, httplib::Response& response);
+  json StopSearch(const httplib::Request& request);
+  json RunMetricsOf(const httplib::Request& request);
+  json RunRatings(const httplib::Request& request);
+  json RunCheckpoints(const httplib::Request& request);
+  json RunWorkers(const httplib::Request& request);
+  json RunGameList(const httplib::Request& request);
+  json RunGameOf(const httplib::Request& request);
+
   // Returns the spec of a player name and the evaluator its searches share.
   std::pair<std::string, std::shared_ptr<Evaluator>> PlayerOf(const std::string& name);
   bool HostAllowed(const std::string& host) const;

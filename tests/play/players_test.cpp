@@ -57,6 +57,26 @@ TEST(PlayersTest, EachKindListsExactlyTheKeysItReads) {
   EXPECT_NO_THROW(MakePlayer("rollout:sims=10,rollouts=2,seed=4,cpuct_init=2,threads=1,leaves_per_batch=1"));
 }
 
+TEST(PlayersTest, TheKindTableSaysWhatLimitsEachSearch) {
+  // Every tree search is bounded alike by its callers: the table says which.
+  for (const PlayerKind& kind : DescribePlayerKinds())
+    EXPECT_EQ(kind.limits.tree, kind.kind == "mcts" || kind.kind == "rollout") << kind.kind;
+  EXPECT_TRUE(LimitsOf(PlayerSpec::Parse("rollout:sims=64")).tree);
+  EXPECT_FALSE(LimitsOf(PlayerSpec::Parse("ab:depth=2")).tree);
+  EXPECT_THROW(LimitsOf(PlayerSpec::Parse("nosuch:x=1")), ParseError);
+  // A request's limit replaces the spec's own, by the kind's keys.
+  EXPECT_EQ(SpecWithLimit("mcts:net=x,time=1", 0, 300), "mcts:net=x,playouts=300");
+  EXPECT_EQ(SpecWithLimit("mcts:net=x,playouts=9", 0.5, 0), "mcts:net=x,time=0.5");
+  EXPECT_EQ(SpecWithLimit("ab:depth=3,hash=8", 2, 0), "ab:hash=8,time=2.0");
+  EXPECT_EQ(SpecWithLimit("ab:depth=3", 0, 500), "ab:time=1.0");  // no count a request may set
+  EXPECT_EQ(SpecWithLimit("rollout:sims=64,seed=2", 0, 200), "rollout:seed=2,sims=200");
+  EXPECT_EQ(SpecWithLimit("rollout:sims=64", 3, 0), "rollout:sims=1000");  // no time key
+  EXPECT_EQ(SpecWithLimit("random:seed=4", 1, 10), "random:seed=4");
+  EXPECT_EQ(SpecWithLimit("mcts:playouts=9", 0, 0), "mcts:playouts=9");
+  EXPECT_EQ(SpecWithoutLimit("mcts:net=x,time=1,threads=2"), "mcts:net=x,threads=2");
+  EXPECT_EQ(SpecWithoutLimit("ab:depth=2,nodes=5,time=1,hash=4"), "ab:hash=4");
+}
+
 TEST(PlayerSpecTest, TextWithDropsAndAddsPairsAndKeepsCmdWhole) {
   const PlayerSpec spec = PlayerSpec::Parse("mcts:net=a.safetensors,time=1,threads=2");
   EXPECT_EQ(spec.TextWith({"time"}), "mcts:net=a.safetensors,threads=2");

@@ -471,6 +471,16 @@ TEST_F(ServerTest, ATabsNextMoveReusesItsTreeAndEveryTabTheNetsCache) {
   EXPECT_GT(counted["reused"].get<int64_t>(), 0) << counted.dump();
 }
 
+TEST_F(ServerTest, ARolloutAnalysisIsBoundedLikeAnMctsOne) {
+  // The kind table, not the kind's name, says that a rollout search is a
+  // tree search: an analysis's playouts bound it as they bound mcts's.
+  const auto [status, reply] =
+      Post("/api/analyse", json{{"player", "rollout:sims=64"}, {"playouts", 150}, {"client", "tab-b"}}.dump());
+  ASSERT_EQ(status, 200) << reply.dump();
+  EXPECT_GE(reply["analysis"]["nodes"].get<int64_t>(), 100) << reply.dump();
+  EXPECT_LE(reply["analysis"]["nodes"].get<int64_t>(), 160) << reply.dump();
+}
+
 // Every player stops when asked: a 20-second alpha-beta move ends when its
 // tab sends /api/stop.
 TEST_F(ServerTest, AStopEndsAnAlphaBetaSearch) {
