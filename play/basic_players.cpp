@@ -212,15 +212,13 @@ std::string AlphaBetaPlayer::LastMoveInfo() const {
 
 std::unique_ptr<Player> MakeRandomPlayer(const PlayerSpec& spec) {
   SeedKeys keys;
-  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
-  spec.CheckKeys();
+  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
   return std::make_unique<RandomPlayer>(spec.text(), uint64_t(keys.seed));
 }
 
 std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec) {
   SeedKeys keys;
-  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
-  spec.CheckKeys();
+  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
   return std::make_unique<GreedyPlayer>(spec.text(), uint64_t(keys.seed));
 }
 
@@ -228,8 +226,7 @@ AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec) {
   AlphaBetaKeys keys;
   // The version first: it sets the defaults of the technique switches.
   keys.options = ab::SearchOptions::Version(int(spec.GetInt("version", ab::kLatestVersion, 1, ab::kLatestVersion)));
-  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
-  spec.CheckKeys();
+  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
   AlphaBetaSetup setup;
   setup.limits.depth = int(keys.depth);
   setup.limits.nodes = keys.nodes;

@@ -341,8 +341,7 @@ std::vector<ParamInfo> GtpPlayerKeys() { return ListKeys<GtpKeys>(); }
 
 std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec) {
   GtpKeys keys;
-  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
-  spec.CheckKeys();
+  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
   const std::string& command = keys.command;
   const double timeout = keys.timeout;
   if (command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': gtp needs cmd=COMMAND");

@@ -176,6 +176,13 @@ std::string DefaultEngineSpec() {
   return "mcts:time=1,threads=" + std::to_string(std::clamp(cores, 1u, 2u));
 }
 
+std::string NetPlayerSpec(const std::string& net, int playouts) {
+  if (net.find_first_of(",=\n") != std::string::npos)
+    throw ParseError("net '" + Excerpt(net, 80) +
+                     "': a path with ',', '=' or a newline cannot be named in a player spec");
+  return "mcts:net=" + net + ",playouts=" + std::to_string(playouts);
+}
+
 namespace {
 
 // An mcts spec read: its own keys, the search's and the evaluator's.
@@ -185,8 +192,7 @@ struct MctsSpecKeys {
   NetEvaluatorOptions options;
 
   explicit MctsSpecKeys(const PlayerSpec& spec) {
-    spec.Read([&](ParamVisitor& v) { VisitMctsKeys(v, keys, params, options); });
-    spec.CheckKeys();
+    spec.ReadExactly([&](ParamVisitor& v) { VisitMctsKeys(v, keys, params, options); });
     // Every thread may have a batch of leaves in flight.
     options.max_batch = std::max(options.max_batch, params.threads * params.leaves_per_batch);
   }

@@ -47,6 +47,11 @@ std::string DefaultNetPath();
 // (threads=2 beat threads=1 on a 2-core machine at equal time, DESIGN.md).
 std::string DefaultEngineSpec();
 
+// Returns the spec of the engine playing the net at `net` (an export, or a
+// checkpoint with LibTorch) with `playouts` a move. Throws ParseError when
+// the path holds what a spec cannot (',' or '=' or a newline).
+std::string NetPlayerSpec(const std::string& net, int playouts);
+
 // "mcts:net=FILE[,playouts=N][,time=S][,threads=T]" or
 // "mcts:evaluator=uniform,...": the engine's search. Keys (`loaz config`
 // lists them with their ranges and help):

@@ -84,8 +84,7 @@ std::vector<ParamInfo> RolloutPlayerKeys() { return ListKeys<RolloutKeys>(); }
 
 std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec) {
   RolloutKeys keys;
-  spec.Read([&](ParamVisitor& v) { keys.Visit(v); });
-  spec.CheckKeys();
+  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
   const int simulations = keys.simulations, playouts_per_leaf = keys.playouts_per_leaf;
   const int64_t seed = keys.seed;
   SearchParams params = keys.params;

@@ -30,11 +30,21 @@ PlayerSpec PlayerSpec::Parse(const std::string& text) {
 }
 
 std::string PlayerSpec::TextWith(const std::set<std::string>& without, const std::string& add) const {
+  return Compose(without, add, [](const std::string&, const std::string& value) { return value; });
+}
+
+std::string PlayerSpec::TextMapped(
+    const std::function<std::string(const std::string&, const std::string&)>& map) const {
+  return Compose({}, "", map);
+}
+
+std::string PlayerSpec::Compose(const std::set<std::string>& without, const std::string& add,
+                                const std::function<std::string(const std::string&, const std::string&)>& map) const {
   std::vector<std::string> pairs;
   for (const std::string& key : order_)
-    if (!without.count(key) && key != "cmd") pairs.push_back(key + "=" + options_.at(key));
+    if (!without.count(key) && key != "cmd") pairs.push_back(key + "=" + map(key, options_.at(key)));
   if (!add.empty()) pairs.push_back(add);
-  if (options_.count("cmd") && !without.count("cmd")) pairs.push_back("cmd=" + options_.at("cmd"));
+  if (options_.count("cmd") && !without.count("cmd")) pairs.push_back("cmd=" + map("cmd", options_.at("cmd")));
   std::string text = kind_;
   for (size_t i = 0; i < pairs.size(); ++i) text += (i == 0 ? ":" : ",") + pairs[i];
   return text;

@@ -33,11 +33,22 @@ class PlayerSpec {
   // and that is not in `known`.
   void CheckKeys(std::initializer_list<const char*> known = {}) const;
 
+  // Read, then CheckKeys: the spec holds exactly the keys `visit` declares
+  // (what every player kind's factory does with its key struct).
+  void ReadExactly(const std::function<void(ParamVisitor&)>& visit) const {
+    Read(visit);
+    CheckKeys();
+  }
+
   // Returns the spec's text without the pairs of `keys`, and with `add` (a
   // "key=value" pair, or "" for none) after the others but before a `cmd`
   // pair, whose value runs to the end: "mcts:net=x,time=1" without {time}
   // plus "playouts=9" is "mcts:net=x,playouts=9".
   std::string TextWith(const std::set<std::string>& without, const std::string& add = "") const;
+
+  // Returns the spec's text with each value replaced by map(key, value), in
+  // the text's order, a `cmd` pair last and whole.
+  std::string TextMapped(const std::function<std::string(const std::string&, const std::string&)>& map) const;
 
   std::string GetString(const std::string& key, const std::string& fallback) const;
   int64_t GetInt(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
@@ -45,6 +56,10 @@ class PlayerSpec {
 
  private:
   [[noreturn]] void Fail(const std::string& why) const;
+  // The text of the pairs not in `without`, each value mapped, `add` after
+  // them and `cmd` last.
+  std::string Compose(const std::set<std::string>& without, const std::string& add,
+                      const std::function<std::string(const std::string&, const std::string&)>& map) const;
 
   std::string text_, kind_;
   std::map<std::string, std::string> options_;

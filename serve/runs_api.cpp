@@ -9,6 +9,7 @@
 #include "core/notation.h"
 #include "core/record.h"
 #include "net/torch_backend.h"
+#include "play/spec.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
 #include "run/workers.h"
@@ -146,7 +147,7 @@ json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
     list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
   json export_player = nullptr;
   for (const NamedPlayer& player : players)
-    if (player.spec.find("net=" + dir.ExportPath()) != std::string::npos) export_player = player.name;
+    if (PlayerSpec::Parse(player.spec).GetString("net", "") == dir.ExportPath()) export_player = player.name;
   return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
 }
 

@@ -76,6 +76,10 @@ json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
                                           : player.ChooseMove(request.game, Clock());
   json analysis = AnalysisOf(player.LastAnalysis(), PublicName(request.spec), lease.seconds());
   if (request.evaluator) analysis["cache_hits"] = CacheHits(request.evaluator.get()) - hits_before;
+  // Why it ended: asked to stop, its limit (the request's or the player's),
+  // or the server's bound on an analysis that set none.
+  const bool unlimited = request.analyse && request.seconds <= 0 && request.playouts <= 0;
+  analysis["ended"] = lease.stopped() ? "stop" : unlimited ? "bound" : "limit";
   if (request.analyse) return {{"best", FormatMove(move)}, {"analysis", analysis}};
   json reply = {{"move", FormatMove(move)}, {"analysis", analysis}};
   request.game.Play(move);

@@ -23,6 +23,11 @@ SearchPool::Lease::~Lease() {
   if (pool_) pool_->Release(*this);
 }
 
+bool SearchPool::Lease::stopped() const {
+  std::lock_guard<std::mutex> lock(pool_->mutex_);
+  return entry_->stop;
+}
+
 double SearchPool::Lease::seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - entry_->started).count();
 }

@@ -48,6 +48,9 @@ class SearchPool {
     Player& player() { return *player_; }
     // Seconds since the search took its slot.
     double seconds() const;
+    // Whether the search was asked to stop (its tab's /api/stop or newer
+    // request, or the server going).
+    bool stopped() const;
 
    private:
     friend class SearchPool;

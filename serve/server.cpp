@@ -53,39 +53,24 @@ constexpr PageFile kPageFiles[] = {
 }  // namespace
 
 std::string PublicName(const std::string& spec) {
-  const size_t colon = spec.find(':');
-  if (colon == std::string::npos) return spec;
-  std::string name = spec.substr(0, colon + 1);
-  const std::string rest = spec.substr(colon + 1);
-  for (size_t begin = 0; begin <= rest.size();) {
-    size_t end = rest.find(',', begin);
-    if (end == std::string::npos) end = rest.size();
-    std::string pair = rest.substr(begin, end - begin);
-    const size_t equals = pair.find('=');
-    if (equals != std::string::npos) {
-      const fs::path value(pair.substr(equals + 1));
-      const std::string text = value.string();
-      const bool is_path =
-          text.find('/') != std::string::npos || value.extension() == ".safetensors" || value.extension() == ".pt";
-      if (is_path) {
-        // A run's export is net.safetensors in the run's folder: the
-        // folder names it.
-        std::string short_name = value.stem().string();
-        if (run::RunDir::IsExportPath(text)) short_name = value.parent_path().filename().string();
-        pair = pair.substr(0, equals + 1) + short_name;
-      }
-    }
-    name += (begin == 0 ? "" : ",") + pair;
-    begin = end + 1;
-  }
-  return name;
+  return PlayerSpec::Parse(spec).TextMapped([](const std::string& key, const std::string& value) {
+    // An external engine shows its program's name, never its arguments.
+    if (key == "cmd") return fs::path(value.substr(0, value.find(' '))).filename().string();
+    const fs::path path(value);
+    const bool is_path =
+        value.find('/') != std::string::npos || path.extension() == ".safetensors" || path.extension() == ".pt";
+    if (!is_path) return value;
+    // A run's export is net.safetensors in the run's folder: the folder names it.
+    if (run::RunDir::IsExportPath(value)) return path.parent_path().filename().string();
+    return path.stem().string();
+  });
 }
 
 std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   std::vector<std::string> players;
   for (const std::string& run : runs)
     if (fs::is_regular_file(run::RunDir(run).ExportPath()))
-      players.push_back("mcts:net=" + run::RunDir(run).ExportPath() + ",playouts=400");
+      players.push_back(NetPlayerSpec(run::RunDir(run).ExportPath(), 400));
   if (fs::is_regular_file(DefaultNetPath())) players.push_back(DefaultEngineSpec());  // the shipped net
   players.push_back("ab:time=1");
   return players;
@@ -171,7 +156,7 @@ std::pair<std::string, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(con
       if (run.name != run_name) continue;
       const std::string path = run::RunDir(run.dir).CheckpointPath(std::stoll(digits));
       if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + digits};
-      const std::string spec = "mcts:net=" + path + ",playouts=400";
+      const std::string spec = NetPlayerSpec(path, 400);
       std::lock_guard<std::mutex> lock(checkpoints_mutex);
       auto& kept = checkpoint_evaluators;
       const auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& e) { return e.first == spec; });

@@ -114,8 +114,8 @@ void ReplayBuffer::Add(const std::string& name, std::shared_ptr<const Shard> sha
   (IsValidation(name) ? validation_ : train_).Add(std::move(shard));
 }
 
-void ReplayBuffer::SampleBatch(int n, bool validation, Batch* batch) {
-  const Window& w = validation ? validation_ : train_;
+void ReplayBuffer::SampleBatch(int n, Split split, Batch* batch) {
+  const Window& w = split == Split::kValidation ? validation_ : train_;
   assert(w.samples > 0);
   batch->features = features_;
   batch->Resize(n);
@@ -152,7 +152,7 @@ int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
       }
     }
     buffer.SetSamplesSeen(total);
-    int64_t left[2] = {buffer.capacity(false), buffer.capacity(true)};
+    int64_t left[2] = {buffer.capacity(Split::kTrain), buffer.capacity(Split::kValidation)};
     for (size_t i = fresh.size(); i-- > 0;) {
       if (!readable[i]) continue;
       const std::string& name = fresh[i].name;

@@ -58,6 +58,10 @@ void FillOwnership(const FinalBoard& board, Color side, int t, float* out);
 // Writes row `row` of batch for sample s (of shard) under symmetry t.
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch);
 
+// The two sets a replay buffer holds: the training window and the shards
+// held out for validation.
+enum class Split { kTrain, kValidation };
+
 // The window. Threads: not thread-safe; the trainer's thread owns it and
 // calls every member. Lifetimes: it keeps no reference to what it is given
 // (shards are read into it).
@@ -85,12 +89,12 @@ class ReplayBuffer {
   int shards() const { return int(train_.shards.size()); }
   // The most samples the training window / the validation set keeps (a
   // shard more may stay until the rest fill it).
-  int64_t capacity(bool validation) const { return (validation ? validation_ : train_).capacity; }
+  int64_t capacity(Split split) const { return (split == Split::kValidation ? validation_ : train_).capacity; }
 
   // Fills batch with n samples drawn uniformly with replacement from the
-  // training window (or the validation set), each under a random symmetry
+  // training window or the validation set, each under a random symmetry
   // when the config says so. The set must not be empty.
-  void SampleBatch(int n, bool validation, Batch* batch);
+  void SampleBatch(int n, Split split, Batch* batch);
 
  private:
   struct Window {

@@ -189,7 +189,7 @@ void Trainer::Impl::TrainStep() {
   const auto begin = Clock::now();
   last_lr = LearningRate(config.train, step, feed.samples_seen(), BudgetSpent(config, step, Hours()));
   for (auto& group : optimizer->param_groups()) group.options().set_lr(last_lr);
-  buffer.SampleBatch(config.train.batch_size, false, &batch);
+  buffer.SampleBatch(config.train.batch_size, Split::kTrain, &batch);
   model->train();
   optimizer->zero_grad();
   Losses l = ComputeLosses(model, batch, config.train, config.train.value_q_weight, device);
@@ -231,7 +231,7 @@ void Trainer::Impl::Validate() {
   torch::NoGradGuard no_grad;
   LossSums v;
   for (int i = 0; i < config.train.validation_batches; ++i) {
-    buffer.SampleBatch(config.train.batch_size, true, &batch);
+    buffer.SampleBatch(config.train.batch_size, Split::kValidation, &batch);
     v.Add(ComputeLosses(model, batch, config.train, 0.0, device), 0);
   }
   nlohmann::json event = {

@@ -38,33 +38,75 @@ function writeAddress(push = false) {
   else history.replaceState(null, '', address);
 }
 
+// Returns the longest prefix of `moves` that the server plays from `start`
+// (null: the rules' start) and, when it is shorter, why the next one is not.
+async function legalPrefix(start, moves) {
+  let low = 0, high = moves.length, why = '';
+  while (low < high) {  // moves[0..low) play; moves[0..high] is the first that might not
+    const mid = Math.ceil((low + high) / 2);
+    try {
+      await api('/api/position', {fen: start, moves: moves.slice(0, mid), rules: rules()});
+      low = mid;
+    } catch (error) {
+      why = error.message;
+      high = mid - 1;
+    }
+  }
+  return {moves: moves.slice(0, low), why: low < moves.length ? why : ''};
+}
+
 // Shows what the address names; the engine does not move on its own here.
+// Whatever the address (the page's own, one with a position or moves, one
+// from an older version, a mistyped one), the board and the status show: a
+// part that cannot be read is left out and named in one line.
 async function applyAddress() {
   const [view, query] = location.hash.slice(1).split('?');
   const params = new URLSearchParams(query || '');
+  const problems = [];
   applyingAddress = true;
   try {
     if (view === 'runs') {
       const run = params.get('run');
       if (run !== null && [...$('run').options].some((o) => o.value === run)) $('run').value = run;
+      else if (run !== null) problems.push(`no run ${run} on this server`);
       showView('runs', false);
       const name = params.get('game');
       if (name !== null && $('run').value !== '') {
-        await openGame($('run').value, name);
-        stepViewer(Number(params.get('ply')) || 0);
+        try {
+          await openGame($('run').value, name);
+          stepViewer(Number(params.get('ply')) || 0);
+        } catch (error) {
+          problems.push(`the address's game could not be opened (${error.message})`);
+        }
       }
     } else {
+      if (view !== 'play' && view !== '') problems.push(`no view '${view}' (play or runs): showing play`);
       showView('play', false);
-      const start = params.get('fen') || null;
-      const moves = (params.get('moves') || '').split(' ').filter((m) => m !== '');
-      if (start !== game.start || moves.join(' ') !== game.line.join(' ')) await newGame(start, moves, false);
+      let start = params.get('fen') || null;
+      if (start !== null) {
+        try {
+          await api('/api/position', {fen: start, moves: [], rules: rules()});
+        } catch (error) {
+          problems.push(`the address's position could not be read (${error.message}): the start instead`);
+          start = null;
+        }
+      }
+      const asked = (params.get('moves') || '').split(' ').filter((m) => m !== '');
+      const {moves, why} = await legalPrefix(start, asked);
+      if (why) problems.push(`the address's moves stop after ${moves.length} of ${asked.length} (${why})`);
+      // A first load has no board yet: it draws one whatever the address says.
+      if (game.status === null || start !== game.start || moves.join(' ') !== game.line.join(' '))
+        await newGame(start, moves, false);
       const ply = params.get('ply');
-      if (ply !== null && Number(ply) !== game.ply) await goTo(Number(ply));
+      if (ply !== null && !/^\d+$/.test(ply)) problems.push(`the address's ply '${ply}' is not a number`);
+      else if (ply !== null && Number(ply) !== game.ply) await goTo(Number(ply));
     }
   } finally {
     applyingAddress = false;
   }
   writeAddress();
+  $('address-note').textContent = problems.length ? 'The address: ' + problems.join('; ') + '.' : '';
+  $('address-note').classList.toggle('hidden', problems.length === 0);
 }
 
 // ---- views and start-up -----------------------------------------------------
@@ -80,6 +122,8 @@ function showView(name, push = true) {
     $('tab-' + view).classList.toggle('active', view === name);
   }
   clearInterval(runTimer);
+  // Play first shown after Runs (an address of the Runs view): its board.
+  if (name === 'play' && game.status === null && !applyingAddress) newGame().catch(showError);
   if (name === 'runs') {
     loadRun().catch(showError);
     runTimer = setInterval(() => loadRun().catch(() => {}), 3000);

@@ -10,8 +10,10 @@ makes a branch; a reload and a step to Runs and back (the back button)
 return to that line at that ply (the page's address holds it); opens the
 Runs view, checks that a chart drew and that lines the run writes meanwhile
 are appended without a reload, and that a copied link opens a game in the
-viewer at its ply; saves a screenshot of each view. Prints the time from
-the click to the engine's move.
+viewer at its ply; opens a table of addresses (the page's own, an older
+or mistyped one), each in a fresh load, and checks that the board and the
+status draw and a bad part is named; saves a screenshot of each view.
+Prints the time from the click to the engine's move.
 
 usage: browser_test.py URL SCREENSHOT_DIR METRICS_FILE
 """
@@ -220,6 +222,29 @@ def main():
         driver.get(link)
         wait("document.getElementById('viewer-ply').textContent.startsWith('1/')", what="the linked game's ply")
         driver.save_screenshot(f"{out_dir}/runs.png")
+        collect_errors()
+
+        # The page at any address, each in a fresh load: its own after a
+        # reload, the bare page, an older or mistyped one. The board and the
+        # status always draw; a part that cannot be read is named in one line.
+        base = url.split("#")[0]
+        for address, note in [("#play", ""), ("", ""), ("#play?fen=not-a-position", "position could not be read"),
+                              ("#play?moves=b1-b3+zz-zz", "moves stop after 1 of 2"),
+                              ("#play?moves=b1-b3&ply=x", "ply 'x' is not a number"),
+                              ("#nosuch?x=1", "no view 'nosuch'"), ("#runs?run=9", "no run 9"), ("#runs", "")]:
+            driver.get("about:blank")
+            driver.get(base + address)
+            if address.startswith("#runs"):
+                wait("!document.getElementById('view-runs').classList.contains('hidden')", what=f"Runs at {address!r}")
+                wait("document.getElementById('address-note').textContent !== '' || " + str(not note).lower(),
+                     what=f"the note at {address!r}")
+                got = text("#address-note")
+                driver.find_element(By.ID, "tab-play").click()
+            wait("document.querySelectorAll('#board circle').length === 24", what=f"the board at {address!r}")
+            wait("document.getElementById('status').textContent !== ''", what=f"the status at {address!r}")
+            if not address.startswith("#runs"):
+                got = text("#address-note")
+            check(note in got if note else got == "", f"the note at {address!r}: {got!r}")
         collect_errors()
         check(not errors, f"page errors: {'; '.join(errors)}")
         print(f"browser test passed: click to engine move {latency:.2f} s ({reply})")

@@ -58,7 +58,7 @@ TEST(ReplayBufferTest, WindowKeepsTheNewestShards) {
   EXPECT_EQ(buffer.size(), 30);  // the newest three fill 25; the fourth goes
   EXPECT_EQ(buffer.shards(), 3);
   Batch batch;
-  buffer.SampleBatch(3000, false, &batch);
+  buffer.SampleBatch(3000, Split::kTrain, &batch);
   std::map<float, int> moves_left;
   for (int r = 0; r < batch.size; ++r) {
     EXPECT_EQ(batch.wdl[size_t(r) * 3], 1.0f) << "row " << r << " comes from an evicted shard";
@@ -77,7 +77,7 @@ TEST(ReplayBufferTest, SamplesAreConsistentUnderSymmetries) {
   ReplayBuffer buffer(config, 3);
   for (int i = 0; i < 4; ++i) buffer.Add("s" + std::to_string(i), GameShard(i, 20, int8_t(i % 3 - 1)));
   Batch batch;
-  buffer.SampleBatch(500, false, &batch);
+  buffer.SampleBatch(500, Split::kTrain, &batch);
   for (int r = 0; r < batch.size; ++r) {
     float mass = 0, wdl = 0;
     for (int i = 0; i < kPolicySize; ++i) {
@@ -103,7 +103,7 @@ TEST(ReplayBufferTest, SymmetriesAreUsed) {
   ReplayBuffer buffer(config, 5);
   buffer.Add("s", GameShard(0, 1));  // one sample: the start position
   Batch batch;
-  buffer.SampleBatch(200, false, &batch);
+  buffer.SampleBatch(200, Split::kTrain, &batch);
   std::map<int, int> targets;  // the played move's policy slot under each symmetry
   for (int r = 0; r < batch.size; ++r)
     for (int i = 0; i < kPolicySize; ++i)
@@ -112,7 +112,7 @@ TEST(ReplayBufferTest, SymmetriesAreUsed) {
   config.symmetries = false;
   ReplayBuffer plain(config, 5);
   plain.Add("s", GameShard(0, 1));
-  plain.SampleBatch(50, false, &batch);
+  plain.SampleBatch(50, Split::kTrain, &batch);
   targets.clear();
   for (int r = 0; r < batch.size; ++r)
     for (int i = 0; i < kPolicySize; ++i)
@@ -133,7 +133,7 @@ TEST(ReplayBufferTest, TheOwnershipTargetTurnsWithTheBoard) {
   ReplayBuffer buffer(NoValidation(1000), 9);
   buffer.Add("s", shard);
   Batch batch;
-  buffer.SampleBatch(400, false, &batch);
+  buffer.SampleBatch(400, Split::kTrain, &batch);
   for (int r = 0; r < batch.size; ++r) {
     ASSERT_EQ(batch.ownership_weight[r], 1.0f);
     const float* target = &batch.ownership[size_t(r) * kOwnershipClasses * kNumSquares];
@@ -149,7 +149,7 @@ TEST(ReplayBufferTest, TheOwnershipTargetTurnsWithTheBoard) {
   // A shard without final boards (an older version's) has no target.
   ReplayBuffer older(NoValidation(1000), 9);
   older.Add("s", GameShard(3, 30));
-  older.SampleBatch(10, false, &batch);
+  older.SampleBatch(10, Split::kTrain, &batch);
   for (int r = 0; r < batch.size; ++r) EXPECT_EQ(batch.ownership_weight[r], 0.0f);
 }
 
@@ -174,7 +174,7 @@ TEST(ReplayBufferTest, TheReplyTargetTurnsWithTheBoard) {
   ReplayBuffer buffer(NoValidation(1000), 3);
   buffer.Add("s", shard);
   Batch batch;
-  buffer.SampleBatch(200, false, &batch);
+  buffer.SampleBatch(200, Split::kTrain, &batch);
   std::set<int> replies;
   for (int r = 0; r < batch.size; ++r) {
     ASSERT_EQ(batch.reply_weight[r], 1.0f);
@@ -194,7 +194,7 @@ TEST(ReplayBufferTest, TheReplyTargetTurnsWithTheBoard) {
   // A sample without a reply (a game's last, an older shard's) has no target.
   ReplayBuffer none(NoValidation(1000), 3);
   none.Add("s", GameShard(1, 5));
-  none.SampleBatch(20, false, &batch);
+  none.SampleBatch(20, Split::kTrain, &batch);
   for (int r = 0; r < batch.size; ++r) {
     EXPECT_EQ(batch.reply_weight[r], 0.0f);
     EXPECT_EQ(HotSlot(batch.reply, r), -1);
