@@ -43,7 +43,7 @@ static_assert(sizeof(TuneRecord) == 24);
 constexpr char kDataMagic[] = "LOAZTUNE1\n";
 
 // The plies of a game past which it is a draw.
-constexpr int kMaxGamePlies = 300;
+constexpr int kMaxGamePlies = kDefaultMaxPlies;
 // Games whose index is a multiple of this are held out from the fit.
 constexpr int kHoldoutEvery = 10;
 constexpr int kBatch = 256;

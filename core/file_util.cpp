@@ -44,6 +44,14 @@ void CheckRegularFile(const std::string& path) {
   if (!S_ISREG(info.st_mode)) throw IoError(path + ": not a regular file");
 }
 
+std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_bytes) {
+  try {
+    return ReadFile(path, max_bytes);
+  } catch (const IoError&) {
+    return std::nullopt;
+  }
+}
+
 std::string ReadFile(const std::string& path, int64_t max_bytes) {
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) FailErrno(path, "cannot open");

@@ -18,6 +18,10 @@ inline constexpr int64_t kMaxTextBytes = int64_t{16} << 20;
 // pipe) or holds more than max_bytes.
 std::string ReadFile(const std::string& path, int64_t max_bytes = kMaxFileBytes);
 
+// Returns the file's contents, or nothing when it cannot be read (absent,
+// removed meanwhile, not a file): for a file whose absence means a default.
+std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_bytes = kMaxFileBytes);
+
 // Throws IoError naming path unless it is an existing regular file.
 void CheckRegularFile(const std::string& path);
 

@@ -15,15 +15,21 @@ constexpr int kRepetitionLimit = 3;  // docs/RULES.md rule 9: the third occurren
 
 }  // namespace
 
+const char* SimultaneousName(Simultaneous s) { return s == Simultaneous::kDraw ? "draw" : "mover"; }
+const char* StartName(StartKind s) { return s == StartKind::kStandard ? "standard" : "scrambled"; }
+
 void Rules::Visit(ParamVisitor& v) {
-  std::string simultaneous_name = simultaneous == Simultaneous::kDraw ? "draw" : "mover";
-  std::string start_name = start == StartKind::kStandard ? "standard" : "scrambled";
-  v.Choice("simultaneous", simultaneous_name, {"draw", "mover"},
+  std::string simultaneous_name = SimultaneousName(simultaneous);
+  std::string start_name = StartName(start);
+  v.Choice("simultaneous", simultaneous_name,
+           {SimultaneousName(Simultaneous::kDraw), SimultaneousName(Simultaneous::kMover)},
            "a move that unites both sides: draw (Olympiad) or a win for the mover");
-  v.Choice("start", start_name, {"standard", "scrambled"}, "the start position: standard or Scrambled Eggs");
+  v.Choice("start", start_name, {StartName(StartKind::kStandard), StartName(StartKind::kScrambled)},
+           "the start position: standard or Scrambled Eggs");
   v.Int("max_plies", max_plies, 0, 100000, "a game reaching this many plies is a draw marked 'cap' (0: no cap)");
-  simultaneous = simultaneous_name == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
-  start = start_name == "standard" ? StartKind::kStandard : StartKind::kScrambled;
+  simultaneous =
+      simultaneous_name == SimultaneousName(Simultaneous::kDraw) ? Simultaneous::kDraw : Simultaneous::kMover;
+  start = start_name == StartName(StartKind::kStandard) ? StartKind::kStandard : StartKind::kScrambled;
 }
 
 std::string Rules::ToString() const {

@@ -18,6 +18,16 @@ class ParamVisitor;
 enum class Simultaneous { kDraw, kMover };
 
 // The rule options. The defaults are the Computer Olympiad's.
+// The move cap of games that need one (self-play, matches, the baseline's
+// tuning games, random playouts): 300 plies, some three times a long LOA
+// game, so that it ends only games that would not end.
+inline constexpr int kDefaultMaxPlies = 300;
+
+// "draw" or "mover", "standard" or "scrambled": the names of the rule
+// options' values in specs, configs, records and the protocol.
+const char* SimultaneousName(Simultaneous s);
+const char* StartName(StartKind s);
+
 struct Rules {
   Simultaneous simultaneous = Simultaneous::kDraw;
   StartKind start = StartKind::kStandard;

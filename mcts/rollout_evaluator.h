@@ -20,7 +20,7 @@ class RolloutEvaluator : public Evaluator {
   // A playout longer than this many plies is scored a draw; random play
   // unites a side long before (about 100 plies on average from the start,
   // measured with `loaz match random random`).
-  static constexpr int kMaxPlayoutPlies = 300;
+  static constexpr int kMaxPlayoutPlies = kDefaultMaxPlies;
 
   // `playouts` random games per position, averaged; `simultaneous` judges a
   // move that unites both sides inside a playout (a value estimate only: the

@@ -276,8 +276,7 @@ void GtpPlayer::Sync(const Game& game) {
   const bool prefix = sent_.size() <= moves.size() && std::equal(sent_.begin(), sent_.end(), moves.begin());
   if (!synced_ || !prefix || start_ != game.start() || !(rules_ == game.rules())) {
     const Rules& r = game.rules();
-    Send(std::string("loa_rules simultaneous=") + (r.simultaneous == Simultaneous::kDraw ? "draw" : "mover") +
-         " start=" + (r.start == StartKind::kStandard ? "standard" : "scrambled"));
+    Send(std::string("loa_rules simultaneous=") + SimultaneousName(r.simultaneous) + " start=" + StartName(r.start));
     Send("loa_position " + game.start().ToString());
     start_ = game.start();
     rules_ = r;

@@ -21,7 +21,7 @@ namespace loa {
 // The move cap of match games unless the config says otherwise: far beyond
 // a normal game (expert games end within 50 plies), so that it only stops
 // games that would never end.
-inline constexpr int kMatchMaxPlies = 300;
+inline constexpr int kMatchMaxPlies = kDefaultMaxPlies;
 
 // Makes a fresh player; called once per worker thread.
 using PlayerFactory = std::function<std::unique_ptr<Player>()>;

@@ -24,13 +24,9 @@ void WriteCheckpointHeader(const RunDir& dir, const CheckpointHeader& header) {
 }
 
 std::optional<CheckpointHeader> ReadCheckpointHeader(const RunDir& dir, int64_t step) {
-  std::string text;
-  try {
-    text = ReadFile(dir.CheckpointHeaderPath(step), kMaxTextBytes);
-  } catch (const IoError&) {
-    return std::nullopt;
-  }
-  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  const std::optional<std::string> text = ReadFileIfAny(dir.CheckpointHeaderPath(step), kMaxTextBytes);
+  if (!text) return std::nullopt;
+  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
   if (!json.is_object() || !json.contains("step") || !json["step"].is_number_integer() ||
       json["step"].get<int64_t>() != step)
     return std::nullopt;

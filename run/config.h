@@ -190,9 +190,9 @@ struct EvalConfig {
   // Seconds per move of the net (its playouts then do not count): with
   // opponents such as ab:time=0.1 the ladder is at equal time per move.
   double time = 0.1;
-  int random_plies = 2;  // random opening plies, so that games differ
-  int threads = 1;       // games played at once
-  int max_plies = 300;   // move cap of evaluation games
+  int random_plies = 2;              // random opening plies, so that games differ
+  int threads = 1;                   // games played at once
+  int max_plies = kDefaultMaxPlies;  // move cap of evaluation games
   // The largest share of the machine's cores that the evaluation in a
   // training run may take: after a round it waits until that share holds
   // (EvalPauseSeconds), so that self-play keeps the rest. 1: no wait.
@@ -225,11 +225,10 @@ struct ClusterConfig {
 // The whole config.
 struct Config {
   RunConfig run;
-  // The rules; self-play needs a move cap (docs/RULES.md, options), 300 plies
-  // being some three times a long LOA game.
+  // The rules; self-play needs a move cap (docs/RULES.md, options).
   Rules rules = [] {
     Rules r;
-    r.max_plies = 300;
+    r.max_plies = kDefaultMaxPlies;
     return r;
   }();
   // The net and the search of self-play on 2 CPU cores (configs/default.yaml):

@@ -32,13 +32,9 @@ void WriteRunState(const RunDir& dir, RunState state, const std::string& reason)
 
 RunStatus ReadRunState(const RunDir& dir) {
   RunStatus status;
-  std::string text;
-  try {
-    text = ReadFile(dir.StatePath(), kMaxTextBytes);
-  } catch (const IoError&) {
-    return status;
-  }
-  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  const std::optional<std::string> text = ReadFileIfAny(dir.StatePath(), kMaxTextBytes);
+  if (!text) return status;
+  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
   if (!json.is_object() || !json.contains("state") || !json["state"].is_string()) return status;
   for (RunState state : kStates)
     if (json["state"] == RunStateName(state)) status.state = state;

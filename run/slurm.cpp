@@ -152,13 +152,7 @@ void WriteSlurmJobs(const RunDir& dir, const SlurmJobs& jobs) {
 
 SlurmJobs ReadSlurmJobs(const RunDir& dir) {
   SlurmJobs jobs;
-  std::string text;
-  try {
-    text = ReadFile(dir.ClusterJobsPath(), kMaxTextBytes);
-  } catch (const IoError&) {
-    return jobs;
-  }
-  std::istringstream in(text);
+  std::istringstream in(ReadFileIfAny(dir.ClusterJobsPath(), kMaxTextBytes).value_or(""));
   std::string part, id;
   while (in >> part >> id) {
     if (part == "trainer") jobs.trainer = id;

@@ -46,13 +46,9 @@ std::vector<WorkerBeat> ReadWorkerBeats(const RunDir& dir) {
   for (std::filesystem::directory_iterator it(dir.WorkersDir(), error), end; !error && it != end; it.increment(error)) {
     const std::string file = it->path().filename().string();
     if (it->path().extension() != ".json" || file.find(".tmp.") != std::string::npos) continue;
-    std::string text;
-    try {
-      text = ReadFile(it->path().string(), kMaxTextBytes);
-    } catch (const IoError&) {
-      continue;  // removed meanwhile
-    }
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    const std::optional<std::string> text = ReadFileIfAny(it->path().string(), kMaxTextBytes);
+    if (!text) continue;  // removed meanwhile
+    const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
     if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("time")) continue;
     try {
       WorkerBeat b;

@@ -258,11 +258,11 @@ json WebServer::Impl::ReadRecordText(const httplib::Request& request) {
     const Game game = ReplayRecord(record, record.rules, "record");
     json moves = json::array();
     for (Move m : game.moves()) moves.push_back(FormatMove(m));
-    return json{{"fen", game.start().ToString()},
-                {"moves", moves},
-                {"rules",
-                 {{"simultaneous", game.rules().simultaneous == Simultaneous::kDraw ? "draw" : "mover"},
-                  {"start", game.rules().start == StartKind::kStandard ? "standard" : "scrambled"}}}};
+    return json{
+        {"fen", game.start().ToString()},
+        {"moves", moves},
+        {"rules",
+         {{"simultaneous", SimultaneousName(game.rules().simultaneous)}, {"start", StartName(game.rules().start)}}}};
   } catch (const Error& e) {
     throw BadRequest{e.what()};
   }
