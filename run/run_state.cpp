@@ -14,15 +14,8 @@ constexpr RunState kStates[] = {RunState::kRunning, RunState::kFinished, RunStat
 }  // namespace
 
 const char* RunStateName(RunState state) {
-  switch (state) {
-    case RunState::kRunning:
-      return "running";
-    case RunState::kFinished:
-      return "finished";
-    case RunState::kStopped:
-      return "stopped";
-  }
-  return "running";
+  static constexpr const char* kNames[] = {"running", "finished", "stopped"};  // RunState's order
+  return kNames[int(state)];
 }
 
 void WriteRunState(const RunDir& dir, RunState state, const std::string& reason) {

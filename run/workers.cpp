@@ -18,15 +18,8 @@ WorkerLiveness LivenessAt(const WorkerBeat& beat, double now) {
 }
 
 const char* LivenessName(WorkerLiveness liveness) {
-  switch (liveness) {
-    case WorkerLiveness::kAlive:
-      return "alive";
-    case WorkerLiveness::kStale:
-      return "stale";
-    case WorkerLiveness::kEnded:
-      return "ended";
-  }
-  return "stale";
+  static constexpr const char* kNames[] = {"alive", "stale", "ended"};  // WorkerLiveness's order
+  return kNames[int(liveness)];
 }
 
 nlohmann::json ToJson(const WorkerBeat& b) {
