@@ -76,7 +76,7 @@ async function applyAddress() {
           await openGame($('run').value, name);
           stepViewer(Number(params.get('ply')) || 0);
         } catch (error) {
-          problems.push(`the address's game could not be opened (${error.message})`);
+          problems.push(`its game could not be opened (${error.message})`);
         }
       }
     } else {
@@ -87,18 +87,18 @@ async function applyAddress() {
         try {
           await api('/api/position', {fen: start, moves: [], rules: rules()});
         } catch (error) {
-          problems.push(`the address's position could not be read (${error.message}): the start instead`);
+          problems.push(`its position could not be read (${error.message}): the start instead`);
           start = null;
         }
       }
       const asked = (params.get('moves') || '').split(' ').filter((m) => m !== '');
       const {moves, why} = await legalPrefix(start, asked);
-      if (why) problems.push(`the address's moves stop after ${moves.length} of ${asked.length} (${why})`);
+      if (why) problems.push(`its moves stop after ${moves.length} of ${asked.length} (${why})`);
       // A first load has no board yet: it draws one whatever the address says.
       if (game.status === null || start !== game.start || moves.join(' ') !== game.line.join(' '))
         await newGame(start, moves, false);
       const ply = params.get('ply');
-      if (ply !== null && !/^\d+$/.test(ply)) problems.push(`the address's ply '${ply}' is not a number`);
+      if (ply !== null && !/^\d+$/.test(ply)) problems.push(`its ply '${ply}' is not a number`);
       else if (ply !== null && Number(ply) !== game.ply) await goTo(Number(ply));
     }
   } finally {

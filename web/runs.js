@@ -126,7 +126,7 @@ async function loadRun() {
     const row = workerBody.insertRow();
     row.className = w.liveness;
     for (const v of [w.name, w.host, w.job || '-', w.liveness, w.games, Math.round(w.positions_per_hour), w.net_step,
-      `${Math.round(w.seconds_since_beat)} s ago`]) row.insertCell().textContent = v;
+      `${Math.round(w.seconds_since_beat)} s`]) row.insertCell().textContent = v;
   }
   $('workers-none').classList.toggle('hidden', workers.workers.length > 0);
   // Checkpoints play where the server has LibTorch; the run's export anywhere.
