@@ -1,5 +1,5 @@
 // loaz bench: speed figures, side by side in one run. `bench net`: network
-// evaluations per second on LibTorch and Eigen by batch size; `bench mcts`:
+// evaluations per second of each evaluator backend (net/backends.h) by batch size; `bench mcts`:
 // playouts per second of the engine's search and of batched self-play, with
 // the uniform evaluator and with a net; `bench train`: samples per second of
 // the trainer's step in each precision. `--device cuda` puts `net` and
@@ -30,6 +30,7 @@
 #include "mcts/search.h"
 #include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
+#include "net/backends.h"
 #include "net/checkpoint.h"
 #include "net/cpu_net.h"
 #include "net/encoder.h"
@@ -175,14 +176,33 @@ PeakRates MachinePeak(int threads) {
   return peak;
 }
 
-// The Eigen evaluators of every precision, in the order the tables show them.
-struct EigenByPrecision {
-  std::vector<std::unique_ptr<CpuEvaluator>> evaluators;
-  EigenByPrecision(const ExportedNet& net, int threads) {
-    for (Precision p : {Precision::kFp32, Precision::kInt8})
-      evaluators.push_back(std::make_unique<CpuEvaluator>(net, threads, p));
-  }
+// An evaluator of the backends' table in one of its precisions.
+struct BackendVariant {
+  std::string name;  // "cpu int8"
+  std::unique_ptr<Evaluator> evaluator;
+  bool int8 = false;
 };
+
+// Every backend of this program that runs on the cpu, in every precision
+// it takes there, in the table's order (net/backends.h): a new backend
+// shows up in `bench net` and `bench mcts` by its row alone.
+std::vector<BackendVariant> CpuBackendVariants(const ExportedNet& net, NetEvaluatorOptions options) {
+  std::vector<BackendVariant> variants;
+  options.device = "cpu";
+  for (const BackendInfo& backend : DescribeBackends()) {
+    if (!backend.missing.empty()) continue;
+    for (const BackendDevice& on : backend.devices) {
+      if (on.device != "cpu") continue;
+      for (const std::string& precision : on.precisions) {
+        options.backend = backend.name;
+        options.precision = precision;
+        variants.push_back({backend.name + " " + precision, MakeBackendEvaluator(ChooseBackend(options), net, options),
+                            precision == "int8"});
+      }
+    }
+  }
+  return variants;
+}
 
 // `bench net --device cuda`: LibTorch on the GPU in each precision and
 // memory layout (NCHW, channels-last NHWC), by batch size. Each call copies
@@ -228,14 +248,14 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
   options.max_batch = *std::max_element(batches.begin(), batches.end());
   options.batch_wait_us = 0;
   if (ResolveDevice(device) == "cuda") return BenchNetCuda(net, options, batches, seconds);
-  TorchEvaluator torch_evaluator(net, options);
-  EigenByPrecision eigen(net, threads);
+  const std::vector<BackendVariant> variants = CpuBackendVariants(net, options);
   const PeakRates peak = MachinePeak(threads);
   std::printf("bench net: %s%s, %.1f MFLOP per position, encoder v%d\n", net.config.ShortName().c_str(),
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
-  std::printf("threads: LibTorch intra-op %d, Eigen %d (chunks of a batch over OpenMP)\n", TorchIntraOpThreads(),
-              threads);
-  std::printf("layers on oneDNN %s; the global pooling and the heads' last layers on Eigen\n", OneDnnVersion().c_str());
+  std::printf("threads: %d inference threads (LibTorch intra-op %d; cpu: chunks of a batch over OpenMP)\n", threads,
+              TorchIntraOpThreads());
+  std::printf("cpu: layers on oneDNN %s; the global pooling and the heads' last layers on Eigen\n",
+              OneDnnVersion().c_str());
   std::printf("peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = %s\n", peak.fp32, peak.fp32_how.c_str(),
               peak.int8, peak.int8_how.c_str());
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
@@ -248,19 +268,20 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
       "encoding (batches of %d into one buffer): basic %.0f ns, connection %.0f ns per position; this net: %s\n\n",
       options.max_batch, EncodeNanoseconds(positions, InputFeatures::kBasic, seconds, cpu_time),
       EncodeNanoseconds(positions, InputFeatures::kConnection, seconds, cpu_time), net.config.input_features.c_str());
-  std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "% peak", "vs fp32");
+  std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "backend", "eval/s", "GFLOP/s", "% peak", "vs cpu fp32");
   for (int batch : batches) {
-    double fp32 = 0;
-    auto row = [&](const char* name, Evaluator& evaluator, double precision_peak) {
-      const double rate = EvaluationsPerSecond(evaluator, positions, batch, seconds, cpu_time);
-      if (fp32 == 0) fp32 = rate;
-      std::printf("%6d  %-12s %12.0f %10.1f %7.1f%% %9.2fx\n", batch, name, rate, rate * flops / 1e9,
-                  100 * rate * flops / 1e9 / precision_peak, rate / fp32);
-      std::fflush(stdout);
-    };
-    row("eigen fp32", *eigen.evaluators[0], peak.fp32);
-    row("eigen int8", *eigen.evaluators[1], peak.int8);
-    row("torch fp32", torch_evaluator, peak.fp32);
+    std::vector<double> rates;
+    double base = 0;  // the cpu backend's fp32: the ratios' base
+    for (const BackendVariant& v : variants) {
+      rates.push_back(EvaluationsPerSecond(*v.evaluator, positions, batch, seconds, cpu_time));
+      if (v.name == "cpu fp32") base = rates.back();
+    }
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const double rate = rates[i], precision_peak = variants[i].int8 ? peak.int8 : peak.fp32;
+      std::printf("%6d  %-12s %12.0f %10.1f %7.1f%% %9.2fx\n", batch, variants[i].name.c_str(), rate,
+                  rate * flops / 1e9, 100 * rate * flops / 1e9 / precision_peak, base > 0 ? rate / base : 0.0);
+    }
+    std::fflush(stdout);
   }
   return 0;
 }
@@ -311,35 +332,31 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   std::printf("net %s%s, %.1f MFLOP per position; no NN cache (every playout reaches the net)\n",
               net.config.ShortName().c_str(), choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(),
               net.config.FlopsPerPosition() / 1e6);
-  // The engine: each search thread evaluates its own leaves on Eigen.
-  EigenByPrecision eigen(net, 1);
-  for (auto& evaluator : eigen.evaluators) {
-    rate = SearchPlayoutsPerSecond(*evaluator, threads, PlayoutLimit(std::max(10, playouts / 20)), cpu_time, &done);
-    std::printf("  Eigen %s one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n",
-                PrecisionName(evaluator->precision()), rate, static_cast<long long>(done));
-  }
-  // Self-play: one batch of every game's leaves per step, on both backends;
-  // the bare net's rate at the same batch is the ceiling.
+  // The engine: each search thread evaluates its own leaves, each backend
+  // of the table in each of its precisions.
   NetEvaluatorOptions options;
-  options.inference_threads = threads;
+  options.inference_threads = 1;
   options.max_batch = games;
   options.batch_wait_us = 0;
-  TorchEvaluator torch_evaluator(net, options);
-  EigenByPrecision eigen_batched(net, threads);
-  std::printf("  (inference threads: LibTorch intra-op %d, Eigen %d)\n", TorchIntraOpThreads(), threads);
-  for (Evaluator* evaluator :
-       {static_cast<Evaluator*>(eigen_batched.evaluators[0].get()),
-        static_cast<Evaluator*>(eigen_batched.evaluators[1].get()), static_cast<Evaluator*>(&torch_evaluator)}) {
-    const char* name = evaluator == &torch_evaluator                    ? "LibTorch"
-                       : evaluator == eigen_batched.evaluators[0].get() ? "Eigen fp32"
-                                                                        : "Eigen int8";
+  for (const BackendVariant& v : CpuBackendVariants(net, options)) {
+    rate = SearchPlayoutsPerSecond(*v.evaluator, threads, PlayoutLimit(std::max(10, playouts / 20)), cpu_time, &done);
+    std::printf("  %-10s one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n", v.name.c_str(), rate,
+                static_cast<long long>(done));
+  }
+  // Self-play: one batch of every game's leaves per step, on each backend;
+  // the bare net's rate at the same batch is the ceiling.
+  options.inference_threads = threads;
+  std::printf("  (inference threads: %d)\n", threads);
+  for (const BackendVariant& v : CpuBackendVariants(net, options)) {
+    Evaluator* evaluator = v.evaluator.get();
+    const std::string& name = v.name;
     rate = SelfPlayEvaluationsPerSecond(*evaluator, games, seconds, cpu_time, &mean_batch);
     const int batch = std::max(1, int(mean_batch + 0.5));
     const double bare = EvaluationsPerSecond(*evaluator, RandomPositions(batch, 777), batch, seconds, cpu_time);
     std::printf(
         "  %-10s self-play: %9.0f playouts/s (mean batch %.1f); bare net at batch %d: %.0f eval/s; "
         "search keeps %.1f%%\n",
-        name, rate, mean_batch, batch, bare, 100 * rate / bare);
+        name.c_str(), rate, mean_batch, batch, bare, 100 * rate / bare);
   }
   return 0;
 }
@@ -379,7 +396,7 @@ int BenchTrain(const NetChoice& choice, const std::string& device_name, int thre
 
 int RunBench(int argc, char** argv) {
   CLI::App cli{
-      "Speed figures: `bench net` (evaluations per second, LibTorch and Eigen, by batch size),\n"
+      "Speed figures: `bench net` (evaluations per second of each evaluator backend, by batch size),\n"
       "`bench mcts` (playouts per second: one game multi-threaded, many games batched) and\n"
       "`bench train` (training samples per second, fp32 and bf16), `bench scaling` (each of them at 1, 2, 4, ...\n"
       "threads against linear) and `bench ab` (the alpha-beta baseline).",
@@ -401,8 +418,8 @@ int RunBench(int argc, char** argv) {
     sub->add_flag("--cpu-time", cpu_time, "rates per second of process CPU time, not wall-clock time");
     return sub;
   };
-  CLI::App* net = subcommand("net", "network evaluations per second", "inference threads (LibTorch intra-op, Eigen)",
-                             "time per figure");
+  CLI::App* net =
+      subcommand("net", "network evaluations per second", "inference threads of each backend", "time per figure");
   net->add_option("--batches", batches, "batch sizes")->capture_default_str()->check(CLI::Range(1, 4096));
   net->add_option("--device", device, "where LibTorch runs (auto: cuda when it sees a GPU)")
       ->capture_default_str()

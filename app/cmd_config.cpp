@@ -1,7 +1,7 @@
 // loaz config: every key of a training config and every option of the
 // player specs that take parameters, from their one declaration
 // (core/param_visitor.h): type, range, default and help; for the config, whether a
-// resumed run may change it.
+// resumed run may change it; and the evaluator backends' table.
 
 #include "app/cli.h"
 
@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/param_visitor.h"
 #include "mcts/search_params.h"
+#include "net/backends.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
 #include "play/players.h"
@@ -43,11 +44,31 @@ void PrintPlayers() {
   }
 }
 
+// Every evaluator backend: where it runs, in what precisions, and whether
+// this program has it.
+void PrintBackends() {
+  std::printf("\nEvaluator backends (backend=NAME; auto: the highest priority that runs on the device)\n");
+  for (const BackendInfo& backend : DescribeBackends()) {
+    std::string where;
+    for (const BackendDevice& d : backend.devices) {
+      std::string precisions;
+      for (const std::string& p : d.precisions) precisions += (precisions.empty() ? "" : "|") + p;
+      where += (where.empty() ? "" : ", ") + d.device + " " + precisions;
+    }
+    std::string old;
+    for (const std::string& name : backend.old_names) old += (old.empty() ? " (also read: " : ", ") + name;
+    if (!old.empty()) old += ")";
+    std::printf("  %-8s priority %d  %-34s %s%s%s\n", backend.name.c_str(), backend.priority, where.c_str(),
+                backend.usage.c_str(), old.c_str(), backend.missing.empty() ? "" : "; not in this program");
+  }
+}
+
 }  // namespace
 
 int RunConfig(int argc, char** argv) {
   CLI::App cli{
-      "List every training-config key and every player kind's options: type, range, default, help.\n"
+      "List every training-config key and every player kind's options (type, range, default, help), and the\n"
+      "evaluator backends.\n"
       "With CONFIG, print instead the config a run of it would use, every field resolved (what the run\n"
       "writes as DIR/config.yaml).",
       argv[0]};
@@ -64,6 +85,7 @@ int RunConfig(int argc, char** argv) {
   if (!overrides.empty()) throw UsageError("--set needs CONFIG");
   PrintConfig();
   PrintPlayers();
+  PrintBackends();
   return 0;
 }
 

@@ -42,7 +42,7 @@ const std::vector<Command>& Commands() {
       {"stop", "stop a run cleanly, wherever its processes run", RunStop},
       {"init-net", "write a freshly initialised net (checkpoint or export)", LOAZ_TORCH_ENTRY(RunInitNet)},
       {"bench",
-       "speed: `bench net` (LibTorch vs Eigen), `bench mcts` (playouts/s), `bench train` (samples/s), "
+       "speed: `bench net` (each evaluator backend), `bench mcts` (playouts/s), `bench train` (samples/s), "
        "`bench scaling` (each against threads), `bench ab` (the baseline)",
        LOAZ_TORCH_ENTRY(RunBench)},
       {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},

@@ -40,9 +40,9 @@ std::string RangeText(int64_t min, int64_t max) { return "[" + std::to_string(mi
 
 std::string RangeText(double min, double max) { return "[" + FormatDouble(min) + ", " + FormatDouble(max) + "]"; }
 
-std::string ChoiceText(std::initializer_list<const char*> choices) {
+std::string ChoiceText(const std::vector<std::string>& choices) {
   std::string text;
-  for (const char* choice : choices) text += std::string(text.empty() ? "" : "|") + choice;
+  for (const std::string& choice : choices) text += std::string(text.empty() ? "" : "|") + choice;
   return text;
 }
 
@@ -122,11 +122,11 @@ void TextParamReader::String(const char* key, std::string& value, bool allow_emp
   value = *text;
 }
 
-void TextParamReader::Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
+void TextParamReader::Choice(const char* key, std::string& value, const std::vector<std::string>& choices,
                              const char*) {
   const auto text = Text(key);
   if (!text) return;
-  for (const char* choice : choices) {
+  for (const std::string& choice : choices) {
     if (*text == choice) {
       value = choice;
       return;
@@ -182,7 +182,7 @@ void TextParamWriter::Double(const char* key, double& value, double, double, con
 }
 void TextParamWriter::Bool(const char* key, bool& value, const char*) { Add(key, value ? "true" : "false"); }
 void TextParamWriter::String(const char* key, std::string& value, bool, const char*) { Add(key, value); }
-void TextParamWriter::Choice(const char* key, std::string& value, std::initializer_list<const char*>, const char*) {
+void TextParamWriter::Choice(const char* key, std::string& value, const std::vector<std::string>&, const char*) {
   Add(key, value);
 }
 void TextParamWriter::StringList(const char* key, std::vector<std::string>& value, const char*) {
@@ -217,9 +217,8 @@ void RangeChecker::String(const char* key, std::string& value, bool allow_empty,
   if (value.empty() && !allow_empty) throw Error(context_ + ": " + key + " must not be empty");
 }
 
-void RangeChecker::Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-                          const char*) {
-  for (const char* choice : choices)
+void RangeChecker::Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char*) {
+  for (const std::string& choice : choices)
     if (value == choice) return;
   throw Error(context_ + ": " + key + " = '" + Excerpt(value) + "' is not one of " + ChoiceText(choices));
 }
@@ -245,7 +244,7 @@ void ParamLister::Bool(const char* key, bool& value, const char* help) {
 void ParamLister::String(const char* key, std::string& value, bool allow_empty, const char* help) {
   params_.push_back({key, "string", allow_empty ? "any" : "not empty", "\"" + value + "\"", help});
 }
-void ParamLister::Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
+void ParamLister::Choice(const char* key, std::string& value, const std::vector<std::string>& choices,
                          const char* help) {
   params_.push_back({key, "choice", ChoiceText(choices), value, help});
 }

@@ -54,7 +54,7 @@ class ParamVisitor {
   // A free string; `allow_empty` says whether "" is accepted.
   virtual void String(const char* key, std::string& value, bool allow_empty, const char* help) = 0;
   // A string that must be one of `choices`.
-  virtual void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
+  virtual void Choice(const char* key, std::string& value, const std::vector<std::string>& choices,
                       const char* help) = 0;
   virtual void StringList(const char* key, std::vector<std::string>& value, const char* help) = 0;
   // A list of records (a config file's; the default throws Error: a
@@ -82,8 +82,7 @@ class TextParamReader : public ParamVisitor {
   void Double(const char* key, double& value, double min, double max, const char* help) override;
   void Bool(const char* key, bool& value, const char* help) override;
   void String(const char* key, std::string& value, bool allow_empty, const char* help) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-              const char* help) override;
+  void Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
   // Fails when the key is given: a list of records is read from YAML alone.
   void Records(const char* key, RecordList& list, const char* help) override;
@@ -131,8 +130,7 @@ class TextParamWriter : public ParamVisitor {
   void Double(const char* key, double& value, double min, double max, const char* help) override;
   void Bool(const char* key, bool& value, const char* help) override;
   void String(const char* key, std::string& value, bool allow_empty, const char* help) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-              const char* help) override;
+  void Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
   // Writes key=[{a=1 b=2}, {a=3 b=4}].
   void Records(const char* key, RecordList& list, const char* help) override;
@@ -151,8 +149,7 @@ class RangeChecker : public ParamVisitor {
   void Double(const char* key, double& value, double min, double max, const char* help) override;
   void Bool(const char*, bool&, const char*) override {}
   void String(const char* key, std::string& value, bool allow_empty, const char* help) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-              const char* help) override;
+  void Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char* help) override;
   void StringList(const char*, std::vector<std::string>&, const char*) override {}
   // Checks each record's fields, naming them key[i].field.
   void Records(const char* key, RecordList& list, const char* help) override;
@@ -175,8 +172,7 @@ class ParamLister : public ParamVisitor {
   void Double(const char* key, double& value, double min, double max, const char* help) override;
   void Bool(const char* key, bool& value, const char* help) override;
   void String(const char* key, std::string& value, bool allow_empty, const char* help) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-              const char* help) override;
+  void Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
   // One row: type "list", range the records' fields, the value as
   // [{hours: 1, full: 320, cheap: 64}].

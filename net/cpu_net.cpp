@@ -15,6 +15,7 @@
 #include "core/position.h"
 #include "net/calibration.h"
 #include "net/encoder.h"
+#include "net/net_evaluator.h"
 #include "net/onednn_trunk.h"
 
 namespace loa {
@@ -374,7 +375,7 @@ struct CpuEvaluator::Slot {
 
 CpuEvaluator::CpuEvaluator(const ExportedNet& net, int threads, Precision precision)
     : net_(net, precision), threads_(threads) {
-  if (threads < 1 || threads > 1024) throw Error("eigen evaluator: threads = " + std::to_string(threads));
+  if (threads < 1 || threads > 1024) throw Error("cpu evaluator: threads = " + std::to_string(threads));
 }
 
 CpuEvaluator::~CpuEvaluator() = default;
@@ -433,6 +434,10 @@ void CpuEvaluator::Evaluate(const Position* positions, int count, EvalOutput* ou
     for (int chunk = 0; chunk < chunks; ++chunk) run_chunk(*slots[omp_get_thread_num()], chunk);
   }
   for (auto& slot : slots) Release(std::move(slot));
+}
+
+std::unique_ptr<Evaluator> MakeCpuNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options) {
+  return std::make_unique<CpuEvaluator>(net, options.inference_threads, ResolvePrecision(options.precision));
 }
 
 }  // namespace loa

@@ -79,6 +79,8 @@ class CpuNet {
 // Evaluator over an CpuNet. Evaluate is thread-safe: each call takes a
 // workspace from a pool, so concurrent calls run in parallel, one thread each;
 // a single call of many positions is split over `threads` OpenMP threads.
+struct NetEvaluatorOptions;
+
 class CpuEvaluator : public Evaluator {
  public:
   // Builds the net from an export; threads >= 1 parallelises large batches.
@@ -100,5 +102,9 @@ class CpuEvaluator : public Evaluator {
   std::mutex mutex_;
   std::vector<std::unique_ptr<Slot>> free_slots_;
 };
+
+// The cpu backend's factory (net/backends.cpp): a CpuEvaluator of net with
+// options' inference_threads and precision.
+std::unique_ptr<Evaluator> MakeCpuNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options);
 
 }  // namespace loa

@@ -16,7 +16,7 @@ class JsonWriter : public ParamVisitor {
   void Double(const char* key, double& value, double, double, const char*) override { j_[key] = value; }
   void Bool(const char* key, bool& value, const char*) override { j_[key] = value; }
   void String(const char* key, std::string& value, bool, const char*) override { j_[key] = value; }
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*>, const char*) override {
+  void Choice(const char* key, std::string& value, const std::vector<std::string>&, const char*) override {
     j_[key] = value;
   }
   void StringList(const char* key, std::vector<std::string>& value, const char*) override { j_[key] = value; }

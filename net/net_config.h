@@ -10,7 +10,7 @@ namespace loa {
 
 class ParamVisitor;
 
-// The epsilon of every batch norm (PyTorch's default); the Eigen evaluator
+// The epsilon of every batch norm (PyTorch's default); the cpu evaluator
 // folds the norms into the convolutions with the same value.
 inline constexpr double kBatchNormEpsilon = 1e-5;
 

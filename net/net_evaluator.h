@@ -17,17 +17,17 @@ class ParamVisitor;
 struct NetEvaluatorOptions {
   // "cpu", "cuda" or "auto" (cuda when LibTorch sees a GPU, else cpu).
   std::string device = "cpu";
-  // Intra-op threads of the forward pass (torch::set_num_threads, Eigen's pool).
+  // Intra-op threads of the forward pass (torch::set_num_threads; the cpu backend's OpenMP chunks).
   int inference_threads = 1;
   // The largest batch one LibTorch forward pass takes; larger calls are split.
   int max_batch = 256;
   // Entries of the NN cache keyed by position hash; 0 turns the cache off.
   std::size_t cache_entries = 1 << 18;
-  // "auto", "cpu" or "torch" ("eigen", the old name of "cpu", is read as
-  // it). cpu: the project's own forward pass (net/cpu_net.h: oneDNN trunk,
-  // fp32 or int8, no LibTorch); torch: LibTorch's; auto: cpu on the cpu,
-  // torch on cuda. On the cpu the own pass is as fast as LibTorch at batch
-  // 256 and faster at batch 1 (`loaz bench net`, docs/INFERENCE.md).
+  // A row of the backends' table (net/backends.h: "cpu", the project's
+  // forward pass, or "torch", LibTorch's; "eigen" is read as "cpu"), or
+  // "auto": the row of highest priority that runs on the device (cpu on the
+  // cpu, torch on cuda). On the cpu the own pass is as fast as LibTorch at
+  // batch 256 and faster at batch 1 (`loaz bench net`, docs/INFERENCE.md).
   std::string backend = "auto";
   // How long (microseconds) the LibTorch evaluator waits for requests from
   // other threads to fill a batch before it runs what it has.

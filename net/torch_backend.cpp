@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "core/error.h"
+
 namespace loa {
 namespace {
 
@@ -15,6 +17,14 @@ std::optional<TorchBackend>& Installed() {
 void SetTorchBackend(TorchBackend backend) { Installed() = std::move(backend); }
 
 const TorchBackend* GetTorchBackend() { return Installed() ? &*Installed() : nullptr; }
+
+std::string TorchBackendMissing() { return GetTorchBackend() ? "" : NeedsTorchMessage("backend torch"); }
+
+std::unique_ptr<Evaluator> MakeTorchNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options) {
+  const TorchBackend* torch = GetTorchBackend();
+  if (!torch) throw Error(TorchBackendMissing());
+  return torch->make_evaluator(net, options);
+}
 
 std::string NeedsTorchMessage(const std::string& what) {
   return what + " needs LibTorch, which this program does not load: use `loaz-torch` (the same commands, with " +

@@ -3,7 +3,7 @@
 // the loaz-torch binary only; docs/DESIGN.md, Build): reading checkpoints
 // (.pt) and running nets on LibTorch (cuda, or backend=torch). A binary
 // without LibTorch has no backend installed, and these uses of a net fail
-// with an error that says so; exports on the cpu (Eigen) need none of it.
+// with an error that says so; exports on the cpu (backend cpu) need none of it.
 // This header sees no LibTorch.
 
 #include <functional>
@@ -32,6 +32,11 @@ void SetTorchBackend(TorchBackend backend);
 
 // Returns the installed backend, or nullptr in a binary without LibTorch.
 const TorchBackend* GetTorchBackend();
+
+// The torch backend's row (net/backends.cpp): why this binary cannot run
+// it ("" in loaz-torch), and its factory, through the installed backend.
+std::string TorchBackendMissing();
+std::unique_ptr<Evaluator> MakeTorchNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options);
 
 // Returns the message for `what` (e.g. "device cuda"), which needs LibTorch,
 // in a binary without it.

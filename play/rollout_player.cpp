@@ -36,8 +36,7 @@ class ParamFilter : public ParamVisitor {
   void String(const char* key, std::string& value, bool allow_empty, const char* help) override {
     if (!hidden_.count(key)) inner_.String(key, value, allow_empty, help);
   }
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-              const char* help) override {
+  void Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char* help) override {
     if (!hidden_.count(key)) inner_.Choice(key, value, choices, help);
   }
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override {

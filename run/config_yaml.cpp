@@ -109,7 +109,7 @@ void YamlWriter::String(const char* key, std::string& value, bool, const char*) 
   out_ << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << value;
 }
 
-void YamlWriter::Choice(const char* key, std::string& value, std::initializer_list<const char*>, const char*) {
+void YamlWriter::Choice(const char* key, std::string& value, const std::vector<std::string>&, const char*) {
   out_ << YAML::Key << key << YAML::Value << value;
 }
 

@@ -71,8 +71,7 @@ class YamlWriter : public ParamVisitor {
   void Double(const char* key, double& value, double min, double max, const char* help) override;
   void Bool(const char* key, bool& value, const char* help) override;
   void String(const char* key, std::string& value, bool allow_empty, const char* help) override;
-  void Choice(const char* key, std::string& value, std::initializer_list<const char*> choices,
-              const char* help) override;
+  void Choice(const char* key, std::string& value, const std::vector<std::string>& choices, const char* help) override;
   void StringList(const char* key, std::vector<std::string>& value, const char* help) override;
   // Writes [{a: 1, b: 2}, ...] in flow style.
   void Records(const char* key, RecordList& list, const char* help) override;

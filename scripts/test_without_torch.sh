@@ -2,7 +2,7 @@
 # Builds LOAZero without LibTorch (-DLOAZ_TORCH=OFF) into build-notorch/, with
 # link-time optimisation and -Werror=odr (one definition of every name across
 # the modules), and runs the tests of that build: the rules, the baseline,
-# MCTS, the Eigen evaluator, matches, the engine, the config.
+# MCTS, the cpu evaluator, matches, the engine, the config.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 generator=()

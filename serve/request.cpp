@@ -63,7 +63,7 @@ Rules RulesOf(const json& body) {
 
 bool SearchRequest::OwnBounds() const {
   if (analyse) return true;
-  return LimitsOf(PlayerSpec::Parse(spec)).time && (seconds > 0 || playouts > 0);
+  return limits.time && (seconds > 0 || playouts > 0);
 }
 
 // Returns a player's name as a record's tag value: at most 100 characters,

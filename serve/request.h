@@ -17,6 +17,8 @@
 #include "core/game.h"
 #include "mcts/evaluator.h"
 #include "play/player.h"
+#include "play/players.h"
+#include "play/spec.h"
 
 namespace loa::serve {
 
@@ -59,7 +61,8 @@ struct BadRequest {
 // A player the page may choose: its public name, its spec, and the
 // evaluator that every search of it shares (null for kinds without one).
 struct NamedPlayer {
-  std::string name, spec;
+  std::string name;
+  PlayerSpec spec;
   std::shared_ptr<Evaluator> evaluator;
 };
 
@@ -67,7 +70,9 @@ struct NamedPlayer {
 struct SearchRequest {
   Game game;
   std::string client;
-  std::string spec;  // the player's, with the request's limit
+  PlayerSpec spec;      // the player's, with the request's limit
+  std::string name;     // its public name (PublicName), as replies show it
+  PlayerLimits limits;  // its kind's (the kind table's row)
   std::shared_ptr<Evaluator> evaluator;
   bool analyse = false;  // search without moving (Player::Analyse)
   double seconds = 0;    // the request's limit (0: none given)

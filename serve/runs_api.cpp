@@ -147,7 +147,7 @@ json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
     list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
   json export_player = nullptr;
   for (const NamedPlayer& player : players)
-    if (PlayerSpec::Parse(player.spec).GetString("net", "") == dir.ExportPath()) export_player = player.name;
+    if (player.spec.GetString("net", "") == dir.ExportPath()) export_player = player.name;
   return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
 }
 

@@ -34,11 +34,13 @@ SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
   r.client = StringField(body, "client");
   if (r.client.size() > 64) throw BadRequest{"'client' is longer than 64 characters"};
   const std::string name = StringField(body, "player", players.front().name);
-  std::string spec;
+  PlayerSpec spec;
   std::tie(spec, r.evaluator) = PlayerOf(name);
   // An analysis searches until stopped or its bounds: the spec's own limit
   // does not end it.
-  r.spec = analyse ? spec : SpecWithLimit(spec, r.seconds, r.playouts);
+  r.spec = analyse ? spec : PlayerSpec::Parse(SpecWithLimit(spec.text(), r.seconds, r.playouts));
+  r.name = PublicName(r.spec.text());
+  r.limits = LimitsOf(r.spec);
   return r;
 }
 
@@ -48,17 +50,18 @@ std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& r
     // or playouts) takes the tab's player of this kind, net and settings
     // whatever its limit, so that a move asked for after an analysis (or an
     // analysis after a move) keeps the tree.
-    const std::string base = SpecWithoutLimit(request.spec);
+    const std::string spec = request.spec.text();
+    const std::string base = SpecWithoutLimit(spec);
+    const std::shared_ptr<Evaluator> evaluator = request.evaluator;
     return searches->Acquire(
-        request.client, request.spec, [&] { return MakePlayer(request.spec, request.evaluator); },
+        request.client, spec, [&] { return MakePlayer(spec, evaluator); },
         [&](const std::string& kept) { return request.OwnBounds() && SpecWithoutLimit(kept) == base; });
   } catch (const Refused& e) {
     throw BadRequest{e.what(), e.status};
   } catch (const Error& e) {
     // The message may name the server's files: it goes to the server's log.
-    std::fprintf(stderr, "loaz serve: player '%s': %s\n", PublicName(request.spec).c_str(), e.what());
-    throw BadRequest{"player '" + Excerpt(PublicName(request.spec), 80) +
-                     "' cannot be loaded (the server's log says why)"};
+    std::fprintf(stderr, "loaz serve: player '%s': %s\n", request.name.c_str(), e.what());
+    throw BadRequest{"player '" + Excerpt(request.name, 80) + "' cannot be loaded (the server's log says why)"};
   }
 }
 
@@ -68,13 +71,12 @@ json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
   // An analysis without a limit runs until stopped, within the bounds of
   // any request: 60 s, and for a tree search (the kind table says which)
   // 100,000 playouts (its memory).
-  const bool tree = LimitsOf(PlayerSpec::Parse(request.spec)).tree;
-  const int64_t nodes = request.playouts > 0 ? request.playouts : tree ? kMaxPlayouts : 0;
+  const int64_t nodes = request.playouts > 0 ? request.playouts : request.limits.tree ? kMaxPlayouts : 0;
   const Move move = request.analyse
                         ? player.Analyse(request.game, request.seconds > 0 ? request.seconds : kMaxSeconds, nodes)
                     : request.OwnBounds() ? player.ChooseMoveWithin(request.game, request.seconds, request.playouts)
                                           : player.ChooseMove(request.game, Clock());
-  json analysis = AnalysisOf(player.LastAnalysis(), PublicName(request.spec), lease.seconds());
+  json analysis = AnalysisOf(player.LastAnalysis(), request.name, lease.seconds());
   if (request.evaluator) analysis["cache_hits"] = CacheHits(request.evaluator.get()) - hits_before;
   // Why it ended: asked to stop, its limit (the request's or the player's),
   // or the server's bound on an analysis that set none.
@@ -112,7 +114,7 @@ class WebServer::Impl::StreamedSearch {
       done_ = true;
       changed_.notify_all();
     });
-    const std::string name = PublicName(request_.spec);
+    const std::string& name = request_.name;
     for (;;) {
       {
         std::unique_lock<std::mutex> lock(mutex_);

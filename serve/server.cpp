@@ -94,7 +94,7 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
     std::string name = PublicName(spec);
     for (int n = 2; std::any_of(players.begin(), players.end(), [&](const auto& p) { return p.name == name; }); ++n)
       name = PublicName(spec) + " #" + std::to_string(n);
-    players.push_back({name, spec, std::move(evaluator)});
+    players.push_back({name, PlayerSpec::Parse(spec), std::move(evaluator)});
   }
   const int processors = int(std::max(1u, std::thread::hardware_concurrency()));
   const int max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
@@ -139,7 +139,7 @@ bool WebServer::Impl::HostAllowed(const std::string& host) const {
   return false;
 }
 
-std::pair<std::string, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(const std::string& name) {
+std::pair<PlayerSpec, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(const std::string& name) {
   for (const NamedPlayer& player : players)
     if (player.name == name) return {player.spec, player.evaluator};
   // "RUN step N": a checkpoint of a run given on the command line. Parsed by
@@ -175,7 +175,7 @@ std::pair<std::string, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(con
       }
       kept.emplace_back(spec, evaluator);
       if (kept.size() > kCheckpointEvaluators) kept.erase(kept.begin());
-      return {spec, evaluator};
+      return {PlayerSpec::Parse(spec), evaluator};
     }
   }
   std::string known;

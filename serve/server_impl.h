@@ -49,8 +49,9 @@ struct WebServer::Impl {
   json RunGameList(const httplib::Request& request);
   json RunGameOf(const httplib::Request& request);
 
-  // Returns the spec of a player name and the evaluator its searches share.
-  std::pair<std::string, std::shared_ptr<Evaluator>> PlayerOf(const std::string& name);
+  // Returns the parsed spec of a player name and the evaluator its searches
+  // share.
+  std::pair<PlayerSpec, std::shared_ptr<Evaluator>> PlayerOf(const std::string& name);
   bool HostAllowed(const std::string& host) const;
   SearchRequest ParseSearch(const json& body, bool analyse);
   std::unique_ptr<SearchPool::Lease> Begin(const SearchRequest& request);

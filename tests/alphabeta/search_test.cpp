@@ -466,12 +466,14 @@ TEST(AlphaBetaTechniquesTest, EveryTechniqueAndTwoThreadsFindTheForcedWins) {
     for (const ForcedWin& win : kForcedWins) ExpectFindsForcedWin(options, win);
 }
 
-// Searches the start position for `seconds`; sets main to the main thread's
-// last finished iteration and returns the search's result, checked legal.
-SearchResult TimedSearchOfTheStart(const SearchOptions& options, double seconds, SearchResult& main) {
+// Searches the start position to `depth`; sets main to the main thread's
+// last finished iteration (its nodes: all the main thread's, as a depth
+// limit ends the search at an iteration's end) and returns the search's
+// result, checked legal.
+SearchResult SearchOfTheStart(const SearchOptions& options, int depth, SearchResult& main) {
   AlphaBeta search(options);
   SearchLimits limits;
-  limits.seconds = seconds;
+  limits.depth = depth;
   const Game game;
   const SearchResult result = search.Search(game, limits, [&](const SearchResult& r) { main = r; });
   EXPECT_TRUE(game.position().IsLegal(result.best));
@@ -482,7 +484,8 @@ TEST(AlphaBetaTechniquesTest, HelperThreadsSearchToo) {
   SearchOptions options;
   options.threads = 3;
   SearchResult main;
-  const SearchResult result = TimedSearchOfTheStart(options, 0.2, main);
+  const SearchResult result = SearchOfTheStart(options, 7, main);
+  EXPECT_EQ(main.depth, 7);
   EXPECT_GT(result.nodes, main.nodes);  // the helpers' nodes count in the result
 }
 
@@ -544,7 +547,7 @@ TEST(AlphaBetaTechniquesTest, TheDeepestThreadsMoveIsPlayed) {
   for (bool deepest : {false, true}) {
     options.deepest_thread = deepest;
     SearchResult main;
-    const SearchResult result = TimedSearchOfTheStart(options, 0.1, main);
+    const SearchResult result = SearchOfTheStart(options, 6, main);
     if (deepest)
       EXPECT_GE(result.depth, main.depth);
     else

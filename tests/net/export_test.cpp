@@ -1,4 +1,4 @@
-// Safetensors, exports and the Eigen evaluator (no LibTorch in this file).
+// Safetensors, exports and the cpu evaluator (no LibTorch in this file).
 
 #include <gtest/gtest.h>
 

@@ -87,7 +87,7 @@ TEST(LearningTest, SmallNetLearnsWinsInOne) {
   for (const WinInOne& w : data) entropy += std::log(float(w.winning.size())) / kPositions;
   EXPECT_LT(loss_value - entropy, 0.05f * first_loss) << "loss " << first_loss << " -> " << loss_value;
 
-  // Played through the export on Eigen, in eval mode (running statistics).
+  // Played through the export on the cpu backend, in eval mode (running statistics).
   CpuEvaluator evaluator(ToExport(model, "", kSteps), 1);
   std::vector<EvalOutput> outputs(kPositions);
   evaluator.Evaluate(positions.data(), kPositions, outputs.data());

@@ -1,4 +1,4 @@
-// The LibTorch model, checkpoints, the LibTorch evaluator, and the Eigen
+// The LibTorch model, checkpoints, the LibTorch evaluator, and the cpu
 // evaluator against LibTorch.
 
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/hash.h"
+#include "net/backends.h"
 #include "net/checkpoint.h"
 #include "net/cpu_net.h"
 #include "net/model.h"
@@ -84,7 +85,7 @@ double RelativeError(const float* a, const float* b, int64_t n) {
   return worst;
 }
 
-TEST(EigenTest, MatchesLibTorchOnRandomNets) {
+TEST(CpuEvaluatorTest, MatchesLibTorchOnRandomNets) {
   NetConfig connection = SmallConfig(2, 16, 1, true);
   connection.input_features = "connection";
   const NetConfig configs[] = {SmallConfig(3, 16, 2, true), SmallConfig(2, 8, 0, false), SmallConfig(1, 24, 1, true),
@@ -112,20 +113,20 @@ TEST(EigenTest, MatchesLibTorchOnRandomNets) {
   }
 }
 
-void ConcurrentCallersAgreeWithEigen(const ExportedNet& net, NetEvaluatorOptions options);
+void ConcurrentCallersAgreeWithTheCpuBackend(const ExportedNet& net, NetEvaluatorOptions options);
 
-TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithEigen) {
+TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithTheCpuBackend) {
   NetConfig connection = SmallConfig(2, 16, 2, true);
   connection.input_features = "connection";
   for (const NetConfig& config : {SmallConfig(2, 16, 2, true), connection}) {
     SCOPED_TRACE(config.input_features);
-    ConcurrentCallersAgreeWithEigen(RandomExport(config, 20), NetEvaluatorOptions());
+    ConcurrentCallersAgreeWithTheCpuBackend(RandomExport(config, 20), NetEvaluatorOptions());
   }
 }
 
 // Several forward passes in flight (as on cuda) and the channels-last
 // layout give every caller the answers of one pass at a time.
-TEST(TorchEvaluatorTest, BatchesInFlightAndChannelsLastAgreeWithEigen) {
+TEST(TorchEvaluatorTest, BatchesInFlightAndChannelsLastAgreeWithTheCpuBackend) {
   NetConfig config = SmallConfig(2, 16, 2, true);
   config.input_features = "connection";
   for (int in_flight : {2, 3})
@@ -134,7 +135,7 @@ TEST(TorchEvaluatorTest, BatchesInFlightAndChannelsLastAgreeWithEigen) {
       NetEvaluatorOptions options;
       options.batches_in_flight = in_flight;
       options.channels_last = channels_last;
-      ConcurrentCallersAgreeWithEigen(RandomExport(config, 22), options);
+      ConcurrentCallersAgreeWithTheCpuBackend(RandomExport(config, 22), options);
     }
 }
 
@@ -155,7 +156,7 @@ TEST(TorchEvaluatorTest, CudaBatchesArePaddedToFewShapes) {
   EXPECT_EQ(shapes.size(), 22u);  // 1, 2, ..., 64 and 128, 192, ..., 1024
 }
 
-void ConcurrentCallersAgreeWithEigen(const ExportedNet& net, NetEvaluatorOptions options) {
+void ConcurrentCallersAgreeWithTheCpuBackend(const ExportedNet& net, NetEvaluatorOptions options) {
   options.batch_wait_us = 2000;
   TorchEvaluator torch_evaluator(net, options);
   CpuEvaluator cpu_evaluator(net, 1);
@@ -494,7 +495,7 @@ TEST(CheckpointTest, AnExistingFileIsNeverReplaced) {
   EXPECT_EQ(ReadFile(path), "precious");
 }
 
-TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
+TEST(CheckpointTest, ExportOfACheckpointRunsOnTheCpuBackendAsOnLibTorch) {
   ExportedNet random = RandomExport(SmallConfig(2, 16, 2, true), 40);
   LoaNet model = ModelOf(random);
   std::string checkpoint = TempPath("to_export.pt"), exported = TempPath("exported.safetensors");
@@ -522,6 +523,17 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnEigenAsOnLibTorch) {
   NetEvaluatorOptions bad;
   bad.backend = "tensorflow";
   EXPECT_THROW(MakeNetEvaluator(exported, bad), Error);
+  // With LibTorch every row runs; the torch row takes fp32 on the cpu, and
+  // int8 (the cpu row's) is an error naming both, before the net is read.
+  for (const BackendInfo& row : DescribeBackends()) EXPECT_EQ(row.missing, "") << row.name;
+  bad.backend = "torch";
+  bad.precision = "int8";
+  try {
+    MakeNetEvaluator(TempPath("nothing_here"), bad);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "precision int8 runs on cpu; backend torch on cpu takes fp32 or auto");
+  }
   EXPECT_THROW(MakeNetEvaluator(TempPath("nothing_here"), NetEvaluatorOptions()), IoError);
 }
 
