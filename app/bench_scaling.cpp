@@ -52,11 +52,11 @@ std::vector<int> Doublings(int max) {
 }
 
 // Returns playouts a second of one search from the start, `seconds` long.
-double TimedSearchRate(Evaluator& evaluator, int threads, double seconds) {
+double TimedSearchRate(Evaluator& evaluator, int threads, double seconds, const SearchParams& params) {
   SearchLimits limits;
   limits.seconds = seconds;
   int64_t done = 0;
-  return SearchPlayoutsPerSecond(evaluator, threads, limits, false, &done);
+  return SearchPlayoutsPerSecond(evaluator, threads, limits, false, &done, params);
 }
 
 // Returns positions (moves played) an hour of `workers` self-play drivers on
@@ -112,8 +112,9 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
   };
   if (so.search) {
     for (int t : so.counts)
-      search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds), "playouts/s");
-    for (int t : so.counts) search_net.Row("search, net", t, TimedSearchRate(engine(), t, seconds), "playouts/s");
+      search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds, so.search_params), "playouts/s");
+    for (int t : so.counts)
+      search_net.Row("search, net", t, TimedSearchRate(engine(), t, seconds, so.search_params), "playouts/s");
   }
   for (int w : so.counts) {
     if (!cuda) {

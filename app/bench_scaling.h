@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "mcts/search_params.h"
 #include "net/export.h"
 
 namespace loa::app {
@@ -24,6 +25,9 @@ struct ScalingOptions {
   std::string selfplay_device = "cpu";
   std::string precision = "bf16";
   int in_flight = 2;
+  // The engine search's settings (`--search KEY=VALUE ...`, the keys of an
+  // mcts: spec's search, e.g. leaves_per_batch=4); threads is each count.
+  SearchParams search_params;
 };
 
 // Prints the engine search's playouts a second, the self-play workers'

@@ -23,8 +23,8 @@ double LoadAverage() {
   return load;
 }
 
-double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done) {
-  SearchParams params;
+double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done,
+                               SearchParams params) {
   params.threads = threads;
   params.reuse_tree = false;
   Search search(&evaluator, params);

@@ -43,8 +43,10 @@ class Timer {
 double LoadAverage();
 
 // Returns playouts per second of one engine search from the start position
-// within `limits` (early stop off); *done gets its playouts.
-double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done);
+// within `limits` (early stop off) with `params` on `threads` threads (no
+// tree reuse); *done gets its playouts.
+double SearchPlayoutsPerSecond(Evaluator& evaluator, int threads, SearchLimits limits, bool cpu_time, int64_t* done,
+                               SearchParams params = SearchParams());
 
 // Returns a training batch of n random positions: targets uniform over the
 // legal moves, random outcomes (the step's cost does not depend on them).

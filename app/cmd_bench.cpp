@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -26,6 +27,7 @@
 #include "app/command.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "core/param_visitor.h"
 #include "core/random_play.h"
 #include "mcts/search.h"
 #include "mcts/selfplay_driver.h"
@@ -471,6 +473,9 @@ int RunBench(int argc, char** argv) {
   scaling->add_option("--in-flight", so.in_flight, "forward passes in flight at once on cuda")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));
+  std::vector<std::string> search_settings;
+  scaling->add_option("--search", search_settings,
+                      "the engine search's settings, KEY=VALUE ... (an mcts: spec's keys, e.g. leaves_per_batch=4)");
   CLI::App* ab = cli.add_subcommand("ab", "the alpha-beta baseline: nodes/s, depth, signature, specs side by side");
   std::vector<std::string> ab_specs = {"ab:version=1", "ab"};
   int ab_positions = 40, ab_depth = 5;
@@ -488,6 +493,15 @@ int RunBench(int argc, char** argv) {
     so.max_threads = max_threads;
     so.train = !skip_train;
     so.search = !skip_search;
+    std::map<std::string, std::string> settings;
+    for (const std::string& setting : search_settings) {
+      const std::size_t eq = setting.find('=');
+      if (eq == std::string::npos || eq == 0) throw UsageError("--search " + setting + ": not KEY=VALUE");
+      settings[setting.substr(0, eq)] = setting.substr(eq + 1);
+    }
+    MapParamReader reader(settings, "--search");
+    so.search_params.Visit(reader);
+    if (!reader.UnknownKeys().empty()) throw UsageError("--search: unknown key '" + reader.UnknownKeys().front() + "'");
     return BenchScaling(net_choice.Load(), net_choice.file.empty() ? "(fresh)" : net_choice.file, so);
   }
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
