@@ -127,13 +127,14 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
     options.precision = so.precision;
     options.max_batch = w * games;
     options.batches_in_flight = so.in_flight;
+    options.cuda_graphs = so.cuda_graphs;
     TorchEvaluator gpu(net, options);
     const double rate = SelfPlayPositionsPerHour(gpu, w, games, playouts, seconds);
     long passes = 0, positions = 0;
     gpu.Counters(&passes, &positions);
     selfplay.Row("self-play workers, cuda", w, rate, "positions/h");
-    std::printf("%-26s %7s mean batch %.0f in %ld forward passes\n", "", "", passes ? double(positions) / passes : 0.0,
-                passes);
+    std::printf("%-26s %7s mean batch %.0f in %ld forward passes; cuda graphs of %d shapes\n", "", "",
+                passes ? double(positions) / passes : 0.0, passes, gpu.graph_shapes());
   }
   if (!so.train) return 0;
   const train::Batch batch = RandomBatch(256, net.config.features());

@@ -25,6 +25,7 @@ struct ScalingOptions {
   std::string selfplay_device = "cpu";
   std::string precision = "bf16";
   int in_flight = 2;
+  bool cuda_graphs = true;  // where the build has them (net/cuda_graphs.h)
   // The engine search's settings (`--search KEY=VALUE ...`, the keys of an
   // mcts: spec's search, e.g. leaves_per_batch=4); threads is each count.
   SearchParams search_params;

@@ -220,21 +220,31 @@ int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std:
     std::string name;
     std::unique_ptr<TorchEvaluator> evaluator;
   };
-  std::vector<Variant> variants;  // fp32 NCHW last: the ratios' base
-  for (bool channels_last : {true, false})
-    for (const char* precision : {"bf16", "fp16", "fp32"}) {
-      options.precision = precision;
-      options.channels_last = channels_last;
-      variants.push_back({std::string(precision) + (channels_last ? " nhwc" : " nchw"),
-                          std::make_unique<TorchEvaluator>(net, options)});
-    }
+  // Each precision in channels-last with and without CUDA graphs, then
+  // fp32 in the old layout (NCHW, no graphs) last: the ratios' base.
+  struct Arm {
+    const char* precision;
+    bool channels_last, graphs;
+  };
+  std::vector<Variant> variants;
+  for (const Arm& arm : {Arm{"bf16", true, true}, Arm{"bf16", true, false}, Arm{"fp16", true, true},
+                         Arm{"fp32", true, true}, Arm{"fp32", true, false}, Arm{"fp32", false, false}}) {
+    options.precision = arm.precision;
+    options.channels_last = arm.channels_last;
+    options.cuda_graphs = arm.graphs;
+    auto evaluator = std::make_unique<TorchEvaluator>(net, options);
+    if (arm.graphs && evaluator->graph_shapes() == 0) continue;  // a build without them: said once
+    variants.push_back(
+        {std::string(arm.precision) + (arm.channels_last ? " nhwc" : " nchw") + (arm.graphs ? " graph" : ""),
+         std::move(evaluator)});
+  }
   const std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
-  std::printf("%6s  %-15s %12s %10s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "vs fp32");
+  std::printf("%6s  %-21s %12s %10s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "vs fp32");
   for (int batch : batches) {
     std::vector<double> rates;
     for (Variant& v : variants) rates.push_back(EvaluationsPerSecond(*v.evaluator, positions, batch, seconds, false));
     for (std::size_t i = 0; i < rates.size(); ++i)
-      std::printf("%6d  cuda %-10s %12.0f %10.1f %9.2fx\n", batch, variants[i].name.c_str(), rates[i],
+      std::printf("%6d  cuda %-16s %12.0f %10.1f %9.2fx\n", batch, variants[i].name.c_str(), rates[i],
                   rates[i] * flops / 1e9, rates[i] / rates.back());
     std::fflush(stdout);
   }
@@ -473,6 +483,10 @@ int RunBench(int argc, char** argv) {
   scaling->add_option("--in-flight", so.in_flight, "forward passes in flight at once on cuda")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));
+  scaling
+      ->add_option("--cuda-graphs", so.cuda_graphs, "cuda: replay each batch shape's captured pass (on) or not (off)")
+      ->capture_default_str()
+      ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
   std::vector<std::string> search_settings;
   scaling->add_option("--search", search_settings,
                       "the engine search's settings, KEY=VALUE ... (an mcts: spec's keys, e.g. leaves_per_batch=4)");

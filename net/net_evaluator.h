@@ -55,6 +55,10 @@ struct NetEvaluatorOptions {
   // memory, the layout of the GPU's tensor-core convolutions. Unset: on
   // cuda, not on the cpu.
   std::optional<bool> channels_last;
+  // On cuda, each padded batch shape's forward pass captured once as a CUDA
+  // graph and replayed (net/cuda_graphs.h): one launch a pass instead of one
+  // a layer. Unset: yes where the build has them (a LibTorch with CUDA).
+  std::optional<bool> cuda_graphs;
 
   // Declares the fields (core/param_visitor.h) under the keys player specs and
   // the config's `selfplay` section use: device (unless with_device is

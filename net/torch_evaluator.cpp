@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -14,6 +15,7 @@
 #include "core/error.h"
 #include "core/param_visitor.h"
 #include "net/checkpoint.h"
+#include "net/cuda_graphs.h"
 #include "net/encoder.h"
 #include "net/model.h"
 #include "net/torch_backend.h"
@@ -103,6 +105,10 @@ struct TorchEvaluator::Impl {
   // forward pass in flight; free_inputs holds the idle ones.
   std::vector<torch::Tensor> inputs;
   std::vector<int> free_inputs;
+  // CUDA graphs of every padded shape, one set an input buffer; empty when
+  // off (options.cuda_graphs, a build without them, or a failed capture).
+  std::vector<std::unique_ptr<CudaGraphs>> graphs;
+  int graph_shapes = 0;  // the shapes each set holds
 
   mutable std::mutex mutex;
   std::condition_variable changed;
@@ -128,10 +134,18 @@ struct TorchEvaluator::Impl {
       total += r->count;
     }
     const int rows = device.is_cuda() ? std::min<int>(CudaPaddedBatch(total), int(input.size(0))) : total;
+    auto output = std::make_shared<BatchOutput>();
+    if (!graphs.empty() && graphs[std::size_t(slot)]->Has(rows)) {
+      NetOutput heads = graphs[std::size_t(slot)]->Run(input.slice(0, 0, rows));
+      output->policy = heads.policy;
+      output->value = heads.value;
+      output->moves_left = heads.moves_left;
+      for (Request* r : requests) r->output = output;
+      return;
+    }
     torch::Tensor batch = input.slice(0, 0, rows).to(device, dtype, /*non_blocking=*/true);
     if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
     NetOutput heads = model->forward(batch);
-    auto output = std::make_shared<BatchOutput>();
     output->policy = heads.policy.to(torch::kCPU, torch::kFloat32).contiguous();
     output->value = heads.value.to(torch::kCPU, torch::kFloat32).contiguous();
     output->moves_left = heads.moves_left.defined() ? heads.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
@@ -150,6 +164,27 @@ struct TorchEvaluator::Impl {
       if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
       model->forward(batch).value.to(torch::kCPU);
     }
+  }
+
+  // Captures the forward pass at every padded shape up to max_batch for
+  // each input buffer (after WarmUp: cuDNN has chosen its kernels); on a
+  // failure says so on stderr, once, and runs eagerly.
+  void CaptureGraphs(int planes) {
+#ifdef LOAZ_CUDA_GRAPHS
+    std::vector<int> shapes;
+    for (int rows = 1; rows <= CudaPaddedBatch(options.max_batch); rows = CudaPaddedBatch(rows + 1))
+      shapes.push_back(rows);
+    try {
+      for (std::size_t i = 0; i < inputs.size(); ++i)
+        graphs.push_back(MakeCudaGraphs(model, shapes, planes, dtype, channels_last));
+      graph_shapes = int(shapes.size());
+    } catch (const Error& e) {
+      graphs.clear();
+      std::fprintf(stderr, "loaz: %s; the evaluator runs without cuda graphs\n", e.what());
+    }
+#else
+    (void)planes;
+#endif
   }
 
   // Decodes request's rows of its batch's output into out.
@@ -275,7 +310,10 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
     s.inputs.push_back(cuda ? input.pin_memory() : input);
     s.free_inputs.push_back(i);
   }
-  if (cuda) s.WarmUp();
+  if (cuda) {
+    s.WarmUp();
+    if (s.options.cuda_graphs.value_or(true)) s.CaptureGraphs(net.config.input_planes());
+  }
 }
 
 TorchEvaluator::~TorchEvaluator() = default;
@@ -294,6 +332,16 @@ void TorchEvaluator::Evaluate(const Position* positions, int count, EvalOutput* 
     request.output.reset();
   }
 }
+
+bool CudaGraphsBuilt() {
+#ifdef LOAZ_CUDA_GRAPHS
+  return true;
+#else
+  return false;
+#endif
+}
+
+int TorchEvaluator::graph_shapes() const { return impl_->graphs.empty() ? 0 : impl_->graph_shapes; }
 
 const std::string& TorchEvaluator::device() const { return impl_->device_name; }
 

@@ -52,6 +52,10 @@ class TorchEvaluator : public Evaluator {
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
 
+  // Returns how many batch shapes run as CUDA graphs (net/cuda_graphs.h):
+  // 0 on the cpu, with cuda_graphs off, in a build without them, or when
+  // their capture failed (one line on stderr says why).
+  int graph_shapes() const;
   // Returns the device the model runs on: "cpu" or "cuda".
   const std::string& device() const;
   // Returns how many forward passes ran and how many positions they held

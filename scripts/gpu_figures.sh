@@ -3,8 +3,8 @@
 # cores and a GPU, in one run of a few minutes (a borrowed machine's time is
 # short): the scaling table at every core count up to all of them, the net's
 # evaluations a second on the GPU by batch, precision and memory layout,
-# GPU self-play by batches in flight with the GPU's busy share, and a short
-# run of configs/gpu.yaml with the GPU's busy share sampled.
+# GPU self-play by batches in flight and CUDA graphs with the GPU's busy
+# share, and a short run of configs/gpu.yaml with the GPU's busy share sampled.
 # usage: scripts/gpu_figures.sh LOAZ_TORCH OUT_DIR [RUN_SECONDS [gpu]]
 #   LOAZ_TORCH: a CUDA build's binary (scripts/build.sh --cuda: build-cuda/app/loaz-torch)
 #   OUT_DIR gets figures.txt (every table), train.txt, metrics.jsonl and gpu_busy.csv.
@@ -42,20 +42,24 @@ sampled() {
   nvidia-smi -L
   echo
   [ "$only" = gpu ] || {
-  echo "== bench scaling: the cpu's cores (search, int8 self-play workers, trainer)"
-  "$loaz" bench scaling --net nets/default.safetensors --seconds 2 --counts 1 2 4 8 14 16
+  echo "== bench scaling: the cpu's cores (the engine's search, int8 self-play workers)"
+  "$loaz" bench scaling --net nets/default.safetensors --seconds 2 --counts 1 2 4 8 14 16 --no-train
   echo
   echo "== bench net --device cuda: the shipped net, then configs/gpu.yaml's 10x128"
-  "$loaz" bench net --device cuda --net nets/default.safetensors --batches 1 64 256 1024 4096 --seconds 0.5
+  "$loaz" bench net --device cuda --net nets/default.safetensors --batches 1 16 64 256 1024 --seconds 0.5
   "$loaz" bench net --device cuda --blocks 10 --channels 128 --features connection \
-    --batches 1 64 256 1024 4096 --seconds 0.5
+    --batches 1 16 64 256 1024 --seconds 0.5
   }
   echo
-  echo "== self-play on cuda, configs/gpu.yaml's net, 128 games a worker, by batches in flight and precision"
-  for arm in "1 bf16" "2 bf16" "4 bf16"; do
+  echo "== self-play on the cpu alone (int8), configs/gpu.yaml's net, 14 workers x 128 games: the base of the next"
+  "$loaz" bench scaling --blocks 10 --channels 128 --features connection --games 128 --seconds 6 --counts 14 \
+    --no-search --no-train
+  echo
+  echo "== self-play on cuda, configs/gpu.yaml's net, 14 workers: batches in flight, games, cuda graphs"
+  for arm in "2 128 on" "2 128 off" "3 128 on" "2 256 on"; do
     set -- $arm
-    sampled "inflight$1-$2" "$loaz" bench scaling --blocks 10 --channels 128 --features connection \
-      --selfplay-device cuda --in-flight "$1" --precision "$2" --games 128 --seconds 6 --counts 1 14 \
+    sampled "inflight$1-games$2-graphs$3" "$loaz" bench scaling --blocks 10 --channels 128 --features connection \
+      --selfplay-device cuda --in-flight "$1" --games "$2" --cuda-graphs "$3" --seconds 6 --counts 14 \
       --no-search --no-train
   done
 } 2>&1 | tee "$figures"

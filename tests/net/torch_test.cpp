@@ -17,6 +17,7 @@
 #include "net/backends.h"
 #include "net/checkpoint.h"
 #include "net/cpu_net.h"
+#include "net/cuda_graphs.h"
 #include "net/model.h"
 #include "net/net_evaluator.h"
 #include "net/torch_evaluator.h"
@@ -195,6 +196,45 @@ TEST(TorchEvaluatorTest, SplitsCallsLargerThanMaxBatch) {
   torch_evaluator.Counters(&passes, &evaluated);
   EXPECT_EQ(passes, 3);
   EXPECT_THROW(ResolveDevice("tpu"), Error);
+}
+
+// CUDA graphs are a cuda matter: on the cpu the option changes nothing.
+TEST(TorchEvaluatorTest, CudaGraphsOnlyOnCuda) {
+  ExportedNet net = RandomExport(SmallConfig(1, 8, 0, true), 22);
+  NetEvaluatorOptions options;
+  options.cuda_graphs = true;
+  TorchEvaluator torch_evaluator(net, options);
+  EXPECT_EQ(torch_evaluator.graph_shapes(), 0);
+  CpuEvaluator cpu_evaluator(net, 1);
+  std::vector<Position> positions = RandomPositions(5, 22);
+  std::vector<EvalOutput> a(5), b(5);
+  torch_evaluator.Evaluate(positions.data(), 5, a.data());
+  cpu_evaluator.Evaluate(positions.data(), 5, b.data());
+  for (int i = 0; i < 5; ++i) ExpectSame(a[i], b[i], 1e-4f);
+}
+
+// Where a GPU and a build with graphs are at hand: every padded shape is
+// captured, and replayed passes agree with eager ones at every batch size.
+TEST(TorchEvaluatorTest, CudaGraphsAgreeWithEagerPasses) {
+  if (!torch::cuda::is_available() || !CudaGraphsBuilt()) GTEST_SKIP() << "no GPU, or a build without cuda graphs";
+  ExportedNet net = RandomExport(SmallConfig(2, 16, 0, true), 23);
+  NetEvaluatorOptions options;
+  options.device = "cuda";
+  options.precision = "fp32";
+  options.max_batch = 100;
+  options.cuda_graphs = true;
+  TorchEvaluator graphs(net, options);
+  options.cuda_graphs = false;
+  TorchEvaluator eager(net, options);
+  EXPECT_EQ(graphs.graph_shapes(), 8);  // 1, 2, 4, ..., 64, 128
+  EXPECT_EQ(eager.graph_shapes(), 0);
+  std::vector<Position> positions = RandomPositions(100, 23);
+  for (int n : {1, 3, 64, 65, 100}) {
+    std::vector<EvalOutput> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n));
+    graphs.Evaluate(positions.data(), n, a.data());
+    eager.Evaluate(positions.data(), n, b.data());
+    for (int i = 0; i < n; ++i) ExpectSame(a[std::size_t(i)], b[std::size_t(i)], 1e-3f);
+  }
 }
 
 // Takes one Adam step on a fixed batch.
