@@ -45,7 +45,7 @@ class CudaGraphsImpl : public CudaGraphs {
     c10::cuda::CUDAStreamGuard guard(stream_);
     c.input.copy_(input, /*non_blocking=*/true);
     c.graph.replay();
-    return ToCpu(c.output, int(input.size(0)));  // copies on stream_, after the replay
+    return InferenceHeadsOnCpu(c.output, input.size(0));  // copies on stream_, after the replay
   }
 
  private:
@@ -54,15 +54,6 @@ class CudaGraphsImpl : public CudaGraphs {
     torch::Tensor x = input.to(dtype_);
     if (channels_last_) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
     return model_->forward(x);
-  }
-
-  static NetOutput ToCpu(const NetOutput& o, int rows) {
-    NetOutput cpu;
-    cpu.policy = o.policy.to(torch::kCPU, torch::kFloat32).contiguous();
-    cpu.value = o.value.to(torch::kCPU, torch::kFloat32).contiguous();
-    cpu.moves_left = o.moves_left.defined() ? o.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
-                                            : torch::zeros({rows}, torch::kFloat32);
-    return cpu;
   }
 
   // Captures the pass at n rows on stream_, replays it on a random input and
@@ -90,7 +81,7 @@ class CudaGraphsImpl : public CudaGraphs {
     const torch::Tensor probe = (torch::rand({n, planes, 8, 8}, on_cuda) < 0.3).to(torch::kFloat32);
     c->input.copy_(probe);
     c->graph.replay();
-    const NetOutput replayed = ToCpu(c->output, n), eager = ToCpu(Forward(probe), n);
+    const NetOutput replayed = InferenceHeadsOnCpu(c->output, n), eager = InferenceHeadsOnCpu(Forward(probe), n);
     for (auto [a, b, name] :
          {std::tuple{replayed.policy, eager.policy, "policy"}, std::tuple{replayed.value, eager.value, "value"},
           std::tuple{replayed.moves_left, eager.moves_left, "moves left"}}) {

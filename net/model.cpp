@@ -229,4 +229,13 @@ void LoadExportInto(const ExportedNet& net, LoaNet& model) {
   for (auto& item : model->named_buffers()) load(item.key(), item.value());
 }
 
+NetOutput InferenceHeadsOnCpu(const NetOutput& out, int64_t rows) {
+  NetOutput cpu;
+  cpu.policy = out.policy.to(torch::kCPU, torch::kFloat32).contiguous();
+  cpu.value = out.value.to(torch::kCPU, torch::kFloat32).contiguous();
+  cpu.moves_left = out.moves_left.defined() ? out.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
+                                            : torch::zeros({rows}, torch::kFloat32);
+  return cpu;
+}
+
 }  // namespace loa

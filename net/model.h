@@ -31,6 +31,11 @@ struct NetOutput {
   torch::Tensor reply;       // [N, 512] logits of the opponent's reply; undefined without the head
 };
 
+// The heads inference reads (policy, value, moves left) of `out`, a pass of
+// `rows` positions, on the CPU in float32, contiguous; moves_left is zeros
+// without that head. Copies on the current CUDA stream.
+NetOutput InferenceHeadsOnCpu(const NetOutput& out, int64_t rows);
+
 // conv (no bias) -> batch norm, the unit every layer is built of.
 //
 //   x -> conv kxk (in -> out) -> BN -> y

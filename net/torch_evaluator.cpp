@@ -134,22 +134,18 @@ struct TorchEvaluator::Impl {
       total += r->count;
     }
     const int rows = device.is_cuda() ? std::min<int>(CudaPaddedBatch(total), int(input.size(0))) : total;
-    auto output = std::make_shared<BatchOutput>();
+    NetOutput heads;
     if (!graphs.empty() && graphs[std::size_t(slot)]->Has(rows)) {
-      NetOutput heads = graphs[std::size_t(slot)]->Run(input.slice(0, 0, rows));
-      output->policy = heads.policy;
-      output->value = heads.value;
-      output->moves_left = heads.moves_left;
-      for (Request* r : requests) r->output = output;
-      return;
+      heads = graphs[std::size_t(slot)]->Run(input.slice(0, 0, rows));
+    } else {
+      torch::Tensor batch = input.slice(0, 0, rows).to(device, dtype, /*non_blocking=*/true);
+      if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
+      heads = InferenceHeadsOnCpu(model->forward(batch), rows);
     }
-    torch::Tensor batch = input.slice(0, 0, rows).to(device, dtype, /*non_blocking=*/true);
-    if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
-    NetOutput heads = model->forward(batch);
-    output->policy = heads.policy.to(torch::kCPU, torch::kFloat32).contiguous();
-    output->value = heads.value.to(torch::kCPU, torch::kFloat32).contiguous();
-    output->moves_left = heads.moves_left.defined() ? heads.moves_left.to(torch::kCPU, torch::kFloat32).contiguous()
-                                                    : torch::zeros({rows}, torch::kFloat32);
+    auto output = std::make_shared<BatchOutput>();
+    output->policy = heads.policy;
+    output->value = heads.value;
+    output->moves_left = heads.moves_left;
     for (Request* r : requests) r->output = output;
   }
 
