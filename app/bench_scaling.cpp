@@ -12,6 +12,7 @@
 #include "mcts/uniform_evaluator.h"
 #include "net/cpu_net.h"
 #include "net/torch_evaluator.h"
+#include "play/mcts_player.h"
 
 namespace loa::app {
 namespace {
@@ -102,6 +103,8 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
       LoadAverage(), games, playouts,
       cuda ? ("on cuda, " + so.precision + ", " + std::to_string(so.in_flight) + " batches in flight").c_str()
            : "in int8 on the cpu");
+  std::printf("the engine's search: %d leaves a call%s\n\n", so.search_params.leaves_per_batch,
+              so.search_params.leaves_per_batch == kEngineLeavesPerBatch ? " (the engine's default)" : "");
   std::printf("%-26s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
   UniformEvaluator uniform;
   ScalingTable search_uniform, search_net, selfplay, trainer;

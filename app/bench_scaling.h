@@ -26,8 +26,9 @@ struct ScalingOptions {
   std::string precision = "bf16";
   int in_flight = 2;
   bool cuda_graphs = true;  // where the build has them (net/cuda_graphs.h)
-  // The engine search's settings (`--search KEY=VALUE ...`, the keys of an
-  // mcts: spec's search, e.g. leaves_per_batch=4); threads is each count.
+  // The engine search's settings: the engine's own (EngineSearchParams)
+  // with `--search KEY=VALUE ...` over them (the keys of an mcts: spec's
+  // search, e.g. leaves_per_batch=1); threads is each count.
   SearchParams search_params;
 };
 

@@ -41,6 +41,7 @@
 #include "net/net_evaluator.h"
 #include "net/onednn_trunk.h"
 #include "net/torch_evaluator.h"
+#include "play/mcts_player.h"
 #include "run/config.h"
 #include "train/losses.h"
 #include "train/replay_buffer.h"
@@ -513,6 +514,9 @@ int RunBench(int argc, char** argv) {
       if (eq == std::string::npos || eq == 0) throw UsageError("--search " + setting + ": not KEY=VALUE");
       settings[setting.substr(0, eq)] = setting.substr(eq + 1);
     }
+    // The engine's search as `loaz gtp` runs it (its play-time levers, four
+    // leaves a call), with --search's settings over them.
+    so.search_params = EngineSearchParams();
     MapParamReader reader(settings, "--search");
     so.search_params.Visit(reader);
     if (!reader.UnknownKeys().empty()) throw UsageError("--search: unknown key '" + reader.UnknownKeys().front() + "'");

@@ -184,7 +184,7 @@ struct TrainConfig {
 struct EvalConfig {
   int every_checkpoints = 2;  // evaluate every k-th checkpoint (0: never)
   int games = 24;             // games per opponent, colours alternating
-  std::vector<std::string> opponents = {"ab:time=0.1", "ab:depth=2"};
+  std::vector<std::string> opponents = {"ab:time=0.1", "ab:depth=2", "ab:time=0.8"};
   bool previous_best = false;  // also play the previous evaluated checkpoint
   int playouts = 200;          // the net's playouts per move
   // Seconds per move of the net (its playouts then do not count): with
