@@ -181,17 +181,22 @@ void ConcurrentCallersAgreeWithTheCpuBackend(const ExportedNet& net, NetEvaluato
   EXPECT_LE(passes, evaluated);
 }
 
+// Evaluates positions, all in one call, with a and with b, and expects the
+// same outputs within tolerance.
+void ExpectAgree(Evaluator& a, Evaluator& b, const std::vector<Position>& positions, float tolerance) {
+  std::vector<EvalOutput> from_a(positions.size()), from_b(positions.size());
+  a.Evaluate(positions.data(), int(positions.size()), from_a.data());
+  b.Evaluate(positions.data(), int(positions.size()), from_b.data());
+  for (std::size_t i = 0; i < positions.size(); ++i) ExpectSame(from_a[i], from_b[i], tolerance);
+}
+
 TEST(TorchEvaluatorTest, SplitsCallsLargerThanMaxBatch) {
   ExportedNet net = RandomExport(SmallConfig(1, 8, 0, true), 21);
   NetEvaluatorOptions options;
   options.max_batch = 4;
   TorchEvaluator torch_evaluator(net, options);
   CpuEvaluator cpu_evaluator(net, 1);
-  std::vector<Position> positions = RandomPositions(10, 21);
-  std::vector<EvalOutput> a(10), b(10);
-  torch_evaluator.Evaluate(positions.data(), 10, a.data());
-  cpu_evaluator.Evaluate(positions.data(), 10, b.data());
-  for (int i = 0; i < 10; ++i) ExpectSame(a[i], b[i], 1e-4f);
+  ExpectAgree(torch_evaluator, cpu_evaluator, RandomPositions(10, 21), 1e-4f);
   long passes, evaluated;
   torch_evaluator.Counters(&passes, &evaluated);
   EXPECT_EQ(passes, 3);
@@ -206,11 +211,7 @@ TEST(TorchEvaluatorTest, CudaGraphsOnlyOnCuda) {
   TorchEvaluator torch_evaluator(net, options);
   EXPECT_EQ(torch_evaluator.graph_shapes(), 0);
   CpuEvaluator cpu_evaluator(net, 1);
-  std::vector<Position> positions = RandomPositions(5, 22);
-  std::vector<EvalOutput> a(5), b(5);
-  torch_evaluator.Evaluate(positions.data(), 5, a.data());
-  cpu_evaluator.Evaluate(positions.data(), 5, b.data());
-  for (int i = 0; i < 5; ++i) ExpectSame(a[i], b[i], 1e-4f);
+  ExpectAgree(torch_evaluator, cpu_evaluator, RandomPositions(5, 22), 1e-4f);
 }
 
 // Where a GPU and a build with graphs are at hand: every padded shape is
@@ -228,13 +229,7 @@ TEST(TorchEvaluatorTest, CudaGraphsAgreeWithEagerPasses) {
   TorchEvaluator eager(net, options);
   EXPECT_EQ(graphs.graph_shapes(), 8);  // 1, 2, 4, ..., 64, 128
   EXPECT_EQ(eager.graph_shapes(), 0);
-  std::vector<Position> positions = RandomPositions(100, 23);
-  for (int n : {1, 3, 64, 65, 100}) {
-    std::vector<EvalOutput> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n));
-    graphs.Evaluate(positions.data(), n, a.data());
-    eager.Evaluate(positions.data(), n, b.data());
-    for (int i = 0; i < n; ++i) ExpectSame(a[std::size_t(i)], b[std::size_t(i)], 1e-3f);
-  }
+  for (int n : {1, 3, 64, 65, 100}) ExpectAgree(graphs, eager, RandomPositions(n, 23), 1e-3f);
 }
 
 // Takes one Adam step on a fixed batch.
