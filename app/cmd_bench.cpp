@@ -234,7 +234,7 @@ int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std:
     options.channels_last = arm.channels_last;
     options.cuda_graphs = arm.graphs;
     auto evaluator = std::make_unique<TorchEvaluator>(net, options);
-    if (arm.graphs && evaluator->graph_shapes() == 0) continue;  // a build without them: said once
+    if (arm.graphs && evaluator->graph_shapes() == 0) continue;  // a build without them, or a failed capture (said)
     variants.push_back(
         {std::string(arm.precision) + (arm.channels_last ? " nhwc" : " nchw") + (arm.graphs ? " graph" : ""),
          std::move(evaluator)});

@@ -34,11 +34,6 @@ torch::Dtype CudaDtype(const std::string& precision) {
   throw Error("precision '" + precision + "' is not bf16, fp16 or fp32 (cuda)");
 }
 
-// A forward pass's outputs on the CPU, shared by the requests it ran.
-struct BatchOutput {
-  torch::Tensor policy, value, moves_left;  // [rows, ...] float32, contiguous
-};
-
 // One caller's positions, encoded by the caller, waiting for a forward
 // pass; the caller decodes its rows of the output (so that encoding and
 // decoding run on the callers' threads, not on the leader's alone).
@@ -48,8 +43,8 @@ struct Request {
   const float* encoded = nullptr;  // count x input_size floats
   bool done = false;
   std::exception_ptr error;
-  std::shared_ptr<const BatchOutput> output;  // set with done
-  int first_row = 0;                          // this request's first row in output
+  std::shared_ptr<const NetOutput> output;  // set with done: the batch's heads on the CPU (InferenceHeadsOnCpu)
+  int first_row = 0;                        // this request's first row in output
 };
 
 }  // namespace
@@ -142,11 +137,16 @@ struct TorchEvaluator::Impl {
       if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
       heads = InferenceHeadsOnCpu(model->forward(batch), rows);
     }
-    auto output = std::make_shared<BatchOutput>();
-    output->policy = heads.policy;
-    output->value = heads.value;
-    output->moves_left = heads.moves_left;
+    auto output = std::make_shared<const NetOutput>(std::move(heads));
     for (Request* r : requests) r->output = output;
+  }
+
+  // Returns the row counts a pass on cuda takes (CudaPaddedBatch) up to max_batch.
+  std::vector<int> PaddedShapes() const {
+    std::vector<int> shapes;
+    for (int rows = 1; rows <= CudaPaddedBatch(options.max_batch); rows = CudaPaddedBatch(rows + 1))
+      shapes.push_back(rows);
+    return shapes;
   }
 
   // Runs one forward pass at each padded batch shape up to max_batch, so
@@ -154,8 +154,7 @@ struct TorchEvaluator::Impl {
   // middle of a run (a shape's first pass takes far longer than the next).
   void WarmUp() {
     c10::InferenceMode inference;
-    const int largest = CudaPaddedBatch(options.max_batch);
-    for (int rows = 1; rows <= largest; rows = CudaPaddedBatch(rows + 1)) {
+    for (int rows : PaddedShapes()) {
       torch::Tensor batch = inputs[0].slice(0, 0, rows).to(device, dtype);
       if (channels_last) batch = batch.contiguous(torch::MemoryFormat::ChannelsLast);
       model->forward(batch).value.to(torch::kCPU);
@@ -167,9 +166,7 @@ struct TorchEvaluator::Impl {
   // failure says so on stderr, once, and runs eagerly.
   void CaptureGraphs(int planes) {
 #ifdef LOAZ_CUDA_GRAPHS
-    std::vector<int> shapes;
-    for (int rows = 1; rows <= CudaPaddedBatch(options.max_batch); rows = CudaPaddedBatch(rows + 1))
-      shapes.push_back(rows);
+    const std::vector<int> shapes = PaddedShapes();
     try {
       for (std::size_t i = 0; i < inputs.size(); ++i)
         graphs.push_back(MakeCudaGraphs(model, shapes, planes, dtype, channels_last));
@@ -185,7 +182,7 @@ struct TorchEvaluator::Impl {
 
   // Decodes request's rows of its batch's output into out.
   static void Decode(const Request& request, EvalOutput* out) {
-    const BatchOutput& o = *request.output;
+    const NetOutput& o = *request.output;
     const float* p = o.policy.data_ptr<float>();
     const float* v = o.value.data_ptr<float>();
     const float* m = o.moves_left.data_ptr<float>();
