@@ -14,6 +14,9 @@ namespace {
 constexpr uint32_t kUnlimitedVisits = std::numeric_limits<uint32_t>::max() / 2;
 // The longest principal variation a search reports.
 constexpr int kPvLength = 12;
+// Smart pruning judges the rate of a timed search once this share of its
+// budget has passed since the tree was ready.
+constexpr double kSmartPruningWait = 0.1;
 
 }  // namespace
 
@@ -52,15 +55,24 @@ double Search::Elapsed() const {
 }
 
 bool Search::CannotChange(double elapsed) const {
-  // Playouts left: by the visit target, and by the time at the rate so far.
-  // (Playouts in flight may still land on the second move.)
+  // Playouts left: by the visit target, and by the time at the rate so far,
+  // divided by the smart-pruning factor. (Playouts in flight may still land
+  // on the second move.)
   const uint32_t visits = tree_.root_visits();
   double left = double(visit_target_) - visits;
   if (budget_seconds_ > 0) {
+    // The rate counts from the tree's readiness (SetRoot's compaction of a
+    // reused tree is no part of it) and only once a share of the budget has
+    // passed: a rate of the first batch or two is no rate (lc0 waits 200 ms).
+    const double searching = elapsed - ready_seconds_;
     const double done = double(visits) - start_visits_;
-    if (elapsed <= 0 || done <= 0) return false;
-    left = std::min(left, done / elapsed * (budget_seconds_ - elapsed));
+    if (searching < kSmartPruningWait * budget_seconds_ || done <= 0) return false;
+    // Past the budget only an unsure search runs on (ShouldStop), to its
+    // limit.
+    const double deadline = elapsed < budget_seconds_ ? budget_seconds_ : max_seconds_;
+    left = std::min(left, done / searching * (deadline - elapsed));
   }
+  left /= params_.smart_pruning;
   uint32_t first = 0, second = 0;
   tree_.TopTwoVisits(&first, &second);
   return first > 0 && double(second) + left < double(first);
@@ -180,7 +192,8 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
                     : limits.seconds > 0 ? kUnlimitedVisits
                                          : uint32_t(params_.playouts);
     start_visits_ = tree_.root_visits();
-    early_stop_ = limits.early_stop;
+    ready_seconds_ = Elapsed();
+    early_stop_ = limits.early_stop && params_.smart_pruning > 0;
     stop_ = false;
     evaluations_ = 0;
     error_ = nullptr;

@@ -33,8 +33,9 @@ struct SearchLimits {
   // (UnsureAtBudget).
   double max_seconds = 0;
   // Stop as soon as no other move can overtake the most visited one in the
-  // playouts left (lc0's smart pruning); the move is unchanged, the visits
-  // are not, so analysis and tests may turn it off.
+  // playouts left (lc0's smart pruning, SearchParams::smart_pruning); the
+  // move is unchanged, the visits are not, so analysis and tests may turn it
+  // off.
   bool early_stop = true;
 };
 
@@ -123,6 +124,7 @@ class Search {
   double max_seconds_ = 0;  // SearchLimits::max_seconds
   bool early_stop_ = true;
   std::chrono::steady_clock::time_point start_;
+  double ready_seconds_ = 0;  // from start_ until the tree was ready (SetRoot)
 
   // The running search.
   std::atomic<bool> stop_{false};

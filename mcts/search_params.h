@@ -116,6 +116,11 @@ struct SearchParams {
   // budget (MoveTimeLimit); 0 stops at the budget.
   float time_extension = 0;
   double move_overhead_seconds = 0.05;
+  // Smart pruning (lc0's smart-pruning-factor): a search stops once no
+  // other move can overtake the most visited one in the playouts left (by
+  // the visit target, or by the time left at the rate so far) divided by
+  // this; 0 never stops early.
+  float smart_pruning = 1;
 
   // --- Randomness ---------------------------------------------------------
   // Seeds every random choice (noise, temperature, playout caps); never the

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 
@@ -198,6 +200,58 @@ TEST(SearchTest, EarlyStopKeepsTheMoveAndSavesPlayouts) {
   EXPECT_LT(b.playouts, a.playouts);
 }
 
+TEST(SearchTest, SmartPruningZeroSearchesToTheTarget) {
+  SearchParams params;
+  params.smart_pruning = 0;
+  HashEvaluator evaluator;
+  Search search(&evaluator, params);
+  SearchLimits limits;
+  limits.playouts = 2000;
+  EXPECT_EQ(search.Run(Game(), limits).playouts, 2000);
+}
+
+// Even values and nine tenths of the prior on the first move, so that a
+// search has a clear favourite; the first call after `slow_next` is set
+// takes 20 ms (a cold cache, a thread woken late, a machine busy for a
+// moment).
+class SlowFirstCallEvaluator : public Evaluator {
+ public:
+  void Evaluate(const Position* positions, int count, EvalOutput* out) override {
+    if (slow_next.exchange(false)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (int i = 0; i < count; ++i) {
+      out[i] = EvalOutput();
+      const int n = out[i].num_moves = positions[i].CountMoves();
+      for (int m = 0; m < n; ++m) out[i].priors[m] = n == 1 ? 1 : m == 0 ? 0.9f : 0.1f / (n - 1);
+      out[i].wdl[1] = 1;
+    }
+  }
+  std::atomic<bool> slow_next{false};
+};
+
+// Smart pruning judges a timed search by its rate, and a rate of one slow
+// batch is no rate: the search on a reused subtree with a clear favourite
+// goes on until a tenth of its budget has passed, and then sees that the
+// other moves have time to catch up. (It judged after one playout once,
+// and stopped at once.)
+TEST(SearchTest, SmartPruningWaitsForARate) {
+  SlowFirstCallEvaluator evaluator;
+  SearchParams params;
+  Search search(&evaluator, params);
+  const Game game;
+  SearchLimits limits;
+  limits.playouts = 5000;
+  limits.early_stop = false;
+  const SearchResult kept = search.Run(game, limits);
+  std::vector<uint32_t> visits;
+  for (const RootChild& c : kept.children) visits.push_back(c.visits);
+  std::sort(visits.rbegin(), visits.rend());
+  ASSERT_GT(visits[0], visits[1] + 100) << "the kept tree's favourite leads";
+  SearchLimits timed;  // on the same position: the whole tree is kept
+  timed.seconds = 0.3;
+  evaluator.slow_next = true;
+  EXPECT_GT(search.Run(game, timed).playouts, 1000);
+}
+
 // Asks its search to stop after a number of calls, from inside Evaluate.
 class StoppingEvaluator : public Evaluator {
  public:
@@ -323,6 +377,11 @@ TEST(TimeManagerTest, ASearchGoesOnPastItsBudgetWhileUnsure) {
   limits.max_seconds = 1000;
   Search extended(&evaluator, params);
   EXPECT_EQ(extended.Run(Game(), limits).visits, 400u);  // the uniform priors keep the top two close
+  // Smart pruning, as the engine plays, counts the time to the limit, not
+  // to the passed budget (by which no move could catch up any more).
+  limits.early_stop = true;
+  Search pruning(&evaluator, params);
+  EXPECT_GT(pruning.Run(Game(), limits).visits, 300u);
 }
 
 }  // namespace
