@@ -86,7 +86,8 @@ bool Search::ShouldStop() const {
     if (elapsed >= max_seconds_) return true;
     uint32_t first = 0, second = 0;
     tree_.TopTwoVisits(&first, &second);
-    if (!UnsureAtBudget(first, second)) return true;
+    if (!UnsureAtBudget(first, second) && !FallingValue(previous_value_, tree_.RootValue(), params_.time_falling_value))
+      return true;
   }
   return early_stop_ && CannotChange(elapsed);
 }
@@ -188,6 +189,7 @@ SearchResult Search::Run(const Game& game, const SearchLimits& limits) {
     tree_.BeginSearch(false, false, nullptr);
     budget_seconds_ = limits.seconds;
     max_seconds_ = std::max(limits.seconds, limits.max_seconds);
+    previous_value_ = limits.previous_value;
     visit_target_ = limits.playouts > 0  ? uint32_t(limits.playouts)
                     : limits.seconds > 0 ? kUnlimitedVisits
                                          : uint32_t(params_.playouts);

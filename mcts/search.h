@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -32,6 +33,11 @@ struct SearchLimits {
   // Unsure: the second most visited move within reach of the first
   // (UnsureAtBudget).
   double max_seconds = 0;
+  // The value this side's previous search ended with (for the side to
+  // move, as SearchResult::value); NaN: none. A search past its budget whose
+  // value has fallen below it by params.time_falling_value goes on as an
+  // unsure one does (FallingValue, mcts/time_manager.h).
+  float previous_value = std::numeric_limits<float>::quiet_NaN();
   // Stop as soon as no other move can overtake the most visited one in the
   // playouts left (lc0's smart pruning, SearchParams::smart_pruning); the
   // move is unchanged, the visits are not, so analysis and tests may turn it
@@ -121,7 +127,8 @@ class Search {
   uint32_t visit_target_ = 0;
   uint32_t start_visits_ = 0;
   double budget_seconds_ = 0;
-  double max_seconds_ = 0;  // SearchLimits::max_seconds
+  double max_seconds_ = 0;    // SearchLimits::max_seconds
+  float previous_value_ = 0;  // SearchLimits::previous_value
   bool early_stop_ = true;
   std::chrono::steady_clock::time_point start_;
   double ready_seconds_ = 0;  // from start_ until the tree was ready (SetRoot)

@@ -51,6 +51,8 @@ void SearchParams::VisitEngine(ParamVisitor& v) {
   v.Double("move_overhead_seconds", move_overhead_seconds, 0, 60, "time kept back per move for the protocol");
   v.Float("time_extension", time_extension, 0, 10,
           "on a clock, a search unsure at its budget may take 1 + this times it (0: never)");
+  v.Float("time_falling_value", time_falling_value, 0, 2,
+          "on a clock, a search whose value fell this far since its last move may take the extension too (0: never)");
   v.Float("smart_pruning", smart_pruning, 0, 10,
           "stop once no other move can overtake the best in the playouts left / this (0: never early)");
 }

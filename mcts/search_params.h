@@ -115,6 +115,10 @@ struct SearchParams {
   // move within half the first's visits) may go on to 1 + this times the
   // budget (MoveTimeLimit); 0 stops at the budget.
   float time_extension = 0;
+  // ... and so may one whose value (in [-1, 1]) has fallen at least this
+  // far below the value its side's previous search ended with
+  // (FallingValue); 0: the value is not watched.
+  float time_falling_value = 0;
   double move_overhead_seconds = 0.05;
   // Smart pruning (lc0's smart-pruning-factor): a search stops once no
   // other move can overtake the most visited one in the playouts left (by

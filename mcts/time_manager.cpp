@@ -1,6 +1,7 @@
 #include "mcts/time_manager.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace loa {
 
@@ -30,6 +31,10 @@ double MoveTimeLimit(double budget, double main_seconds, const SearchParams& par
   if (params.time_extension <= 0 || budget <= 0) return budget;
   const double extended = budget * (1 + params.time_extension);
   return std::max(budget, std::min(extended, budget + 0.25 * std::max(0.0, main_seconds - budget)));
+}
+
+bool FallingValue(float previous_value, float value, float drop) {
+  return drop > 0 && !std::isnan(previous_value) && value <= previous_value - drop;
 }
 
 bool UnsureAtBudget(uint32_t first_visits, uint32_t second_visits) {

@@ -29,4 +29,11 @@ constexpr double kUnsureVisitShare = 0.5;
 constexpr uint32_t kSureMinVisits = 16;
 bool UnsureAtBudget(uint32_t first_visits, uint32_t second_visits);
 
+// Whether a search at its budget goes on because its value has fallen
+// (Stockfish's "falling eval", which spends more time when the score drops):
+// the root's value is at least `drop` below the value this side's previous
+// search ended with. False when drop is 0 or there is no previous value
+// (NaN).
+bool FallingValue(float previous_value, float value, float drop);
+
 }  // namespace loa

@@ -45,7 +45,10 @@ class SearchPlayer : public Player {
         on_seed_(std::move(on_seed)) {}
 
   std::string name() const override { return name_; }
-  void NewGame() override { search_.Clear(); }
+  void NewGame() override {
+    search_.Clear();
+    last_ply_ = -1;
+  }
   void SetSeed(uint64_t seed) override {
     if (on_seed_) on_seed_(seed);
   }
@@ -56,8 +59,10 @@ class SearchPlayer : public Player {
       limits.seconds =
           MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params());
       limits.max_seconds = MoveTimeLimit(limits.seconds, clock.main_seconds, search_.params());
+      if (last_ply_ >= 0 && last_ply_ + 2 == game.ply()) limits.previous_value = last_.value;
     }
     last_ = search_.Run(game, limits);
+    last_ply_ = game.ply();
     return last_.best_move;
   }
 
@@ -112,6 +117,7 @@ class SearchPlayer : public Player {
   SearchLimits limits_;
   std::function<void(uint64_t)> on_seed_;
   SearchResult last_;
+  int last_ply_ = -1;  // the ply of the position last_ searched; -1: none this game
 };
 
 // The keys of an mcts spec beyond the search's and the evaluator's own.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -214,7 +215,7 @@ TEST(SearchTest, SmartPruningZeroSearchesToTheTarget) {
 // search has a clear favourite; the first call after `slow_next` is set
 // takes 20 ms (a cold cache, a thread woken late, a machine busy for a
 // moment).
-class SlowFirstCallEvaluator : public Evaluator {
+class FavouriteEvaluator : public Evaluator {
  public:
   void Evaluate(const Position* positions, int count, EvalOutput* out) override {
     if (slow_next.exchange(false)) std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -234,7 +235,7 @@ class SlowFirstCallEvaluator : public Evaluator {
 // other moves have time to catch up. (It judged after one playout once,
 // and stopped at once.)
 TEST(SearchTest, SmartPruningWaitsForARate) {
-  SlowFirstCallEvaluator evaluator;
+  FavouriteEvaluator evaluator;
   SearchParams params;
   Search search(&evaluator, params);
   const Game game;
@@ -359,6 +360,13 @@ TEST(TimeManagerTest, AnUnsureSearchMayTakeAnExtension) {
   EXPECT_TRUE(UnsureAtBudget(0, 0));  // too little searched to judge
   EXPECT_TRUE(UnsureAtBudget(15, 0));
   EXPECT_FALSE(UnsureAtBudget(16, 0));
+  const float none = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(FallingValue(0.3f, 0.1f, 0.2f));
+  EXPECT_TRUE(FallingValue(0.3f, -0.5f, 0.2f));
+  EXPECT_FALSE(FallingValue(0.3f, 0.15f, 0.2f));
+  EXPECT_FALSE(FallingValue(0.3f, 0.6f, 0.2f));
+  EXPECT_FALSE(FallingValue(0.3f, -0.5f, 0));  // off
+  EXPECT_FALSE(FallingValue(none, -0.5f, 0.2f));
 }
 
 // A search past its budget goes on while its top two moves are close, to
@@ -382,6 +390,28 @@ TEST(TimeManagerTest, ASearchGoesOnPastItsBudgetWhileUnsure) {
   limits.early_stop = true;
   Search pruning(&evaluator, params);
   EXPECT_GT(pruning.Run(Game(), limits).visits, 300u);
+}
+
+// A sure search (nine tenths of the prior on one move) goes on past its
+// budget when its value (near 0: even values, a few game ends down the
+// favourite's line) has fallen far enough below its side's previous one,
+// and not otherwise.
+TEST(TimeManagerTest, ASearchGoesOnPastItsBudgetWhenItsValueFalls) {
+  FavouriteEvaluator evaluator;
+  SearchParams params;
+  params.reuse_tree = false;
+  params.time_falling_value = 0.2f;
+  SearchLimits limits;
+  limits.seconds = 1e-6;
+  limits.max_seconds = 1000;
+  limits.playouts = 400;
+  limits.early_stop = false;
+  Search search(&evaluator, params);
+  EXPECT_LT(search.Run(Game(), limits).visits, 100u);  // sure: stops at the budget
+  limits.previous_value = -0.5f;
+  EXPECT_LT(search.Run(Game(), limits).visits, 100u);  // risen
+  limits.previous_value = 1;
+  EXPECT_EQ(search.Run(Game(), limits).visits, 400u);  // fallen
 }
 
 }  // namespace
