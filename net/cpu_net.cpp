@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/position.h"
+#include "mcts/batch_server.h"
 #include "net/calibration.h"
 #include "net/encoder.h"
 #include "net/net_evaluator.h"
@@ -437,7 +438,13 @@ void CpuEvaluator::Evaluate(const Position* positions, int count, EvalOutput* ou
 }
 
 std::unique_ptr<Evaluator> MakeCpuNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options) {
-  return std::make_unique<CpuEvaluator>(net, options.inference_threads, ResolvePrecision(options.precision));
+  auto evaluator = std::make_unique<CpuEvaluator>(net, options.inference_threads, ResolvePrecision(options.precision));
+  // Behind the process's batch server like LibTorch's, one slot a core and
+  // no wait: a caller with a free core runs its own positions at once, and
+  // callers beyond the cores are gathered into the next pass.
+  const int slots =
+      options.batches_in_flight > 0 ? options.batches_in_flight : CpuServerSlots(options.inference_threads);
+  return std::make_unique<ServedEvaluator>(std::move(evaluator), slots, options.max_batch, 0);
 }
 
 }  // namespace loa

@@ -19,7 +19,8 @@ struct NetEvaluatorOptions {
   std::string device = "cpu";
   // Intra-op threads of the forward pass (torch::set_num_threads; the cpu backend's OpenMP chunks).
   int inference_threads = 1;
-  // The largest batch one LibTorch forward pass takes; larger calls are split.
+  // The largest batch one forward pass takes (the batch server's,
+  // mcts/batch_server.h); larger calls are split.
   int max_batch = 256;
   // Entries of the NN cache keyed by position hash; 0 turns the cache off.
   std::size_t cache_entries = 1 << 18;
@@ -47,9 +48,10 @@ struct NetEvaluatorOptions {
   // Not config keys: how LibTorch lays out and overlaps its work, for
   // `loaz bench` and tests to compare (the defaults are the measured best,
   // docs/HARDWARE.md).
-  // Forward passes in flight at once, each with its own input buffer: while
-  // one waits on the GPU the next encodes and queues its batch. 0: on cuda
-  // inference_threads of them, on the cpu one.
+  // Forward passes in flight at once (the batch server's slots), each with
+  // its own input buffer: while one waits on the GPU the next encodes and
+  // queues its batch. 0: on cuda inference_threads of them; on the cpu one
+  // for LibTorch, and one a core for the project's own pass.
   int batches_in_flight = 0;
   // LibTorch's activations and convolution weights in channels-last (NHWC)
   // memory, the layout of the GPU's tensor-core convolutions. Unset: on

@@ -2,18 +2,14 @@
 
 #include <torch/torch.h>
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <exception>
 #include <mutex>
-#include <thread>
-#include <unordered_map>
 
 #include "core/error.h"
 #include "core/param_visitor.h"
+#include "mcts/batch_server.h"
 #include "net/checkpoint.h"
 #include "net/cuda_graphs.h"
 #include "net/encoder.h"
@@ -22,10 +18,6 @@
 
 namespace loa {
 namespace {
-
-// A thread that queued a request within this many forward passes counts as
-// active: the leader waits for the active threads before the deadline.
-constexpr uint64_t kActiveWindow = 4;
 
 torch::Dtype CudaDtype(const std::string& precision) {
   if (precision == "bf16") return torch::kBFloat16;
@@ -37,12 +29,9 @@ torch::Dtype CudaDtype(const std::string& precision) {
 // One caller's positions, encoded by the caller, waiting for a forward
 // pass; the caller decodes its rows of the output (so that encoding and
 // decoding run on the callers' threads, not on the leader's alone).
-struct Request {
+struct Request : BatchServer::Request {
   const Position* positions = nullptr;
-  int count = 0;
-  const float* encoded = nullptr;  // count x input_size floats
-  bool done = false;
-  std::exception_ptr error;
+  const float* encoded = nullptr;           // count x input_size floats
   std::shared_ptr<const NetOutput> output;  // set with done: the batch's heads on the CPU (InferenceHeadsOnCpu)
   int first_row = 0;                        // this request's first row in output
 };
@@ -97,32 +86,25 @@ struct TorchEvaluator::Impl {
   bool channels_last = false;
   LoaNet model{nullptr};
   // One input buffer [rows, planes, 8, 8] on the CPU (pinned for cuda) per
-  // forward pass in flight; free_inputs holds the idle ones.
+  // forward pass in flight: the server's slots.
   std::vector<torch::Tensor> inputs;
-  std::vector<int> free_inputs;
   // CUDA graphs of every padded shape, one set an input buffer; empty when
   // off (options.cuda_graphs, a build without them, or a failed capture).
   std::vector<std::unique_ptr<CudaGraphs>> graphs;
   int graph_shapes = 0;  // the shapes each set holds
 
-  mutable std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<Request*> queue;
-  int gathering = 0;         // leaders gathering a batch (at most one)
-  int requests_running = 0;  // requests taken into a forward pass, not yet done
-  uint64_t forward_passes = 0;
-  long positions_run = 0;
-  std::unordered_map<std::thread::id, uint64_t> last_request;  // thread -> forward pass number
-  InputFeatures features = InputFeatures::kBasic;              // the net's input set
-  std::size_t input_size = kInputSize;                         // floats per encoded position
+  std::unique_ptr<BatchServer> server;             // gathers the callers' requests into forward passes
+  InputFeatures features = InputFeatures::kBasic;  // the net's input set
+  std::size_t input_size = kInputSize;             // floats per encoded position
 
   // Runs requests[0..n) as one batch in inputs[slot] and gives each its
-  // rows of the output; called by a leader without the lock.
-  void Run(const std::vector<Request*>& requests, int slot) {
+  // rows of the output (the server's RunBatch).
+  void Run(const std::vector<BatchServer::Request*>& requests, int slot) {
     c10::InferenceMode inference;
     torch::Tensor& input = inputs[std::size_t(slot)];
     int total = 0;
-    for (Request* r : requests) {
+    for (BatchServer::Request* base : requests) {
+      Request* r = static_cast<Request*>(base);
       std::memcpy(input.data_ptr<float>() + std::size_t(total) * input_size, r->encoded,
                   std::size_t(r->count) * input_size * sizeof(float));
       r->first_row = total;
@@ -138,7 +120,7 @@ struct TorchEvaluator::Impl {
       heads = InferenceHeadsOnCpu(model->forward(batch), rows);
     }
     auto output = std::make_shared<const NetOutput>(std::move(heads));
-    for (Request* r : requests) r->output = output;
+    for (BatchServer::Request* r : requests) static_cast<Request*>(r)->output = output;
   }
 
   // Returns the row counts a pass on cuda takes (CudaPaddedBatch) up to max_batch.
@@ -191,80 +173,6 @@ struct TorchEvaluator::Impl {
       DecodeOutput(request.positions[i], p + row * kPolicySize, v + row * 3, m[row], &out[i]);
     }
   }
-
-  // Queues one request of at most max_batch positions and returns when it is
-  // done. A caller becomes a leader when no other is gathering a batch and
-  // an input buffer is free; a leader that has its batch lets the next one
-  // gather while its own forward pass runs.
-  void Submit(Request& request) {
-    std::unique_lock<std::mutex> lock(mutex);
-    queue.push_back(&request);
-    last_request[std::this_thread::get_id()] = forward_passes;
-    changed.notify_all();
-    while (!request.done) {
-      if (gathering > 0 || free_inputs.empty() || !InQueue(request)) {
-        changed.wait(lock);
-        continue;
-      }
-      ++gathering;
-      const int slot = free_inputs.back();
-      free_inputs.pop_back();
-      WaitForActiveThreads(lock);
-      std::vector<Request*> batch;
-      int total = 0;
-      while (!queue.empty() && (batch.empty() || total + queue.front()->count <= options.max_batch)) {
-        total += queue.front()->count;
-        batch.push_back(queue.front());
-        queue.pop_front();
-      }
-      ++forward_passes;
-      positions_run += total;
-      requests_running += int(batch.size());
-      --gathering;
-      changed.notify_all();
-      lock.unlock();
-      std::exception_ptr error;
-      try {
-        Run(batch, slot);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      lock.lock();
-      for (Request* r : batch) {
-        r->error = error;
-        r->done = true;
-      }
-      requests_running -= int(batch.size());
-      free_inputs.push_back(slot);
-      changed.notify_all();
-    }
-    if (request.error) std::rethrow_exception(request.error);
-  }
-
-  // Whether request still waits in the queue (not taken by a leader).
-  bool InQueue(const Request& request) const {
-    for (const Request* r : queue)
-      if (r == &request) return true;
-    return false;
-  }
-
-  // Waits (lock held) until the queue holds a full batch, a request of every
-  // recently active thread that is not waiting on a forward pass in flight,
-  // or the deadline has passed.
-  void WaitForActiveThreads(std::unique_lock<std::mutex>& lock) {
-    for (auto it = last_request.begin(); it != last_request.end();)
-      it = it->second + kActiveWindow < forward_passes ? last_request.erase(it) : std::next(it);
-    const std::size_t active = last_request.size();
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(options.batch_wait_us);
-    auto queued_positions = [&] {
-      int n = 0;
-      for (const Request* r : queue) n += r->count;
-      return n;
-    };
-    while (queue.size() + std::size_t(requests_running) < active && queued_positions() < options.max_batch) {
-      if (changed.wait_until(lock, deadline) == std::cv_status::timeout) break;
-    }
-  }
 };
 
 TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options)
@@ -301,8 +209,10 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
   for (int i = 0; i < in_flight; ++i) {
     torch::Tensor input = torch::zeros({rows, net.config.input_planes(), 8, 8}, torch::kFloat32);
     s.inputs.push_back(cuda ? input.pin_memory() : input);
-    s.free_inputs.push_back(i);
   }
+  s.server = std::make_unique<BatchServer>(
+      in_flight, options.max_batch, options.batch_wait_us,
+      [&s](const std::vector<BatchServer::Request*>& batch, int slot) { s.Run(batch, slot); });
   if (cuda) {
     s.WarmUp();
     if (s.options.cuda_graphs.value_or(true)) s.CaptureGraphs(net.config.input_planes());
@@ -320,7 +230,7 @@ void TorchEvaluator::Evaluate(const Position* positions, int count, EvalOutput* 
     encoded.resize(std::size_t(request.count) * impl_->input_size);
     EncodePositions(request.positions, request.count, encoded.data(), impl_->features);
     request.encoded = encoded.data();
-    impl_->Submit(request);
+    impl_->server->Submit(request);
     Impl::Decode(request, out + first);
     request.output.reset();
   }
@@ -339,9 +249,7 @@ int TorchEvaluator::graph_shapes() const { return impl_->graphs.empty() ? 0 : im
 const std::string& TorchEvaluator::device() const { return impl_->device_name; }
 
 void TorchEvaluator::Counters(long* forward_passes, long* positions) const {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  *forward_passes = long(impl_->forward_passes);
-  *positions = impl_->positions_run;
+  impl_->server->Counters(forward_passes, positions);
 }
 
 }  // namespace loa

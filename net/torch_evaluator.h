@@ -39,10 +39,11 @@ int TorchIntraOpThreads();
 
 // No-grad inference of an exported net on LibTorch (bf16 or fp16 on cuda,
 // as options.CudaPrecision() says). Evaluate is thread-safe: a call queues
-// its positions; one caller at a time becomes the leader, waits up to
-// options.batch_wait_us for the other recently active threads to queue
-// theirs (not at all when it is the only one), and runs them as one batch of
-// at most options.max_batch positions. Claims LibTorch's process-wide
+// its positions in the evaluator's BatchServer (mcts/batch_server.h); one
+// caller at a time becomes the leader, waits up to options.batch_wait_us
+// for the other recently active threads to queue theirs (not at all when
+// it is the only one), and runs them as one batch of at most
+// options.max_batch positions, with up to batches_in_flight batches at once. Claims LibTorch's process-wide
 // intra-op thread count with options.inference_threads (ClaimTorchThreads).
 class TorchEvaluator : public Evaluator {
  public:

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "mcts/batch_server.h"
 #include "net/backends.h"
 #include "net/cpu_net.h"
 #include "net/net_evaluator.h"
@@ -95,13 +96,18 @@ TEST(BackendsTest, ErrorsNameTheBackendDeviceOrPrecision) {
   EXPECT_NE(unknown.find("is not one of auto|cpu|torch|eigen"), std::string::npos) << unknown;
 }
 
-TEST(BackendsTest, TheCpuRowMakesTheCpuEvaluatorInEachPrecision) {
+TEST(BackendsTest, TheCpuRowMakesTheCpuEvaluatorInEachPrecisionBehindABatchServer) {
   const ExportedNet net = testing::RandomExport(testing::SmallConfig(1, 8, 1, true), 3);
   NetEvaluatorOptions options;
+  options.batches_in_flight = 3;
   for (const char* precision : {"fp32", "int8"}) {
     options.precision = precision;
     std::unique_ptr<Evaluator> evaluator = MakeBackendEvaluator(ChooseBackend(options), net, options);
-    auto* cpu = dynamic_cast<CpuEvaluator*>(evaluator.get());
+    auto* served = dynamic_cast<ServedEvaluator*>(evaluator.get());
+    ASSERT_NE(served, nullptr) << precision;
+    EXPECT_EQ(served->server().slots(), 3);
+    EXPECT_EQ(served->server().max_batch(), options.max_batch);
+    auto* cpu = dynamic_cast<const CpuEvaluator*>(&served->inner());
     ASSERT_NE(cpu, nullptr) << precision;
     EXPECT_EQ(cpu->precision(), ResolvePrecision(precision)) << precision;
   }
