@@ -20,18 +20,10 @@ namespace {
 
 using testing::HashEvaluator;
 
-// Positions from random games with a fixed seed.
+// The positions of random games with a fixed seed.
 std::vector<Position> SomePositions(int count, uint64_t seed) {
   std::vector<Position> positions;
-  Rng rng(seed);
-  Game game;
-  while (int(positions.size()) < count) {
-    if (game.over() || game.ply() > 60) game = Game();
-    MoveList moves;
-    game.LegalMoves(moves);
-    game.Play(moves[int(rng.Next() % moves.size())]);
-    if (!game.over()) positions.push_back(game.position());
-  }
+  for (const Game& game : testing::SomeGames(count, seed)) positions.push_back(game.position());
   return positions;
 }
 

@@ -21,23 +21,7 @@ namespace loa {
 namespace {
 
 using testing::HashEvaluator;
-
-// Returns games at various stages, from random playouts with a fixed seed.
-std::vector<Game> SomeGames(int count, uint64_t seed) {
-  std::vector<Game> games;
-  Rng rng(seed);
-  while (int(games.size()) < count) {
-    Game game;
-    const int plies = int(rng.Next() % 40);
-    for (int i = 0; i < plies && !game.over(); ++i) {
-      MoveList moves;
-      game.LegalMoves(moves);
-      game.Play(moves[int(rng.Next() % moves.size())]);
-    }
-    if (!game.over()) games.push_back(game);
-  }
-  return games;
-}
+using testing::SomeGames;
 
 // Checks the visit bookkeeping of an unproven root.
 void ExpectConsistent(const SearchResult& result) {

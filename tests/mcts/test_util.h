@@ -12,6 +12,24 @@
 
 namespace loa::testing {
 
+// Returns games at various stages (0-39 random plies, none over) with a
+// fixed seed.
+inline std::vector<Game> SomeGames(int count, uint64_t seed) {
+  std::vector<Game> games;
+  Rng rng(seed);
+  while (int(games.size()) < count) {
+    Game game;
+    const int plies = int(rng.Next() % 40);
+    for (int i = 0; i < plies && !game.over(); ++i) {
+      MoveList moves;
+      game.LegalMoves(moves);
+      game.Play(moves[int(rng.Next() % moves.size())]);
+    }
+    if (!game.over()) games.push_back(game);
+  }
+  return games;
+}
+
 // Deterministic, batch-independent pseudo-random priors and values drawn
 // from the position's hash: a stand-in for a net. Thread-safe.
 class HashEvaluator : public Evaluator {
