@@ -8,6 +8,7 @@
 
 #include "app/bench_util.h"
 #include "core/game.h"
+#include "mcts/search.h"
 #include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/cpu_net.h"
@@ -20,8 +21,9 @@ namespace {
 // `bench scaling`: how each part of the system grows with threads, with
 // each step's rate against a linear one (efficiency = rate / (threads x the
 // one-thread rate)). The engine search: playouts a second of one search at
-// 1, 2, 4, ... threads (uniform evaluator, then the net in int8, batch 1 a
-// thread); self-play: positions an hour of 1, 2, 4, ... workers, each a
+// 1, 2, 4, ... threads (uniform evaluator, then the net in int8; the
+// median of a few rounds of one kept search a count, below);
+// self-play: positions an hour of 1, 2, 4, ... workers, each a
 // batched driver of `games` games on its own thread, all sharing one int8
 // evaluator as a run's workers do; the trainer: samples a second of the
 // fp32 step at 1, 2, 4, ... LibTorch intra-op threads.
@@ -52,12 +54,38 @@ std::vector<int> Doublings(int max) {
   return counts;
 }
 
-// Returns playouts a second of one search from the start, `seconds` long.
-double TimedSearchRate(Evaluator& evaluator, int threads, double seconds, const SearchParams& params) {
+// Returns the engine search's playouts a second at each of `counts`
+// threads: a search from the start, `seconds` long, the median of `rounds`
+// rounds over all the counts in turn, after one round that is not counted.
+// Each count keeps one Search over its rounds, as the engine does over a
+// game's moves, so that a figure is the search's own rate and not the
+// first touch of its tree's memory (which on a virtual machine costs a
+// fresh search up to half its rate), and the counts take their turns at
+// whatever else the machine is doing.
+std::vector<double> SearchRates(Evaluator& evaluator, const std::vector<int>& counts, double seconds, int rounds,
+                                SearchParams params) {
+  params.reuse_tree = false;
+  std::vector<std::unique_ptr<Search>> searches;
+  for (int t : counts) {
+    params.threads = t;
+    searches.push_back(std::make_unique<Search>(&evaluator, params));
+  }
   SearchLimits limits;
   limits.seconds = seconds;
-  int64_t done = 0;
-  return SearchPlayoutsPerSecond(evaluator, threads, limits, false, &done, params);
+  limits.early_stop = false;
+  std::vector<std::vector<double>> rates(counts.size());
+  for (int round = 0; round <= rounds; ++round)
+    for (size_t i = 0; i < counts.size(); ++i) {
+      const Clock::time_point start = Clock::now();
+      const SearchResult result = searches[i]->Run(Game(), limits);
+      if (round > 0) rates[i].push_back(double(result.playouts) / SecondsSince(start));
+    }
+  std::vector<double> medians;
+  for (std::vector<double>& r : rates) {
+    std::sort(r.begin(), r.end());
+    medians.push_back(r.size() % 2 ? r[r.size() / 2] : (r[r.size() / 2 - 1] + r[r.size() / 2]) / 2);
+  }
+  return medians;
 }
 
 // Returns positions (moves played) an hour of `workers` self-play drivers on
@@ -103,8 +131,11 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
       LoadAverage(), games, playouts,
       cuda ? ("on cuda, " + so.precision + ", " + std::to_string(so.in_flight) + " batches in flight").c_str()
            : "in int8 on the cpu");
-  std::printf("the engine's search: %d leaves a call%s\n\n", so.search_params.leaves_per_batch,
-              so.search_params.leaves_per_batch == kEngineLeavesPerBatch ? " (the engine's default)" : "");
+  std::printf(
+      "the engine's search: %d leaves a call%s; each figure the median of %d rounds over the counts in turn, "
+      "after one more, with one search a count kept over its rounds\n\n",
+      so.search_params.leaves_per_batch,
+      so.search_params.leaves_per_batch == kEngineLeavesPerBatch ? " (the engine's default)" : "", so.rounds);
   std::printf("%-26s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
   UniformEvaluator uniform;
   ScalingTable search_uniform, search_net, selfplay, trainer;
@@ -114,10 +145,11 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
     return *int8;
   };
   if (so.search) {
-    for (int t : so.counts)
-      search_uniform.Row("search, uniform", t, TimedSearchRate(uniform, t, seconds, so.search_params), "playouts/s");
-    for (int t : so.counts)
-      search_net.Row("search, net", t, TimedSearchRate(engine(), t, seconds, so.search_params), "playouts/s");
+    std::vector<double> rates = SearchRates(uniform, so.counts, seconds, so.rounds, so.search_params);
+    for (size_t i = 0; i < so.counts.size(); ++i)
+      search_uniform.Row("search, uniform", so.counts[i], rates[i], "playouts/s");
+    rates = SearchRates(engine(), so.counts, seconds, so.rounds, so.search_params);
+    for (size_t i = 0; i < so.counts.size(); ++i) search_net.Row("search, net", so.counts[i], rates[i], "playouts/s");
   }
   for (int w : so.counts) {
     if (!cuda) {

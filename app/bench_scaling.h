@@ -18,6 +18,7 @@ struct ScalingOptions {
   int games = 32;
   int playouts = 160;
   double seconds = 2.0;
+  int rounds = 3;  // the engine search's: each figure the median of this many
   bool search = true;
   bool train = true;
   // The self-play workers' shared evaluator: "cpu" (the int8 net, as a

@@ -470,6 +470,9 @@ int RunBench(int argc, char** argv) {
       ->check(CLI::Range(1, 256))
       ->excludes(max_option);
   scaling->add_option("--seconds", so.seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.1, 600.0));
+  scaling->add_option("--rounds", so.rounds, "the engine search's figures: the median of this many rounds")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   scaling->add_option("--games", so.games, "games of each self-play worker")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));

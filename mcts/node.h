@@ -6,7 +6,10 @@
 #include <atomic>
 #include <cassert>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "core/move.h"
@@ -135,15 +138,31 @@ class NodeArena {
   // Returns the index of n fresh, default nodes in one block (never across
   // chunks); n <= kMaxMoves.
   uint32_t Allocate(int n) {
+    const uint32_t first = Claim(n);
+    Fresh(first, n);
+    return first;
+  }
+
+  // Allocate in two steps, for threads that share the arena: Claim returns
+  // the block's index, its chunk in place but its nodes not yet made
+  // (their memory untouched: the page faults of a new chunk come in Fresh,
+  // outside the caller's lock); Fresh makes them default nodes, before any
+  // other thread can reach them.
+  uint32_t Claim(int n) {
     assert(n > 0 && n <= kMaxMoves);
     uint32_t first = size();
     if ((first & (kChunkSize - 1)) + uint32_t(n) > kChunkSize) first = (first | (kChunkSize - 1)) + 1;
     const uint32_t chunk = first >> kChunkBits;
     if (chunk >= chunks_.size()) chunks_.resize(chunk + 1);
-    if (!chunks_[chunk]) chunks_[chunk].reset(new Node[kChunkSize]);
-    for (int i = 0; i < n; ++i) (*this)[first + i] = Node();
+    if (!chunks_[chunk]) {
+      chunks_[chunk].reset(static_cast<Node*>(std::malloc(sizeof(Node) * kChunkSize)));
+      if (!chunks_[chunk]) throw std::bad_alloc();
+    }
     size_.store(first + uint32_t(n), std::memory_order_relaxed);
     return first;
+  }
+  void Fresh(uint32_t first, int n) {
+    for (int i = 0; i < n; ++i) new (&(*this)[first + i]) Node();
   }
 
   void swap(NodeArena& other) {
@@ -154,7 +173,12 @@ class NodeArena {
   }
 
  private:
-  std::vector<std::unique_ptr<Node[]>> chunks_;  // null: not allocated yet
+  // Raw memory: a chunk's nodes are made by Fresh as they are claimed.
+  struct FreeChunk {
+    void operator()(Node* chunk) const { std::free(chunk); }
+  };
+  static_assert(std::is_trivially_destructible<Node>::value, "chunks are freed without destructors");
+  std::vector<std::unique_ptr<Node[], FreeChunk>> chunks_;  // null: not allocated yet
   std::atomic<uint32_t> size_{0};
 };
 

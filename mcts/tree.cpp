@@ -331,9 +331,12 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
     verdicts[i] = JudgeChild(leaf, seen, moves[i], leaf.position.Apply(moves[i]), mover);
   uint32_t first;
   if (concurrent_) {
-    std::lock_guard<std::mutex> lock(allocation_mutex_.mutex);
-    assert(arena_.Fits(uint64_t(arena_.size()) + NodeArena::kChunkSize));
-    first = arena_.Allocate(moves.size());
+    {
+      std::lock_guard<SpinLock> lock(allocation_lock_.lock);
+      assert(arena_.Fits(uint64_t(arena_.size()) + NodeArena::kChunkSize));
+      first = arena_.Claim(moves.size());
+    }
+    arena_.Fresh(first, moves.size());
   } else {
     first = arena_.Allocate(moves.size());
   }
@@ -420,7 +423,7 @@ void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float dr
       }
     }
     if (concurrent_) {
-      std::lock_guard<std::mutex> lock(stats_mutexes_[path[i] % kStatsMutexes].mutex);
+      std::lock_guard<SpinLock> lock(stats_locks_[path[i] % kStatsLocks].lock);
       node.in_flight.fetch_sub(1, std::memory_order_relaxed);
       node.AddVisit(value, draw);
     } else {

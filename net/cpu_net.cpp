@@ -383,7 +383,7 @@ CpuEvaluator::~CpuEvaluator() = default;
 
 std::unique_ptr<CpuEvaluator::Slot> CpuEvaluator::Acquire() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(free_lock_);
     if (!free_slots_.empty()) {
       std::unique_ptr<Slot> slot = std::move(free_slots_.back());
       free_slots_.pop_back();
@@ -400,7 +400,7 @@ std::unique_ptr<CpuEvaluator::Slot> CpuEvaluator::Acquire() {
 }
 
 void CpuEvaluator::Release(std::unique_ptr<Slot> slot) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<SpinLock> lock(free_lock_);
   free_slots_.push_back(std::move(slot));
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/spin_lock.h"
 #include "mcts/evaluator.h"
 #include "net/export.h"
 
@@ -99,7 +100,7 @@ class CpuEvaluator : public Evaluator {
 
   CpuNet net_;
   int threads_;
-  std::mutex mutex_;
+  SpinLock free_lock_;  // held for a push or pop of free_slots_
   std::vector<std::unique_ptr<Slot>> free_slots_;
 };
 

@@ -353,6 +353,30 @@ TEST(TreeTest, ArenaBlocksNeverStraddleChunks) {
   EXPECT_EQ(arena[2].visits, 0u);
 }
 
+TEST(TreeTest, ArenaClaimsThenMakesFreshNodes) {
+  // A claim moves the arena on (the next block lies past it) and Fresh
+  // makes default nodes, also where an earlier tree left statistics.
+  NodeArena arena;
+  const uint32_t first = arena.Claim(5);
+  EXPECT_EQ(arena.size(), first + 5);
+  EXPECT_EQ(arena.Claim(2), first + 5);
+  arena.Fresh(first, 7);
+  for (uint32_t i = first; i < first + 7; ++i) {
+    arena[i].visits = 3;
+    arena[i].q = 0.5f;
+    arena[i].state = Node::kExpanded;
+  }
+  arena.Clear();
+  const uint32_t again = arena.Claim(7);
+  ASSERT_EQ(again, first);
+  arena.Fresh(again, 7);
+  for (uint32_t i = again; i < again + 7; ++i) {
+    EXPECT_EQ(arena[i].n(), 0u);
+    EXPECT_EQ(arena[i].value(), 0.0f);
+    EXPECT_EQ(arena[i].current_state(), Node::kLeaf);
+  }
+}
+
 TEST(TreeTest, VirtualLossSpreadsLeavesOfOneBatch) {
   SearchParams params;
   SearchTree tree(params);
