@@ -15,20 +15,32 @@
 
 namespace loa {
 
+// The waiting of a spin lock: the processor's pause hint, and now and then
+// the core given up (the holder may have lost its own).
+class SpinBackoff {
+ public:
+  void Wait() {
+    if (++spins_ < kSpinsBeforeYield) {
+#if defined(__x86_64__) || defined(__i386__)
+      _mm_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+      spins_ = 0;
+    }
+  }
+
+ private:
+  static constexpr int kSpinsBeforeYield = 256;
+  int spins_ = 0;
+};
+
 class SpinLock {
  public:
   void lock() {
-    for (int spins = 0; locked_.exchange(true, std::memory_order_acquire);) {
-      while (locked_.load(std::memory_order_relaxed)) {
-        if (++spins < kSpinsBeforeYield) {
-          Pause();
-        } else {
-          // The holder may have lost its core: let it have ours.
-          std::this_thread::yield();
-          spins = 0;
-        }
-      }
-    }
+    SpinBackoff backoff;
+    while (locked_.exchange(true, std::memory_order_acquire))
+      while (locked_.load(std::memory_order_relaxed)) backoff.Wait();
   }
   bool try_lock() {
     return !locked_.load(std::memory_order_relaxed) && !locked_.exchange(true, std::memory_order_acquire);
@@ -36,12 +48,6 @@ class SpinLock {
   void unlock() { locked_.store(false, std::memory_order_release); }
 
  private:
-  static constexpr int kSpinsBeforeYield = 256;
-  static void Pause() {
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
-#endif
-  }
   std::atomic<bool> locked_{false};
 };
 

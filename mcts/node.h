@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/move.h"
+#include "core/spin_lock.h"
 
 namespace loa {
 
@@ -46,16 +47,19 @@ struct Node {
     kTerminal,  // the game is over here (the rules core says so)
   };
 
-  float prior = 0;                     // P of the edge into this node
-  std::atomic<float> q{0};             // mean value of the completed visits
-  std::atomic<float> d{0};             // mean draw probability of the completed visits
-  std::atomic<float> q2{0};            // mean square of the completed visits' values (their spread)
-  std::atomic<uint32_t> visits{0};     // completed visits
-  uint32_t first_child = 0;            // arena index of the first child (0: none)
-  uint16_t move = 0;                   // Move::raw() of the edge into this node
-  std::atomic<uint16_t> in_flight{0};  // playouts through this node not yet backed up
-  uint8_t num_children = 0;            // set on expansion
-  std::atomic<State> state{kLeaf};     // see State
+  float prior = 0;                  // P of the edge into this node
+  std::atomic<float> q{0};          // mean value of the completed visits
+  std::atomic<float> d{0};          // mean draw probability of the completed visits
+  std::atomic<float> q2{0};         // mean square of the completed visits' values (their spread)
+  std::atomic<uint32_t> visits{0};  // completed visits
+  uint32_t first_child = 0;         // arena index of the first child (0: none)
+  uint16_t move = 0;                // Move::raw() of the edge into this node
+  // Playouts through this node not yet backed up (the low 15 bits), and
+  // with threads the lock of its statistics (kStatsLock): a backup takes
+  // the lock and brings the count down on the node's own cache line.
+  std::atomic<uint16_t> in_flight{0};
+  uint8_t num_children = 0;         // set on expansion
+  std::atomic<State> state{kLeaf};  // see State
   std::atomic<Proven> proven{Proven::kUnknown};
   std::atomic<uint8_t> end_plies{0};  // when proven: plies to the end (saturating)
 
@@ -83,7 +87,7 @@ struct Node {
   Proven result() const { return proven.load(std::memory_order_acquire); }
   bool is_proven() const { return result() != Proven::kUnknown; }
   uint32_t n() const { return visits.load(kRelaxed); }
-  uint32_t n_in_flight() const { return in_flight.load(kRelaxed); }
+  uint32_t n_in_flight() const { return in_flight.load(kRelaxed) & (kStatsLock - 1); }
   float value() const { return q.load(kRelaxed); }
   float draw() const { return d.load(kRelaxed); }
   float square() const { return q2.load(kRelaxed); }
@@ -91,8 +95,18 @@ struct Node {
   // be read.
   State current_state() const { return state.load(std::memory_order_acquire); }
 
+  // With threads: takes the lock of the statistics (AddVisit's).
+  void LockStats() {
+    SpinBackoff backoff;
+    while (in_flight.fetch_or(kStatsLock, std::memory_order_acquire) & kStatsLock)
+      while (in_flight.load(kRelaxed) & kStatsLock) backoff.Wait();
+  }
+  // Releases the lock and takes the backed-up playout off the count, in one
+  // step.
+  void UnlockStatsAndLand() { in_flight.fetch_sub(kStatsLock + 1, std::memory_order_release); }
+
   // Adds one completed visit of value v (draw probability dv). The caller
-  // makes it exclusive (one thread, or the tree's lock of this node).
+  // makes it exclusive (one thread, or LockStats).
   void AddVisit(float v, float dv) {
     const uint32_t count = visits.load(kRelaxed) + 1;
     const float mean = q.load(kRelaxed), draws = d.load(kRelaxed), square = q2.load(kRelaxed);
@@ -102,7 +116,11 @@ struct Node {
     visits.store(count, kRelaxed);
   }
 
+  // The most playouts in flight through one node (SearchParams::Validate).
+  static constexpr uint32_t kMaxInFlight = 0x7fff;
+
  private:
+  static constexpr uint16_t kStatsLock = 0x8000;
   static constexpr std::memory_order kRelaxed = std::memory_order_relaxed;
 };
 static_assert(sizeof(Node) == 32, "Node layout changed");

@@ -1,7 +1,11 @@
 #include "mcts/search_params.h"
 
+#include <string>
+
+#include "core/error.h"
 #include "core/move.h"
 #include "core/param_visitor.h"
+#include "mcts/node.h"
 
 namespace loa {
 
@@ -63,6 +67,12 @@ void SearchParams::Visit(ParamVisitor& v) {
   VisitEngine(v);
 }
 
-void SearchParams::Validate() const { CheckParamRanges(*this, "search parameter"); }
+void SearchParams::Validate() const {
+  CheckParamRanges(*this, "search parameter");
+  if (int64_t(threads) * leaves_per_batch > Node::kMaxInFlight)
+    throw Error(
+        "search parameters: threads x leaves_per_batch = " + std::to_string(int64_t(threads) * leaves_per_batch) +
+        ", above the " + std::to_string(Node::kMaxInFlight) + " playouts one node can have in flight");
+}
 
 }  // namespace loa

@@ -332,7 +332,7 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   uint32_t first;
   if (concurrent_) {
     {
-      std::lock_guard<SpinLock> lock(allocation_lock_.lock);
+      std::lock_guard<SpinLock> lock(allocation_lock_);
       assert(arena_.Fits(uint64_t(arena_.size()) + NodeArena::kChunkSize));
       first = arena_.Claim(moves.size());
     }
@@ -423,9 +423,9 @@ void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float dr
       }
     }
     if (concurrent_) {
-      std::lock_guard<SpinLock> lock(stats_locks_[path[i] % kStatsLocks].lock);
-      node.in_flight.fetch_sub(1, std::memory_order_relaxed);
+      node.LockStats();
       node.AddVisit(value, draw);
+      node.UnlockStatsAndLand();
     } else {
       AddInFlight(node, -1);
       node.AddVisit(value, draw);
@@ -437,28 +437,33 @@ void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float dr
 int SearchTree::Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided) {
   *collided = false;
   int count = 0;
+  // With threads: playouts take tickets, so that threads stop at the target
+  // exactly, a batch's worth at once (one read-modify-write of the shared
+  // counter); those not used go back.
+  uint32_t tickets = 0;
   while (count < max_leaves) {
     const Node& root = arena_[0];
     if (root.is_proven()) break;
     if (concurrent_) {
-      // A playout takes a ticket first, so that threads stop at the target
-      // exactly; a collision gives it back.
-      uint32_t started = root_playouts_.load(std::memory_order_relaxed);
-      do {
-        if (started >= visit_target) return count;
-      } while (!root_playouts_.compare_exchange_weak(started, started + 1, std::memory_order_relaxed));
+      if (tickets == 0) {
+        uint32_t started = root_playouts_.load(std::memory_order_relaxed);
+        do {
+          if (started >= visit_target) return count;
+          tickets = std::min(uint32_t(max_leaves - count), visit_target - started);
+        } while (!root_playouts_.compare_exchange_weak(started, started + tickets, std::memory_order_relaxed));
+      }
     } else if (root.n() + root.n_in_flight() >= visit_target) {
       break;
     }
     const Selection selection = SelectLeaf(&leaves[count]);
-    if (selection == Selection::kLeaf) {
-      ++count;
-    } else if (selection == Selection::kCollision) {
-      if (concurrent_) root_playouts_.fetch_sub(1, std::memory_order_relaxed);
+    if (selection == Selection::kCollision) {
       *collided = true;
       break;
     }
+    if (concurrent_) --tickets;
+    if (selection == Selection::kLeaf) ++count;
   }
+  if (tickets > 0) root_playouts_.fetch_sub(tickets, std::memory_order_relaxed);
   return count;
 }
 

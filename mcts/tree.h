@@ -47,8 +47,8 @@ void TemperPriors(const float* priors, int n, float temperature, float* out);
 // RootChildren, PrincipalVariation, RootValue, ...) may run on any threads
 // at once, after Reserve; each node's statistics are atomics (mcts/node.h),
 // a claim of a leaf is a compare-exchange, a backup of a node's statistics
-// holds one spin lock of a small pool, and an allocation's claim the
-// arena's. The rest (SetRoot, Clear, BeginSearch, UseGumbelRoot) needs the
+// holds the node's own spin lock (Node::LockStats), and an allocation's
+// claim the arena's. The rest (SetRoot, Clear, BeginSearch, UseGumbelRoot) needs the
 // tree to itself. With one thread (the batched driver's trees) nothing is locked
 // and no read-modify-write is used. `params` must outlive the tree.
 class SearchTree {
@@ -147,25 +147,15 @@ class SearchTree {
   void ApplyNoise();
   void Reroot(uint32_t index);
 
-  // The stripes of the statistics' locks: backups that meet on a node wait,
-  // others rarely share a stripe (KataGo's mutex pool). Spin locks: a
-  // backup holds one for a few instructions.
-  static constexpr int kStatsLocks = 256;
-
   const SearchParams& params_;
   const bool concurrent_;
   NodeArena arena_;
-  // Each on its own cache line: threads that take neighbours do not slow
-  // each other.
-  struct alignas(64) PaddedLock {
-    SpinLock lock;
-  };
-  // Held for an allocation's claim (NodeArena::Claim).
-  PaddedLock allocation_lock_;
+  // Held for an allocation's claim (NodeArena::Claim); on its own cache
+  // line, as root_playouts_.
+  alignas(64) SpinLock allocation_lock_;
   // With threads: the root's visits and playouts in flight, counted when a
   // playout starts (Gather's tickets).
   alignas(64) std::atomic<uint32_t> root_playouts_{0};
-  std::unique_ptr<PaddedLock[]> stats_locks_{concurrent_ ? new PaddedLock[kStatsLocks] : nullptr};
   Rules rules_;
   Position root_position_;
   int root_ply_ = 0;

@@ -314,6 +314,13 @@ TEST(SearchTest, BadParametersAreRejected) {
   params = SearchParams();
   params.dirichlet_epsilon = 1.5f;
   EXPECT_THROW(params.Validate(), Error);
+  // More playouts in flight than a node can count.
+  params = SearchParams();
+  params.threads = 1024;
+  params.leaves_per_batch = 32;
+  EXPECT_THROW(params.Validate(), Error);
+  params.leaves_per_batch = 31;
+  EXPECT_NO_THROW(params.Validate());
 }
 
 TEST(TimeManagerTest, Budgets) {

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
+#include <thread>
+#include <vector>
 
 #include "core/notation.h"
 #include "mcts/puct.h"
@@ -351,6 +354,34 @@ TEST(TreeTest, ArenaBlocksNeverStraddleChunks) {
   arena.Clear();
   EXPECT_EQ(arena.Allocate(3), 0u);
   EXPECT_EQ(arena[2].visits, 0u);
+}
+
+TEST(TreeTest, ANodesStatisticsLockKeepsEveryVisitAndItsCount) {
+  // Threads each start playouts through one node (in-flight count up, no
+  // lock) and back them up under its lock (visit added, count down in the
+  // unlock): no visit is lost, the count comes back to zero, and the lock
+  // bit never shows in it.
+  Node node;
+  constexpr int kThreads = 4, kVisits = 20000;
+  std::atomic<bool> bad_count{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kVisits; ++i) {
+        node.in_flight.fetch_add(1, std::memory_order_relaxed);
+        if (node.n_in_flight() > kThreads) bad_count = true;
+        node.LockStats();
+        node.AddVisit(t % 2 ? 1.0f : -1.0f, 0.5f);
+        node.UnlockStatsAndLand();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(node.n(), uint32_t(kThreads * kVisits));
+  EXPECT_EQ(node.n_in_flight(), 0u);
+  EXPECT_EQ(node.in_flight.load(), 0);
+  EXPECT_FALSE(bad_count.load());
+  EXPECT_NEAR(node.value(), 0.0f, 1e-2f);  // as many +1 as -1
+  EXPECT_NEAR(node.draw(), 0.5f, 1e-4f);
 }
 
 TEST(TreeTest, ArenaClaimsThenMakesFreshNodes) {
