@@ -36,7 +36,7 @@ class ScalingTable {
       base_threads_ = threads;
     }
     const double speedup = base_ > 0 ? rate / base_ : 0;
-    std::printf("%-26s %7d %14.0f %-12s %7.2fx %9.0f%%\n", what, threads, rate, unit, speedup,
+    std::printf("%-30s %7d %14.0f %-12s %7.2fx %9.0f%%\n", what, threads, rate, unit, speedup,
                 100 * speedup * base_threads_ / threads);
     std::fflush(stdout);
   }
@@ -54,38 +54,116 @@ std::vector<int> Doublings(int max) {
   return counts;
 }
 
-// Returns the engine search's playouts a second at each of `counts`
-// threads: a search from the start, `seconds` long, the median of `rounds`
-// rounds over all the counts in turn, after one round that is not counted.
-// Each count keeps one Search over its rounds, as the engine does over a
-// game's moves, so that a figure is the search's own rate and not the
-// first touch of its tree's memory (which on a virtual machine costs a
-// fresh search up to half its rate), and the counts take their turns at
-// whatever else the machine is doing.
-std::vector<double> SearchRates(Evaluator& evaluator, const std::vector<int>& counts, double seconds, int rounds,
-                                SearchParams params) {
-  params.reuse_tree = false;
-  std::vector<std::unique_ptr<Search>> searches;
-  for (int t : counts) {
-    params.threads = t;
-    searches.push_back(std::make_unique<Search>(&evaluator, params));
-  }
+// Returns the median of rates (not empty).
+double Median(std::vector<double> rates) {
+  std::sort(rates.begin(), rates.end());
+  const size_t n = rates.size();
+  return n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+}
+
+// The engine search's playouts a second, round by round: each setting at
+// each count ([setting][count][round]), and as many one-thread searches of
+// the first setting as each count, side by side ([count][round]: their
+// sum; what the machine gives that many threads that share nothing).
+struct SearchFigures {
+  std::vector<std::vector<std::vector<double>>> shared;
+  std::vector<std::vector<double>> independent;
+};
+
+// Returns the summed playouts a second of `searches` (one thread each)
+// searching the start at once.
+double IndependentRate(const std::vector<std::unique_ptr<Search>>& searches, const SearchLimits& limits) {
+  std::vector<int64_t> playouts(searches.size());
+  const Clock::time_point start = Clock::now();
+  std::vector<std::thread> threads;
+  for (size_t k = 0; k < searches.size(); ++k)
+    threads.emplace_back([&, k] { playouts[k] = searches[k]->Run(Game(), limits).playouts; });
+  for (std::thread& t : threads) t.join();
+  const double seconds = SecondsSince(start);
+  int64_t total = 0;
+  for (int64_t p : playouts) total += p;
+  return double(total) / seconds;
+}
+
+// Returns the SearchFigures of `settings` at `counts` threads: searches
+// from the start, `seconds` long, `rounds` rounds over all of them in turn,
+// after one round that is not counted. Each setting and count keeps its
+// searches over the rounds, as the engine does over a game's moves, so that
+// a figure is the search's own rate and not the first touch of its tree's
+// memory (which on a virtual machine costs a fresh search up to half its
+// rate), and all take their turns at whatever else the machine is doing.
+SearchFigures SearchRates(Evaluator& evaluator, const std::vector<int>& counts, double seconds, int rounds,
+                          std::vector<SearchParams> settings) {
+  std::vector<std::vector<std::unique_ptr<Search>>> searches(settings.size()), apart(counts.size());
+  for (SearchParams& params : settings) params.reuse_tree = false;
+  for (size_t s = 0; s < settings.size(); ++s)
+    for (int t : counts) {
+      settings[s].threads = t;
+      searches[s].push_back(std::make_unique<Search>(&evaluator, settings[s]));
+    }
+  settings[0].threads = 1;
+  for (size_t i = 0; i < counts.size(); ++i)
+    for (int k = 0; k < counts[i] && counts[i] > 1; ++k)
+      apart[i].push_back(std::make_unique<Search>(&evaluator, settings[0]));
   SearchLimits limits;
   limits.seconds = seconds;
   limits.early_stop = false;
-  std::vector<std::vector<double>> rates(counts.size());
+  SearchFigures figures;
+  figures.shared.assign(settings.size(), std::vector<std::vector<double>>(counts.size()));
+  figures.independent.resize(counts.size());
   for (int round = 0; round <= rounds; ++round)
     for (size_t i = 0; i < counts.size(); ++i) {
-      const Clock::time_point start = Clock::now();
-      const SearchResult result = searches[i]->Run(Game(), limits);
-      if (round > 0) rates[i].push_back(double(result.playouts) / SecondsSince(start));
+      for (size_t s = 0; s < settings.size(); ++s) {
+        const Clock::time_point start = Clock::now();
+        const SearchResult result = searches[s][i]->Run(Game(), limits);
+        if (round > 0) figures.shared[s][i].push_back(double(result.playouts) / SecondsSince(start));
+      }
+      if (!apart[i].empty()) {
+        const double rate = IndependentRate(apart[i], limits);
+        if (round > 0) figures.independent[i].push_back(rate);
+      }
     }
-  std::vector<double> medians;
-  for (std::vector<double>& r : rates) {
-    std::sort(r.begin(), r.end());
-    medians.push_back(r.size() % 2 ? r[r.size() / 2] : (r[r.size() / 2 - 1] + r[r.size() / 2]) / 2);
+  return figures;
+}
+
+// Returns the median of a[r] / b[r] over the rounds r.
+double MedianRatio(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> ratios;
+  for (size_t r = 0; r < a.size(); ++r) ratios.push_back(a[r] / b[r]);
+  return Median(ratios);
+}
+
+// Prints the rows of one evaluator's search figures: each setting's median
+// rates, the independent searches', then the ratios of rates measured
+// within seconds of each other, round by round (their medians): the
+// shared search against the independent ones (what the shared tree
+// costs), and a second setting against the first.
+void SearchRows(const char* what, Evaluator& evaluator, const ScalingOptions& so) {
+  std::vector<SearchParams> settings = {so.search_params};
+  if (so.versus_params) settings.push_back(*so.versus_params);
+  const SearchFigures figures = SearchRates(evaluator, so.counts, so.seconds, so.rounds, settings);
+  const std::string name = what;
+  for (size_t s = 0; s < settings.size(); ++s) {
+    ScalingTable table;
+    for (size_t i = 0; i < so.counts.size(); ++i)
+      table.Row((s == 0 ? name : name + ", versus").c_str(), so.counts[i], Median(figures.shared[s][i]), "playouts/s");
+    if (s > 0) continue;
+    for (size_t i = 0; i < so.counts.size(); ++i)
+      if (!figures.independent[i].empty())
+        table.Row((name + ", independent").c_str(), so.counts[i], Median(figures.independent[i]), "playouts/s");
   }
-  return medians;
+  const auto ratio_row = [&](const std::string& label, int count, double ratio, const char* meaning) {
+    std::printf("%-30s %7d %14.3f %-12s (%s, round by round: median of %d)\n", label.c_str(), count, ratio, "x",
+                meaning, so.rounds);
+  };
+  for (size_t i = 0; i < so.counts.size(); ++i)
+    if (!figures.independent[i].empty())
+      ratio_row(name + ", shared tree", so.counts[i], MedianRatio(figures.shared[0][i], figures.independent[i]),
+                "one search / independent ones");
+  if (settings.size() < 2) return;
+  for (size_t i = 0; i < so.counts.size(); ++i)
+    ratio_row(name + ", versus", so.counts[i], MedianRatio(figures.shared[1][i], figures.shared[0][i]),
+              "versus / first");
 }
 
 // Returns positions (moves played) an hour of `workers` self-play drivers on
@@ -136,20 +214,18 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
       "after one more, with one search a count kept over its rounds\n\n",
       so.search_params.leaves_per_batch,
       so.search_params.leaves_per_batch == kEngineLeavesPerBatch ? " (the engine's default)" : "", so.rounds);
-  std::printf("%-26s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
+  if (so.versus_params) std::printf("versus: the same search with %s, turn about\n\n", so.versus_name.c_str());
+  std::printf("%-30s %7s %14s %-12s %8s %10s\n", "figure", "threads", "rate", "unit", "vs one", "efficiency");
   UniformEvaluator uniform;
-  ScalingTable search_uniform, search_net, selfplay, trainer;
+  ScalingTable selfplay, trainer;
   std::unique_ptr<CpuEvaluator> int8;  // built once, when a figure needs it (calibration takes a while)
   auto engine = [&]() -> CpuEvaluator& {
     if (!int8) int8 = std::make_unique<CpuEvaluator>(net, 1, Precision::kInt8);
     return *int8;
   };
   if (so.search) {
-    std::vector<double> rates = SearchRates(uniform, so.counts, seconds, so.rounds, so.search_params);
-    for (size_t i = 0; i < so.counts.size(); ++i)
-      search_uniform.Row("search, uniform", so.counts[i], rates[i], "playouts/s");
-    rates = SearchRates(engine(), so.counts, seconds, so.rounds, so.search_params);
-    for (size_t i = 0; i < so.counts.size(); ++i) search_net.Row("search, net", so.counts[i], rates[i], "playouts/s");
+    SearchRows("search, uniform", uniform, so);
+    SearchRows("search, net", engine(), so);
   }
   for (int w : so.counts) {
     if (!cuda) {
@@ -168,7 +244,7 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
     long passes = 0, positions = 0;
     gpu.Counters(&passes, &positions);
     selfplay.Row("self-play workers, cuda", w, rate, "positions/h");
-    std::printf("%-26s %7s mean batch %.0f in %ld forward passes; cuda graphs of %d shapes\n", "", "",
+    std::printf("%-30s %7s mean batch %.0f in %ld forward passes; cuda graphs of %d shapes\n", "", "",
                 passes ? double(positions) / passes : 0.0, passes, gpu.graph_shapes());
   }
   if (!so.train) return 0;

@@ -2,6 +2,7 @@
 // loaz bench scaling (app/bench_scaling.cpp): how each part of the system
 // grows with threads (docs/SCALING.md).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct ScalingOptions {
   // with `--search KEY=VALUE ...` over them (the keys of an mcts: spec's
   // search, e.g. leaves_per_batch=1); threads is each count.
   SearchParams search_params;
+  // `--versus KEY=VALUE ...`: a second setting of the engine search (over
+  // search_params), measured in the same rounds, turn about with the first.
+  std::optional<SearchParams> versus_params;
+  std::string versus_name;
 };
 
 // Prints the engine search's playouts a second, the self-play workers'

@@ -491,9 +491,12 @@ int RunBench(int argc, char** argv) {
       ->add_option("--cuda-graphs", so.cuda_graphs, "cuda: replay each batch shape's captured pass (on) or not (off)")
       ->capture_default_str()
       ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
-  std::vector<std::string> search_settings;
+  std::vector<std::string> search_settings, versus_settings;
   scaling->add_option("--search", search_settings,
                       "the engine search's settings, KEY=VALUE ... (an mcts: spec's keys, e.g. leaves_per_batch=4)");
+  scaling->add_option("--versus", versus_settings,
+                      "a second setting of the engine search, KEY=VALUE ... over --search's, measured in the same "
+                      "rounds, turn about with the first");
   CLI::App* ab = cli.add_subcommand("ab", "the alpha-beta baseline: nodes/s, depth, signature, specs side by side");
   std::vector<std::string> ab_specs = {"ab:version=1", "ab"};
   int ab_positions = 40, ab_depth = 5;
@@ -511,18 +514,30 @@ int RunBench(int argc, char** argv) {
     so.max_threads = max_threads;
     so.train = !skip_train;
     so.search = !skip_search;
-    std::map<std::string, std::string> settings;
-    for (const std::string& setting : search_settings) {
-      const std::size_t eq = setting.find('=');
-      if (eq == std::string::npos || eq == 0) throw UsageError("--search " + setting + ": not KEY=VALUE");
-      settings[setting.substr(0, eq)] = setting.substr(eq + 1);
-    }
     // The engine's search as `loaz gtp` runs it (its play-time levers, four
-    // leaves a call), with --search's settings over them.
+    // leaves a call), with --search's settings over them, and --versus's
+    // over those.
+    const auto apply = [](const std::vector<std::string>& list, const char* option, SearchParams* params) {
+      std::map<std::string, std::string> settings;
+      for (const std::string& setting : list) {
+        const std::size_t eq = setting.find('=');
+        if (eq == std::string::npos || eq == 0)
+          throw UsageError(std::string(option) + " " + setting + ": not KEY=VALUE");
+        settings[setting.substr(0, eq)] = setting.substr(eq + 1);
+      }
+      MapParamReader reader(settings, option);
+      params->Visit(reader);
+      if (!reader.UnknownKeys().empty())
+        throw UsageError(std::string(option) + ": unknown key '" + reader.UnknownKeys().front() + "'");
+    };
     so.search_params = EngineSearchParams();
-    MapParamReader reader(settings, "--search");
-    so.search_params.Visit(reader);
-    if (!reader.UnknownKeys().empty()) throw UsageError("--search: unknown key '" + reader.UnknownKeys().front() + "'");
+    apply(search_settings, "--search", &so.search_params);
+    if (!versus_settings.empty()) {
+      so.versus_params = so.search_params;
+      apply(versus_settings, "--versus", &*so.versus_params);
+      for (const std::string& setting : versus_settings)
+        so.versus_name += (so.versus_name.empty() ? "" : " ") + setting;
+    }
     return BenchScaling(net_choice.Load(), net_choice.file.empty() ? "(fresh)" : net_choice.file, so);
   }
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);

@@ -101,9 +101,11 @@ struct Node {
     while (in_flight.fetch_or(kStatsLock, std::memory_order_acquire) & kStatsLock)
       while (in_flight.load(kRelaxed) & kStatsLock) backoff.Wait();
   }
-  // Releases the lock and takes the backed-up playout off the count, in one
-  // step.
-  void UnlockStatsAndLand() { in_flight.fetch_sub(kStatsLock + 1, std::memory_order_release); }
+  // Releases the lock and takes the `landed` backed-up playouts off the
+  // count, in one step.
+  void UnlockStatsAndLand(int landed = 1) {
+    in_flight.fetch_sub(uint16_t(kStatsLock + landed), std::memory_order_release);
+  }
 
   // Adds one completed visit of value v (draw probability dv). The caller
   // makes it exclusive (one thread, or LockStats).

@@ -135,7 +135,7 @@ void Search::Work(Scratch& scratch) {
       WakeWaiters();
       return;  // the leaves stay pending: Run resets the tree
     }
-    for (int i = 0; i < count; ++i) tree_.ExpandAndBackup(scratch.leaves[i], scratch.outputs[i]);
+    tree_.ExpandAndBackup(scratch.leaves.data(), scratch.outputs.data(), count);
     evaluations_ += count;
     ++backups_;
     WakeWaiters();

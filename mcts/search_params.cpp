@@ -44,6 +44,7 @@ void SearchParams::VisitSelfplay(ParamVisitor& v) {
 void SearchParams::VisitEngine(ParamVisitor& v) {
   v.Int("threads", threads, 1, 1024, "search threads of one game (the engine)");
   v.Int("leaves_per_batch", leaves_per_batch, 1, 4096, "leaves one engine thread gathers per evaluator call");
+  v.Bool("multi_gather", multi_gather, "one descent gathers a batch's leaves (lc0's multi-gather)");
   v.Int64("max_tree_nodes", max_tree_nodes, int64_t{1} << 10, int64_t{1} << 31, "the engine's tree size bound");
   v.Float("virtual_loss", virtual_loss, 0, 100, "virtual losses of an in-flight playout per node");
   v.Float("lcb_z", lcb_z, 0, 10,

@@ -25,6 +25,10 @@ struct SearchParams {
   // Leaves one engine thread gathers (with virtual loss) before it calls the
   // evaluator; 1 makes a one-thread search exactly sequential.
   int leaves_per_batch = 1;
+  // One descent gathers a thread's batch (lc0's multi-gather; mcts/tree.h
+  // Gather): the tree's shared top is walked and written once a batch
+  // rather than once a leaf.
+  bool multi_gather = false;
   // The engine's move by a lower confidence bound on its value (KataGo,
   // Leela Zero): z standard errors below Q; 0 plays the most visited move.
   float lcb_z = 0;

@@ -148,14 +148,14 @@ void SearchTree::DrawGumbel() {
   considered_ = ConsideredVisits(std::min<int>(params_.gumbel_considered, root.num_children), gumbel_simulations_);
 }
 
-uint32_t SearchTree::SelectGumbelRoot() const {
+uint32_t SearchTree::SelectGumbelRoot(const uint16_t* shares) const {
   const Node& root = arena_[0];
   FillRootChildren(&scratch_children_);
   scratch_visits_.resize(root.num_children);
   uint32_t simulation = 0;
   for (int i = 0; i < root.num_children; ++i) {
     const Node& child = arena_[root.first_child + i];
-    simulation += scratch_visits_[size_t(i)] = child.n() + child.n_in_flight();
+    simulation += scratch_visits_[size_t(i)] = child.n() + child.n_in_flight() + (shares ? shares[i] : 0);
   }
   const uint32_t considered = considered_[std::min<size_t>(simulation, considered_.size() - 1)];
   const std::vector<float> sigma = SigmaCompletedQ(scratch_children_, root_raw_value_, params_);
@@ -177,11 +177,13 @@ void SearchTree::ApplyNoise() {
   }
 }
 
-uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
-  if (at_root && !gumbel_.empty()) return SelectGumbelRoot();
+uint32_t SearchTree::SelectChild(const Node& parent, bool at_root, const uint16_t* shares,
+                                 uint32_t parent_shares) const {
+  if (at_root && !gumbel_.empty()) return SelectGumbelRoot(shares);
   const float virtual_loss = params_.virtual_loss;
   const uint32_t parent_visits = parent.n();
-  const double total = std::max(1.0, double(parent_visits) - 1 + double(virtual_loss) * parent.n_in_flight());
+  const double total =
+      std::max(1.0, double(parent_visits) - 1 + double(virtual_loss) * (parent.n_in_flight() + parent_shares));
   // U = exploration * P / (1 + n): c(N) sqrt(N) once per node.
   double factor = ExplorationFactor(params_, total);
   if (params_.cpuct_stdev_scale > 0)
@@ -197,7 +199,7 @@ uint32_t SearchTree::SelectChild(const Node& parent, bool at_root) const {
   for (int i = 0; i < parent.num_children; ++i) {
     const uint32_t index = parent.first_child + i;
     const Node& child = arena_[index];
-    const uint32_t visits = child.n(), in_flight = child.n_in_flight();
+    const uint32_t visits = child.n(), in_flight = child.n_in_flight() + (shares ? shares[i] : 0);
     const float n = float(visits) + virtual_loss * float(in_flight);
     float q = child.value();
     const Proven proven = child.result();
@@ -242,6 +244,18 @@ void SearchTree::AddInFlight(Node& node, int delta) {
     node.in_flight.store(uint16_t(node.n_in_flight() + delta), std::memory_order_relaxed);
 }
 
+bool SearchTree::ClaimExpansion(Node& node, Node::State* state) {
+  // With threads, the one whose exchange succeeds claims it (a failed
+  // exchange loads the state that another thread made).
+  bool claimed = true;
+  if (concurrent_)
+    claimed = node.state.compare_exchange_strong(*state, Node::kPending, std::memory_order_acquire);
+  else
+    node.state.store(Node::kPending, std::memory_order_relaxed);
+  if (claimed) AddInFlight(node, 1);
+  return claimed;
+}
+
 SearchTree::Selection SearchTree::SelectLeaf(Leaf* leaf) {
   // Each node's in-flight count goes up once its child is chosen (so that a
   // node's own choice sees the playouts in flight before this one), and
@@ -257,23 +271,13 @@ SearchTree::Selection SearchTree::SelectLeaf(Leaf* leaf) {
     const Proven proven = node.result();
     if (proven != Proven::kUnknown) {
       AddInFlight(node, 1);
-      Backup(leaf->path, ProvenValue(proven), proven == Proven::kDraw ? 1.0f : 0.0f, false);
+      BackupProven(leaf->path, proven, 1);
       return Selection::kBackedUp;
     }
     Node::State state = node.current_state();
-    if (state == Node::kLeaf) {
-      // Claim the expansion: with threads, the one whose exchange succeeds.
-      // (A failed exchange loads the state that another thread made.)
-      bool claimed = true;
-      if (concurrent_)
-        claimed = node.state.compare_exchange_strong(state, Node::kPending, std::memory_order_acquire);
-      else
-        node.state.store(Node::kPending, std::memory_order_relaxed);
-      if (claimed) {
-        AddInFlight(node, 1);
-        leaf->position = pos;
-        return Selection::kLeaf;
-      }
+    if (state == Node::kLeaf && ClaimExpansion(node, &state)) {
+      leaf->position = pos;
+      return Selection::kLeaf;
     }
     if (state != Node::kExpanded) {  // pending: another playout evaluates it
       for (size_t i = 0; i + 1 < leaf->path.size(); ++i) AddInFlight(arena_[leaf->path[i]], -1);
@@ -316,7 +320,41 @@ void TemperPriors(const float* priors, int n, float temperature, float* out) {
   for (int i = 0; i < n; ++i) out[i] = sum > 0 ? out[i] / sum : priors[i];
 }
 
-void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
+void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) { ExpandAndBackup(&leaf, &eval, 1); }
+
+void SearchTree::ExpandAndBackup(const Leaf* leaves, const EvalOutput* evals, int count) {
+  for (int i = 0; i < count; ++i) Expand(leaves[i], evals[i]);
+  // Each leaf's value at each node of its path, the solver's proofs first.
+  static thread_local std::vector<float> values, draws;
+  static thread_local std::vector<size_t> offsets;
+  offsets.resize(size_t(count) + 1);
+  offsets[0] = 0;
+  for (int i = 0; i < count; ++i) offsets[i + 1] = offsets[i] + leaves[i].path.size();
+  values.resize(offsets[count]);
+  draws.resize(offsets[count]);
+  for (int i = 0; i < count; ++i)
+    PathValues(leaves[i].path, -evals[i].Value(), evals[i].wdl[1], true, &values[offsets[i]], &draws[offsets[i]]);
+  // Then each node once for the run of consecutive leaves through it (those
+  // of one descent below a node are consecutive: the root takes one lock a
+  // batch).
+  for (int i = 0; i < count; ++i) {
+    const std::vector<uint32_t>& path = leaves[i].path;
+    for (size_t depth = path.size(); depth-- > 0;) {
+      const auto through = [&](int leaf) {
+        return leaves[leaf].path.size() > depth && leaves[leaf].path[depth] == path[depth];
+      };
+      if (i > 0 && through(i - 1)) continue;  // landed with the run of an earlier leaf
+      int end = i + 1;
+      while (end < count && through(end)) ++end;
+      Land(arena_[path[depth]], end - i, [&](int k) {
+        const size_t at = offsets[size_t(i + k)] + depth;
+        return std::make_pair(values[at], draws[at]);
+      });
+    }
+  }
+}
+
+void SearchTree::Expand(const Leaf& leaf, const EvalOutput& eval) {
   Node& node = arena_[leaf.path.back()];  // chunks never move: the reference survives Allocate
   assert(node.current_state() == Node::kPending);
   MoveList moves;
@@ -362,7 +400,6 @@ void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
   }
   // Publishes the children: selection reads them after seeing kExpanded.
   node.state.store(Node::kExpanded, std::memory_order_release);
-  Backup(leaf.path, -eval.Value(), eval.wdl[1], true);
 }
 
 bool SearchTree::TryProve(Node& node) {
@@ -409,7 +446,8 @@ bool SearchTree::TryProve(Node& node) {
   return true;
 }
 
-void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float draw, bool expanded) {
+void SearchTree::PathValues(const std::vector<uint32_t>& path, float value, float draw, bool expanded, float* values,
+                            float* draws) {
   // value is for the mover into the last node; it flips sign at each level.
   bool proving = params_.solver && expanded;  // a new expansion may prove its node
   for (size_t i = path.size(); i-- > 0;) {
@@ -422,16 +460,84 @@ void SearchTree::Backup(const std::vector<uint32_t>& path, float value, float dr
         draw = proven == Proven::kDraw ? 1.0f : 0.0f;
       }
     }
-    if (concurrent_) {
-      node.LockStats();
-      node.AddVisit(value, draw);
-      node.UnlockStatsAndLand();
-    } else {
-      AddInFlight(node, -1);
-      node.AddVisit(value, draw);
-    }
+    values[i] = value;
+    draws[i] = draw;
     value = -value;
   }
+}
+
+template <typename ValueOf>
+void SearchTree::Land(Node& node, int landed, ValueOf value_of) {
+  if (concurrent_) {
+    node.LockStats();
+  } else {
+    AddInFlight(node, -landed);
+  }
+  for (int k = 0; k < landed; ++k) {
+    const std::pair<float, float> visit = value_of(k);
+    node.AddVisit(visit.first, visit.second);
+  }
+  if (concurrent_) node.UnlockStatsAndLand(landed);
+}
+
+void SearchTree::BackupProven(const std::vector<uint32_t>& path, Proven proven, int count) {
+  float value = ProvenValue(proven);
+  const float draw = proven == Proven::kDraw ? 1.0f : 0.0f;
+  for (size_t i = path.size(); i-- > 0;) {
+    Land(arena_[path[i]], count, [&](int) { return std::make_pair(value, draw); });
+    value = -value;
+  }
+}
+
+struct SearchTree::Descent {
+  Leaf* leaves;
+  int count = 0;
+  std::vector<uint32_t>& path;
+  std::vector<uint64_t>& hashes;
+};
+
+int SearchTree::Descend(uint32_t index, const Position& pos, int budget, Descent* descent) {
+  Node& node = arena_[index];
+  descent->path.push_back(index);
+  descent->hashes.push_back(pos.hash());
+  int used = 0;
+  const Proven proven = node.result();
+  Node::State state = node.current_state();
+  if (proven != Proven::kUnknown) {
+    AddInFlight(node, budget);
+    BackupProven(descent->path, proven, budget);
+    used = budget;
+  } else if (state == Node::kLeaf) {
+    // One playout claims the expansion; the rest of the budget collides
+    // with it.
+    if (ClaimExpansion(node, &state)) {
+      Leaf& leaf = descent->leaves[descent->count++];
+      leaf.position = pos;
+      leaf.path = descent->path;
+      leaf.hashes = descent->hashes;
+      used = 1;
+    }
+  } else if (state == Node::kExpanded) {
+    const bool at_root = index == 0;
+    if (budget == 1) {
+      const uint32_t child = SelectChild(node, at_root);
+      AddInFlight(node, 1);
+      used = Descend(child, pos.Apply(arena_[child].edge_move()), 1, descent);
+    } else {
+      uint16_t shares[kMaxMoves] = {};
+      for (int k = 0; k < budget; ++k) ++shares[SelectChild(node, at_root, shares, uint32_t(k)) - node.first_child];
+      AddInFlight(node, budget);
+      for (int i = 0; i < node.num_children; ++i)
+        if (shares[i] > 0) {
+          const uint32_t child = node.first_child + i;
+          used += Descend(child, pos.Apply(arena_[child].edge_move()), shares[i], descent);
+        }
+    }
+    if (used < budget) AddInFlight(node, used - budget);
+  }
+  descent->path.pop_back();
+  descent->hashes.pop_back();
+  return used;
 }
 
 int SearchTree::Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided) {
@@ -444,16 +550,34 @@ int SearchTree::Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool
   while (count < max_leaves) {
     const Node& root = arena_[0];
     if (root.is_proven()) break;
+    const uint32_t started = concurrent_ ? 0 : root.n() + root.n_in_flight();
     if (concurrent_) {
       if (tickets == 0) {
-        uint32_t started = root_playouts_.load(std::memory_order_relaxed);
+        uint32_t taken = root_playouts_.load(std::memory_order_relaxed);
         do {
-          if (started >= visit_target) return count;
-          tickets = std::min(uint32_t(max_leaves - count), visit_target - started);
-        } while (!root_playouts_.compare_exchange_weak(started, started + tickets, std::memory_order_relaxed));
+          if (taken >= visit_target) return count;
+          tickets = std::min(uint32_t(max_leaves - count), visit_target - taken);
+        } while (!root_playouts_.compare_exchange_weak(taken, taken + tickets, std::memory_order_relaxed));
       }
-    } else if (root.n() + root.n_in_flight() >= visit_target) {
+    } else if (started >= visit_target) {
       break;
+    }
+    if (params_.multi_gather) {
+      // One descent for the batch; a second only where all of the first's
+      // playouts backed up proven nodes.
+      const int budget =
+          concurrent_ ? int(tickets) : int(std::min<uint32_t>(max_leaves - count, visit_target - started));
+      static thread_local std::vector<uint32_t> path;
+      static thread_local std::vector<uint64_t> hashes;
+      Descent descent{leaves + count, 0, path, hashes};
+      const int used = Descend(0, root_position_, budget, &descent);
+      count += descent.count;
+      if (concurrent_) tickets -= uint32_t(used);
+      if (used < budget) {
+        *collided = true;
+        break;
+      }
+      continue;
     }
     const Selection selection = SelectLeaf(&leaves[count]);
     if (selection == Selection::kCollision) {

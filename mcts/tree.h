@@ -99,10 +99,19 @@ class SearchTree {
   // Expands leaf (from SelectLeaf) with its evaluation, judges its children
   // by the rules, and backs up the value (proofs too, with the solver).
   void ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval);
+  // The same for leaves[0..count) of one Gather: every leaf expanded first,
+  // then each node's statistics updated once for the run of consecutive
+  // leaves through it (one lock, one landing of their in-flight counts).
+  void ExpandAndBackup(const Leaf* leaves, const EvalOutput* evals, int count);
 
   // Selects up to max_leaves leaves into leaves[0..n) and returns n; stops
   // early when the root is proven or has visit_target visits (counting those
-  // in flight), or on a collision, which sets *collided.
+  // in flight), or on a collision, which sets *collided. With
+  // params.multi_gather one descent takes them all (lc0's multi-gather): at
+  // each node the playouts are shared among its children by PUCT, each
+  // share counting as virtual loss for the next, and each node's in-flight
+  // count goes up once by its share; the leaves come in depth-first order.
+  // Else a descent a leaf (SelectLeaf).
   int Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided);
 
   // Returns whether the search is over: the root is proven or has
@@ -132,16 +141,43 @@ class SearchTree {
   std::vector<Move> PrincipalVariation(Move first, int max_length) const;
 
  private:
-  uint32_t SelectChild(const Node& parent, bool at_root) const;
-  uint32_t SelectGumbelRoot() const;
+  // The child PUCT picks; with `shares`, shares[i] more playouts counted in
+  // flight through child i and `parent_shares` through the parent (a
+  // multi-gather's shares so far).
+  uint32_t SelectChild(const Node& parent, bool at_root, const uint16_t* shares = nullptr,
+                       uint32_t parent_shares = 0) const;
+  uint32_t SelectGumbelRoot(const uint16_t* shares) const;
+  // A multi-gather's descent below node `index`, at position pos, with
+  // `budget` playouts (not yet counted in the node's in-flight count);
+  // returns those used: leaves claimed and visits of proven nodes backed
+  // up. The rest met a collision.
+  struct Descent;
+  int Descend(uint32_t index, const Position& pos, int budget, Descent* descent);
+  // Expands leaf with its evaluation (no backup).
+  void Expand(const Leaf& leaf, const EvalOutput& eval);
+  // Writes the value and draw probability that a playout of `value` (for
+  // the mover into the path's last node) backs up into each node of the
+  // path; with `expanded` (the last node just expanded) the solver's proofs
+  // along the way first.
+  void PathValues(const std::vector<uint32_t>& path, float value, float draw, bool expanded, float* values,
+                  float* draws);
   void FillRootChildren(std::vector<RootChild>* children) const;
   void DrawGumbel();
   Proven JudgeChild(const Leaf& leaf, const HashFilter& seen, Move move, const Position& child, Color mover) const;
   bool TryProve(Node& node);
-  // Backs a value up the path, each node's in-flight count coming down;
-  // `expanded`: the last node was just expanded (the solver may prove it).
-  void Backup(const std::vector<uint32_t>& path, float value, float draw, bool expanded);
+  // Adds `landed` visits to node, value_of(k) the (value, draw) of the
+  // k-th, and takes them off its in-flight count (with threads under the
+  // node's lock, landed in one step).
+  template <typename ValueOf>
+  void Land(Node& node, int landed, ValueOf value_of);
+  // Backs `count` visits of a proven node's value up the path, each node's
+  // in-flight count coming down by count.
+  void BackupProven(const std::vector<uint32_t>& path, Proven proven, int count);
   void AddInFlight(Node& node, int delta);
+  // Claims the expansion of a leaf in *state kLeaf (kPending now, the
+  // claimer's playout in flight); with threads another may have claimed it
+  // first: false, *state what it made.
+  bool ClaimExpansion(Node& node, Node::State* state);
   // Returns the node's number of children once they are published, else 0.
   static int PublishedChildren(const Node& node);
   void ApplyNoise();

@@ -42,8 +42,10 @@ sampled() {
   nvidia-smi -L
   echo
   [ "$only" = gpu ] || {
-  echo "== bench scaling: the cpu's cores (the engine's search, int8 self-play workers)"
-  "$loaz" bench scaling --net nets/default.safetensors --seconds 2 --rounds 1 --counts 1 2 4 8 14 16 --no-train
+  echo "== bench scaling: the cpu's cores (the engine's search against independent ones, multi-gather versus"
+  echo "   a descent a leaf, int8 self-play workers)"
+  "$loaz" bench scaling --net nets/default.safetensors --seconds 1.5 --rounds 1 --counts 1 2 4 8 16 --no-train \
+    --versus multi_gather=true
   echo
   echo "== bench net --device cuda: the shipped net, then configs/gpu.yaml's 10x128"
   "$loaz" bench net --device cuda --net nets/default.safetensors --batches 1 16 64 256 1024 --seconds 0.5

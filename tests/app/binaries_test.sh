@@ -43,6 +43,16 @@ if [ -n "$loaz_torch" ]; then
   for precision in fp32 bf16; do
     grep -Eq "^$precision +[0-9]+ +[0-9.]+x +[0-9]+\.[0-9]+$" <<<"$bench" || fail "bench train has no $precision row: $bench"
   done
+  # The engine search of two settings, turn about: each its rows, then the
+  # second against the first.
+  bench=$("$loaz" bench scaling --blocks 1 --channels 8 --counts 1 --seconds 0.1 --rounds 1 --no-train \
+    --search multi_gather=false --versus multi_gather=true)
+  grep -q "^versus: the same search with multi_gather=true" <<<"$bench" || fail "bench scaling --versus: no versus line: $bench"
+  for figure in "search, uniform" "search, net"; do
+    grep -Eq "^$figure, versus +1 +[0-9]+ playouts/s" <<<"$bench" || fail "bench scaling: no '$figure, versus' row: $bench"
+    grep -Eq "^$figure, versus +1 +[0-9]+\.[0-9]+ x +\(versus / first" <<<"$bench" ||
+      fail "bench scaling: no '$figure' ratio: $bench"
+  done
   # On the GPU: its rows where LibTorch sees one, else one line naming it.
   code=0
   bench=$("$loaz" bench net --device cuda --blocks 1 --channels 8 --batches 2 --seconds 0.05 2>&1) || code=$?
@@ -88,6 +98,7 @@ one_line_error 2 "loaz perft: error:" "$loaz" perft --depth 2 --frobnicate
 if [ -n "$loaz_torch" ]; then
   one_line_error 2 "give either CONFIG or --run" "$loaz" train
   one_line_error 2 "--device" "$loaz" bench train --device tpu
+  one_line_error 2 "--versus: unknown key 'frobnicate'" "$loaz" bench scaling --versus frobnicate=1
 fi
 one_line_error 1 "position ''" "$loaz" perft --fen "" --depth 1
 one_line_error 1 "is a folder, not a file" "$loaz" replay "$tmp"

@@ -36,22 +36,31 @@ void ExpectConsistent(const SearchResult& result) {
   EXPECT_EQ(sum + 1, result.visits);
 }
 
+// Searches game to `playouts` visits without an early stop; expects a legal
+// move, a consistent root and, unless the root is proven, the visits
+// exactly.
+SearchResult SearchToTarget(Search& search, const Game& game, int playouts) {
+  SearchLimits limits;
+  limits.playouts = playouts;
+  limits.early_stop = false;
+  const SearchResult result = search.Run(game, limits);
+  EXPECT_TRUE(game.position().IsLegal(result.best_move));
+  ExpectConsistent(result);
+  if (result.proven == Proven::kUnknown) {
+    EXPECT_EQ(result.visits, uint32_t(playouts));
+  }
+  return result;
+}
+
 TEST(SearchTest, ManyThreadsReturnLegalMoves) {
-  SearchParams params;
-  params.threads = 4;
-  params.leaves_per_batch = 4;
-  HashEvaluator evaluator;
-  Search search(&evaluator, params);
-  for (const Game& game : SomeGames(12, 3)) {
-    SearchLimits limits;
-    limits.playouts = 600;
-    limits.early_stop = false;
-    const SearchResult result = search.Run(game, limits);
-    EXPECT_TRUE(game.position().IsLegal(result.best_move));
-    ExpectConsistent(result);
-    if (result.proven == Proven::kUnknown) {
-      EXPECT_EQ(result.visits, 600u);
-    }
+  for (bool multi_gather : {false, true}) {
+    SearchParams params;
+    params.threads = 4;
+    params.leaves_per_batch = 4;
+    params.multi_gather = multi_gather;
+    HashEvaluator evaluator;
+    Search search(&evaluator, params);
+    for (const Game& game : SomeGames(12, 3)) SearchToTarget(search, game, 600);
   }
 }
 
@@ -98,6 +107,8 @@ TEST(SearchTest, OneThreadSearchesAsRecorded) {
 TEST(SearchTest, ProgressReadsARunningSearchOfManyThreads) {
   SearchParams params;
   params.threads = 4;
+  params.leaves_per_batch = 3;
+  params.multi_gather = true;
   HashEvaluator evaluator;
   Search search(&evaluator, params);
   const Game game;
@@ -132,23 +143,19 @@ TEST(SearchTest, ProgressReadsARunningSearchOfManyThreads) {
 TEST(SearchTest, ThePoolServesSearchAfterSearch) {
   // Many short searches on one pool, the tree kept from move to move; each
   // ends with its visit count exactly and a consistent root.
-  SearchParams params;
-  params.threads = 3;
-  params.leaves_per_batch = 2;
-  HashEvaluator evaluator;
-  Search search(&evaluator, params);
-  Game game;
-  for (int ply = 0; ply < 40 && !game.over(); ++ply) {
-    SearchLimits limits;
-    limits.playouts = 300;
-    limits.early_stop = false;
-    const SearchResult result = search.Run(game, limits);
-    ASSERT_TRUE(game.position().IsLegal(result.best_move));
-    ExpectConsistent(result);
-    if (result.proven == Proven::kUnknown) {
-      EXPECT_EQ(result.visits, 300u);
+  for (bool multi_gather : {false, true}) {
+    SearchParams params;
+    params.threads = 3;
+    params.leaves_per_batch = multi_gather ? 5 : 2;
+    params.multi_gather = multi_gather;
+    HashEvaluator evaluator;
+    Search search(&evaluator, params);
+    Game game;
+    for (int ply = 0; ply < 40 && !game.over(); ++ply) {
+      const SearchResult result = SearchToTarget(search, game, 300);
+      ASSERT_TRUE(game.position().IsLegal(result.best_move)) << multi_gather;
+      game.Play(result.best_move);
     }
-    game.Play(result.best_move);
   }
 }
 
