@@ -4,20 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 layers=(core alphabeta mcts net play run train serve app)
-rank_of() {
-  local i
-  for i in "${!layers[@]}"; do [ "${layers[$i]}" = "$1" ] && echo "$i" && return; done
-  echo -1
-}
+# Each layer's rank, looked up without a process a line (a loaded machine
+# runs this among the unit tests).
+declare -A rank
+for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 found=0
+include='^#include "([a-z_]+)/'
 for folder in "${layers[@]}"; do
-  own=$(rank_of "$folder")
+  own=${rank[$folder]}
   while IFS= read -r line; do
-    file=${line%%:*}
-    target=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<<"${line#*:}")
-    rank=$(rank_of "$target")
-    if [ "$rank" -gt "$own" ]; then
-      echo "$file includes $target/ (a higher layer): ${line#*:}"
+    [[ ${line#*:} =~ $include ]] || continue
+    target=${BASH_REMATCH[1]}
+    if [ "${rank[$target]:--1}" -gt "$own" ]; then
+      echo "${line%%:*} includes $target/ (a higher layer): ${line#*:}"
       found=1
     fi
   done < <(grep -HE '^#include "[a-z_]+/' "$folder"/*.h "$folder"/*.cpp 2>/dev/null || true)
