@@ -98,8 +98,9 @@ double EncodeNanoseconds(const std::vector<Position>& positions, InputFeatures f
   return timer.Seconds() / (double(calls) * positions.size()) * 1e9;
 }
 
-// The machine's peak rates on `threads` cores, from /proc/cpuinfo, for the
-// instructions its kernels use: float32 is clock x FMA lanes (AVX-512: 16,
+// The machine's peak rates on `threads` cores for the instructions
+// oneDNN's kernels use here (OneDnnIsa: what the processor has, or a cap
+// of ONEDNN_MAX_CPU_ISA): float32 is clock x FMA lanes (AVX-512: 16,
 // AVX2: 8) x 2 FMA units x 2 flops, where AMD's Zen 4 (family 25) runs a
 // 512-bit operation on both of its 256-bit units; int8 with VNNI is four
 // times that (vpdpbusd adds four byte products into each 32-bit lane where
@@ -138,20 +139,18 @@ PeakRates MachinePeak(int threads) {
   double mhz = 0;
   int family = 0;
   bool avx512 = false, avx2 = false, amx = false, vnni = false, amd = false;
-  auto has = [&line](const char* flag) {
-    return (line + " ").find(std::string(" ") + flag + " ") != std::string::npos;
-  };
   while (std::getline(cpuinfo, line)) {
     if (mhz == 0 && line.rfind("cpu MHz", 0) == 0) mhz = std::stod(line.substr(line.find(':') + 1));
     if (family == 0 && line.rfind("cpu family", 0) == 0) family = std::stoi(line.substr(line.find(':') + 1));
     if (line.rfind("vendor_id", 0) == 0) amd = amd || line.find("AuthenticAMD") != std::string::npos;
-    if (line.rfind("flags", 0) == 0) {
-      avx512 = avx512 || has("avx512f");
-      avx2 = avx2 || has("avx2");
-      amx = amx || has("amx_int8");
-      vnni = vnni || has("avx512_vnni") || has("avx_vnni");
-    }
   }
+  // The instructions oneDNN's kernels use (ONEDNN_MAX_CPU_ISA may cap them
+  // below what the processor has).
+  const std::string isa = OneDnnIsa();
+  avx512 = isa.rfind("avx512", 0) == 0 || isa == "amx";
+  avx2 = avx512 || isa.rfind("avx2", 0) == 0;
+  amx = isa == "amx";
+  vnni = isa.find("vnni") != std::string::npos || isa == "avx512+bf16";
   const int lanes = avx512 ? 16 : avx2 ? 8 : 4;
   const bool split_512 = avx512 && amd && family == 25;
   const int units = split_512 ? 1 : 2;
@@ -267,8 +266,8 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
               choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
   std::printf("threads: %d inference threads (LibTorch intra-op %d; cpu: chunks of a batch over OpenMP)\n", threads,
               TorchIntraOpThreads());
-  std::printf("cpu: layers on oneDNN %s; the global pooling and the heads' last layers on Eigen\n",
-              OneDnnVersion().c_str());
+  std::printf("cpu: layers on %s; the global pooling and the heads' last layers on Eigen\n",
+              CpuKernelsSummary().c_str());
   std::printf("peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = %s\n", peak.fp32, peak.fp32_how.c_str(),
               peak.int8, peak.int8_how.c_str());
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",

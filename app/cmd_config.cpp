@@ -14,6 +14,7 @@
 #include "core/param_visitor.h"
 #include "mcts/search_params.h"
 #include "net/backends.h"
+#include "net/cpu_net.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
 #include "play/players.h"
@@ -61,6 +62,7 @@ void PrintBackends() {
     std::printf("  %-8s priority %d  %-34s %s%s%s\n", backend.name.c_str(), backend.priority, where.c_str(),
                 backend.usage.c_str(), old.c_str(), backend.missing.empty() ? "" : "; not in this program");
   }
+  std::printf("  cpu here: %s\n", CpuKernelsSummary().c_str());
 }
 
 }  // namespace

@@ -152,14 +152,23 @@ const char* PrecisionName(Precision p) { return p == Precision::kInt8 ? "int8" :
 Precision ResolvePrecision(const std::string& option) {
   if (option == "fp32") return Precision::kFp32;
   if (option != "int8" && option != "auto") throw Error("precision: '" + option + "' is not fp32, int8 or auto");
-  if (__builtin_cpu_supports("avx2")) return Precision::kInt8;
-  // Without AVX2 oneDNN has no fast int8 convolution (SSE4.1 kernels at best).
+  if (OneDnnHasFastInt8()) return Precision::kInt8;
+  // Below AVX2 (a processor without it, or oneDNN capped by
+  // ONEDNN_MAX_CPU_ISA) oneDNN's int8 kernels are no faster than fp32.
   if (option == "int8") {
     static std::once_flag said;
-    std::call_once(said,
-                   [] { std::fprintf(stderr, "precision int8: this processor has no AVX2; the net runs in fp32\n"); });
+    std::call_once(said, [] {
+      std::fprintf(stderr, "precision int8: oneDNN runs %s here, below AVX2; the net runs in fp32\n",
+                   OneDnnIsa().c_str());
+    });
   }
   return Precision::kFp32;
+}
+
+std::string CpuKernelsSummary() {
+  std::string line = "oneDNN " + OneDnnVersion() + "; auto: ";
+  if (!OneDnnHasFastInt8()) return line + "fp32 (int8 needs AVX2)";
+  return line + "int8, " + Levels().Describe();
 }
 
 // A chunk's activations, NHWC (net/onednn_trunk.h): a row a square of a
@@ -192,7 +201,7 @@ class CpuNet::Workspace {
 
 CpuNet::CpuNet(const ExportedNet& net, Precision precision)
     : config_(net.config), precision_(precision), layers_(std::make_unique<Layers>()) {
-  CheckTensorLayout(net);
+  CheckTensors(net);
   Layers& l = *layers_;
   l.convs.push_back(PaddedInput(Fold(net, "stem.conv", "stem.bn").Weights(), kStemInputMultiple));
   for (int b = 0; b < config_.blocks; ++b) {
@@ -219,6 +228,7 @@ CpuNet::CpuNet(const ExportedNet& net, Precision precision)
     if (block.pooling) block.pool = LoadLinear(net, prefix + ".pool");
     l.blocks.push_back(std::move(block));
   }
+  CheckFiniteOutputs(net.source);
   if (precision_ == Precision::kInt8) {
     l.onednn =
         std::make_unique<OneDnnTrunk>(l.convs, OneDnnTrunk::Type::kInt8, Int8Io(InputRanges(CalibrationPositions())));
@@ -263,6 +273,21 @@ std::vector<QuantizedIo> CpuNet::Int8Io(const std::vector<ChannelRanges>& ranges
     chain(head, head + 1);
   }
   return io;
+}
+
+void CpuNet::CheckFiniteOutputs(const std::string& source) const {
+  const Position start = Position::Start();
+  std::vector<float> input(std::size_t(config_.input_planes()) * kNumSquares);
+  std::vector<float> outputs(kPolicySize + 3 + 1);
+  EncodePositions(&start, 1, input.data(), config_.features());
+  WorkspacePtr ws = NewWorkspace();
+  const OneThreadTeam one_thread;
+  Forward(input.data(), 1, outputs.data(), outputs.data() + kPolicySize, outputs.data() + kPolicySize + 3, *ws);
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (!std::isfinite(outputs[i]))
+      throw Error(source + ": the net's " + (i < kPolicySize ? "policy" : i < kPolicySize + 3 ? "value" : "moves-left") +
+                  " output on the starting position is " + std::to_string(outputs[i]) +
+                  "; a net must be finite to play");
 }
 
 std::vector<ChannelRanges> CpuNet::InputRanges(const std::vector<Position>& positions) const {

@@ -29,9 +29,16 @@ enum class Precision { kFp32, kInt8 };
 const char* PrecisionName(Precision p);
 
 // Resolves a precision option, "fp32", "int8" or "auto", for this
-// processor: auto is int8 where the processor has AVX2 (its int8 kernel),
-// else fp32; int8 without AVX2 is fp32 with one line on stderr saying so.
+// processor: auto is int8 where oneDNN runs AVX2 or wider (as
+// ONEDNN_MAX_CPU_ISA may cap it), else fp32; int8 below AVX2 is fp32 with
+// one line on stderr saying so.
 Precision ResolvePrecision(const std::string& option);
+
+// One line on the cpu's kernels here: oneDNN's version and instruction
+// set, what auto runs, and the int8 scheme, e.g. "oneDNN 2.6.3 (avx2);
+// auto: int8, 8-bit activations, 7-bit weights (16-bit sums,
+// saturation-free)" (`loaz bench net`, `loaz config`).
+std::string CpuKernelsSummary();
 
 // The forward pass of an exported net. Immutable after construction.
 class CpuNet {
@@ -67,6 +74,9 @@ class CpuNet {
   // Runs layer `layer` (0: the stem; 1 + 2b, 2 + 2b: block b's; then the
   // heads') on n positions' NHWC activations.
   void RunLayer(int layer, int n, const void* in, const void* residual, void* out, Workspace& ws) const;
+  // Throws Error naming source when the outputs on the starting position
+  // are not all finite (weights that overflow): such a net must not play.
+  void CheckFiniteOutputs(const std::string& source) const;
   // Returns the ranges of each layer's input over positions, in fp32.
   std::vector<ChannelRanges> InputRanges(const std::vector<Position>& positions) const;
   // Returns how each layer reads and writes in int8, from its input's range.

@@ -38,12 +38,6 @@ dnnl::stream& Stream() {
 
 }  // namespace
 
-// Without VNNI (AVX2, AVX-512F), oneDNN's int8 kernels add pairs of byte
-// products into 16-bit lanes (vpmaddubsw), which an unsigned input of up to
-// 127 times a signed weight cannot overflow (2 x 127 x 128 < 32768); a
-// signed input is shifted up by 128 inside oneDNN, so its weights keep 7
-// bits instead (2 x 255 x 63). With VNNI or AMX the products are summed in
-// 32 bits, and unsigned inputs take all 8 bits.
 bool WideByteSums() {
   switch (dnnl::get_effective_cpu_isa()) {
     case dnnl::cpu_isa::avx2_vnni:
@@ -56,10 +50,35 @@ bool WideByteSums() {
   }
 }
 
-float MaxUnsigned() {
-  static const float levels = WideByteSums() ? 255.0f : 127.0f;
+const Int8Levels& Levels() {
+  static const Int8Levels levels = [] {
+    Int8Levels l;
+    l.wide = WideByteSums();
+    if (!l.wide) {
+      // Of the saturation-free schemes for 16-bit sums, 7-bit activations
+      // with 8-bit weights keep the nets closest to fp32 (8-bit activations
+      // with 7-bit weights: the shipped net's mean prior distance 0.064
+      // against 0.028; docs/INFERENCE.md, How many bits).
+      l.max_unsigned = 127;
+      l.max_weight = 127;
+      l.max_signed_weight = 126;
+      l.signed_weight_grain = 2;
+    }
+    return l;
+  }();
   return levels;
 }
+
+std::string Int8Levels::Describe() const {
+  const auto levels = [](float top, int grain) {
+    return "+-" + std::to_string(int(top) / grain) + (grain > 1 ? " (x" + std::to_string(grain) + ")" : "");
+  };
+  return "activations u8 0.." + std::to_string(int(max_unsigned)) + ", weights " + levels(max_weight, 1) +
+         ", after a signed input " + levels(max_signed_weight, signed_weight_grain) + "; " +
+         (wide ? "32-bit sums" : "16-bit pair sums") + ", saturation-free";
+}
+
+float MaxUnsigned() { return Levels().max_unsigned; }
 
 std::vector<float> QuantizationSteps(const ChannelRanges& range) {
   const bool negative = *std::min_element(range.min.begin(), range.min.end()) < 0;
@@ -91,38 +110,38 @@ QuantizedIo QuantizedIo::FloatInput(const ChannelRanges& range) {
   return io;
 }
 
-std::string OneDnnVersion() {
-  const dnnl_version_t* v = dnnl::version();
-  const char* isa = "other";
+std::string OneDnnIsa() {
   switch (dnnl::get_effective_cpu_isa()) {
     case dnnl::cpu_isa::sse41:
-      isa = "sse4.1";
-      break;
+      return "sse4.1";
     case dnnl::cpu_isa::avx:
-      isa = "avx";
-      break;
+      return "avx";
     case dnnl::cpu_isa::avx2:
-      isa = "avx2";
-      break;
+      return "avx2";
     case dnnl::cpu_isa::avx2_vnni:
-      isa = "avx2+vnni";
-      break;
+      return "avx2+vnni";
     case dnnl::cpu_isa::avx512_core:
-      isa = "avx512";
-      break;
+      return "avx512";
     case dnnl::cpu_isa::avx512_core_vnni:
-      isa = "avx512+vnni";
-      break;
+      return "avx512+vnni";
     case dnnl::cpu_isa::avx512_core_bf16:
-      isa = "avx512+bf16";
-      break;
+      return "avx512+bf16";
     case dnnl::cpu_isa::avx512_core_amx:
-      isa = "amx";
-      break;
+      return "amx";
     default:
-      break;
+      return "other";
   }
-  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + " (" + isa + ")";
+}
+
+bool OneDnnHasFastInt8() {
+  const std::string isa = OneDnnIsa();
+  return isa != "sse4.1" && isa != "avx" && isa != "other";
+}
+
+std::string OneDnnVersion() {
+  const dnnl_version_t* v = dnnl::version();
+  return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + " (" +
+         OneDnnIsa() + ")";
 }
 
 struct OneDnnTrunk::Layer {
@@ -229,8 +248,9 @@ OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type, 
       // lcm(in, 64) values: the channels' repeated, a whole number of squares.
       for (int j = 0; j < std::lcm(c.in, 64); ++j) layer->inverse_step.push_back(1.0f / q.input_step[j % c.in]);
     // The weights that multiply the quantized inputs, quantized per output
-    // channel to 127 (63 with a signed input).
-    const float max_weight = q.signed_input ? 63.0f : 127.0f;
+    // channel to the levels the kernels allow (Int8Levels), in whole grains.
+    const float max_weight = Levels().MaxWeight(q.signed_input);
+    const int grain = Levels().WeightGrain(q.signed_input);
     layer->quantized.resize(folded.size());
     for (int o = 0; o < c.out; ++o) {
       float largest = 0;
@@ -242,7 +262,8 @@ OneDnnTrunk::OneDnnTrunk(const std::vector<TrunkConvWeights>& convs, Type type, 
         }
       const float weight_scale = largest > 0 ? largest / max_weight : 1.0f;
       for (int j = 0; j < c.in * taps; ++j)
-        layer->quantized[o * c.in * taps + j] = int8_t(std::lround(folded[o * c.in * taps + j] / weight_scale));
+        layer->quantized[o * c.in * taps + j] =
+            int8_t(grain * std::lround(folded[o * c.in * taps + j] / (grain * weight_scale)));
       layer->output_scale.push_back(weight_scale / (layer->quantized_output ? q.output_step[o] : 1.0f));
       layer->bias.push_back(c.bias[o] / weight_scale);
     }

@@ -46,12 +46,39 @@ struct ChannelRanges {
   std::vector<float> min, max;
 };
 
-// The levels of an 8-bit value (docs/INFERENCE.md, How many bits): a
-// signed one takes -127..127; an unsigned one 0..255 where the kernels sum
-// byte products in 32 bits (VNNI, AMX: WideByteSums), else 0..127, which
-// the 16-bit sums of vpmaddubsw cannot overflow.
+// The levels of 8-bit values on the kernels oneDNN runs here
+// (docs/INFERENCE.md, How many bits), chosen so that no sum of byte
+// products can saturate on any instruction set. With VNNI or AMX
+// (WideByteSums) the products are summed in 32 bits: activations take all
+// 8 bits (u8 0..255, s8 -127..127) and weights -127..127, but a signed
+// input's weights -63..63 (8 bits there made the tests' nets no closer to
+// fp32; docs/INFERENCE.md). Without (SSE4.1,
+// AVX2, AVX-512F) vpmaddubsw adds pairs of u8 x s8 products into
+// saturating 16-bit lanes: u8 activations keep 0..127 and weights 8 bits
+// (2 x 127 x 127 < 32768); a signed input is shifted up by 128 inside
+// oneDNN (1..255), which then halves its weights itself (a weight of 1
+// would read 0), so those weights are given as even numbers to +-126 and
+// halve exactly to 7 bits (2 x 255 x 63 < 32768).
 inline constexpr float kMaxSigned = 127.0f;
+struct Int8Levels {
+  bool wide = false;           // byte products summed in 32 bits (VNNI, AMX)
+  float max_unsigned = 255;    // an unsigned activation: 0..max_unsigned
+  float max_weight = 127;      // a weight of a layer whose input is unsigned: +-max_weight
+  float max_signed_weight = 63;  // ... whose input is signed: +-this, a multiple of signed_weight_grain
+  int signed_weight_grain = 1;
+
+  // The weights' levels of a layer and the step between two of them, in
+  // levels (the grain): its precision is max / grain levels a side.
+  float MaxWeight(bool signed_input) const { return signed_input ? max_signed_weight : max_weight; }
+  int WeightGrain(bool signed_input) const { return signed_input ? signed_weight_grain : 1; }
+  // "activations u8 0..127, weights +-127, after a signed input +-63 (x2);
+  // 16-bit pair sums, saturation-free" and the like.
+  std::string Describe() const;
+};
 bool WideByteSums();
+// The levels for the kernels oneDNN runs in this process (its instruction
+// set, as ONEDNN_MAX_CPU_ISA may cap it), fixed at the first call.
+const Int8Levels& Levels();
 float MaxUnsigned();
 
 // Returns x / step (x times its inverse) rounded to nearest and clamped to
@@ -83,6 +110,12 @@ struct QuantizedIo {
 // Returns oneDNN's version and the instruction set its kernels use here,
 // e.g. "2.6.3 (avx2)".
 std::string OneDnnVersion();
+// Returns the instruction set oneDNN's kernels use here: "sse4.1", "avx",
+// "avx2", "avx2+vnni", "avx512", "avx512+vnni", "avx512+bf16", "amx".
+std::string OneDnnIsa();
+// Whether oneDNN runs int8 convolutions here on AVX2 or wider (the
+// evaluator's int8 needs it: SSE4.1 kernels are no faster than fp32).
+bool OneDnnHasFastInt8();
 
 class OneDnnTrunk {
  public:

@@ -140,6 +140,45 @@ TEST(ExportTest, ErrorsNameTheFault) {
   }
 }
 
+// A net that is not finite plays moves of no meaning: a NaN or an infinity
+// among its weights is refused when it is read (naming the file and the
+// tensor), and finite weights whose outputs overflow when an evaluator is
+// built from them.
+TEST(ExportTest, ANetThatIsNotFiniteIsRefusedAtLoadTime) {
+  const NetConfig config = SmallConfig(2, 16, 1, true);
+  for (float bad : {std::nanf(""), INFINITY}) {
+    ExportedNet net = RandomExport(config, 8);
+    net.tensors.at("blocks.1.conv1.weight").data[5] = bad;
+    const std::string path = TempPath("not_finite.safetensors");
+    WriteExport(path, net);
+    try {
+      ReadExport(path);
+      FAIL() << "a net holding " << bad << " was read";
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path), std::string::npos) << message;
+      EXPECT_NE(message.find("blocks.1.conv1.weight"), std::string::npos) << message;
+      EXPECT_NE(message.find("element 5"), std::string::npos) << message;
+    }
+    net.source = path;
+    EXPECT_THROW(CpuEvaluator(net, 1, Precision::kFp32), Error);
+  }
+  ExportedNet overflowing = RandomExport(config, 9);
+  overflowing.source = "overflowing.safetensors";
+  for (auto& [name, tensor] : overflowing.tensors)
+    if (name.find("conv") != std::string::npos && name.find("weight") != std::string::npos)
+      for (float& w : tensor.data) w *= 1e20f;
+  CheckTensors(overflowing);  // every weight finite
+  for (Precision precision : {Precision::kFp32, Precision::kInt8}) {
+    try {
+      CpuEvaluator evaluator(overflowing, 1, precision);
+      FAIL() << "a net whose outputs overflow was built, precision " << PrecisionName(precision);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("overflowing.safetensors: the net's"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ExportTest, AverageIsTheElementwiseMeanOfItsNets) {
   const NetConfig config = SmallConfig(2, 16, 2, true);
   std::vector<ExportedNet> nets = {RandomExport(config, 1), RandomExport(config, 2), RandomExport(config, 3)};

@@ -23,6 +23,7 @@
 #include "net/calibration.h"
 #include "net/cpu_net.h"
 #include "net/export.h"
+#include "net/onednn_trunk.h"
 #include "tests/net/random_net.h"
 
 namespace loa {
@@ -129,7 +130,7 @@ TEST(Int8ConnectionTest, ANetOfTheConnectionSetRunsInInt8AsInFp32) {
   config.input_features = "connection";
   const ExportedNet net = testing::RandomExport(config, 31);
   CpuEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
-  if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "no AVX2: int8 falls back to fp32";
+  if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "below AVX2: int8 runs fp32";
   const std::vector<Position> positions = RandomPositions(200, 31);
   std::vector<EvalOutput> a(positions.size()), b(positions.size());
   fp32.Evaluate(positions.data(), int(positions.size()), a.data());
@@ -191,7 +192,7 @@ TEST_F(Int8Test, SearchesChooseTheSameMoveInMostPositions) {
 TEST(Int8ShippedNetTest, SearchesValuesAndPriorsFollowFp32) {
   const ExportedNet net = ReadNetFile(kSource + "/nets/default.safetensors");
   CpuEvaluator fp32(net, 1, Precision::kFp32), int8(net, 1, Precision::kInt8);
-  if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "no AVX2: int8 falls back to fp32";
+  if (int8.precision() != Precision::kInt8) GTEST_SKIP() << "below AVX2: int8 runs fp32";
   const std::vector<Position> positions = TestPositions(fp32, 24, 2);
   const int n = int(positions.size());
   std::vector<EvalOutput> a(n), b(n);
@@ -238,8 +239,10 @@ TEST_F(Int8Test, ThreadsGiveTheOutputsOfOneThread) {
   }
 }
 
-TEST_F(Int8Test, AnInt8RequestFallsBackOnlyWithoutAvx2) {
+// int8 where oneDNN runs AVX2 or wider, as capped (ONEDNN_MAX_CPU_ISA).
+TEST(Int8PrecisionTest, AnInt8RequestFallsBackBelowAvx2) {
   EXPECT_EQ(ResolvePrecision("fp32"), Precision::kFp32);
+  EXPECT_EQ(ResolvePrecision("int8"), OneDnnHasFastInt8() ? Precision::kInt8 : Precision::kFp32);
   EXPECT_EQ(ResolvePrecision("int8"), ResolvePrecision("auto"));
   EXPECT_THROW(ResolvePrecision("bf16"), Error);
 }

@@ -104,7 +104,8 @@ TEST(OneDnnTrunkTest, ConvolutionsFollowTheDefinitionInBothPrecisions) {
                 }
                 sum_x += 9 * levels;
               }
-              const double weight_step = largest / (negative_inputs ? 63.0 : 127.0);
+              const double weight_step =
+                  largest / (Levels().MaxWeight(negative_inputs) / Levels().WeightGrain(negative_inputs));
               bound += input_rounding + 0.5 * weight_step * sum_x;
             }
             for (int i = 0; i < n * 64; ++i) {
@@ -209,17 +210,61 @@ TEST(OneDnnTrunkTest, LinearLayersAndOneByOneConvolutions) {
       std::vector<unsigned char> scratch(trunk.ScratchBytes(n));
       std::vector<float> out(expected.size(), -7.0f);
       trunk.Run(0, n, in.data(), nullptr, out.data(), scratch.data());
-      const double bound = type == OneDnnTrunk::Type::kFp32 ? 1e-4 : 0.03 * Largest(expected);
-      for (std::size_t i = 0; i < out.size(); ++i)
+      // In int8 the error of an output is a sum of many independent
+      // roundings (each input to half its step, each weight to half its
+      // channel's): five of its standard deviations, computed from the
+      // levels the kernels allow (on VNNI the bound is tighter).
+      const std::vector<float> step = QuantizationSteps(RangeOf(in, channels));
+      const int taps = w.kernel * w.kernel, side = w.OutputSquares() == 1 ? 1 : 8;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        double bound = 1e-4;
+        if (type == OneDnnTrunk::Type::kInt8) {
+          const int o = int(i % w.out), square = int(i / w.out % (side * side)), p = int(i / w.out / (side * side));
+          double largest = 0;
+          for (int j = 0; j < w.in * taps; ++j)
+            largest = std::max(largest, std::abs(double(w.weight[o * w.in * taps + j]) * w.scale[o] * step[j / taps]));
+          const double weight_step = largest / Levels().max_weight;  // in units of an input step
+          double variance = 0;
+          for (int c = 0; c < w.in; ++c)
+            for (int t = 0; t < taps; ++t) {
+              // The tap's input square: the kernel's own for a linear
+              // layer, the output's for a 1x1 convolution.
+              const int sq = w.kernel == 8 ? t : square;
+              const double x = in[(std::size_t(p) * 64 + sq) * w.in + c];
+              const double wt = double(w.weight[(o * w.in + c) * taps + t]) * w.scale[o];
+              variance += (wt * step[c]) * (wt * step[c]) / 12 + (x / step[c] * weight_step) *
+                                                                      (x / step[c] * weight_step) / 12;
+            }
+          bound += 5 * std::sqrt(variance);
+        }
         ASSERT_NEAR(out[i], expected[i], bound) << "kernel " << w.kernel << " type " << int(type) << " at " << i;
+      }
     }
   }
 }
 
-// Eight unsigned bits where the kernels sum byte products in 32 bits,
-// seven where 16-bit sums could overflow.
-TEST(OneDnnTrunkTest, UnsignedLevelsFollowTheKernels) {
-  EXPECT_EQ(MaxUnsigned(), WideByteSums() ? 255.0f : 127.0f);
+// The levels follow the kernels: eight bits for every activation and
+// weight where byte products are summed in 32 bits (VNNI, AMX); else seven
+// for an unsigned activation and for a signed input's weights, so that no
+// 16-bit pair sum can saturate.
+TEST(OneDnnTrunkTest, LevelsFollowTheKernels) {
+  const Int8Levels& l = Levels();
+  EXPECT_EQ(l.wide, WideByteSums());
+  EXPECT_EQ(MaxUnsigned(), l.wide ? 255.0f : 127.0f);
+  for (bool signed_input : {false, true}) {
+    // The largest pair of products a kernel adds, in the units it adds
+    // them: a signed input is shifted up by 128 (to 1..255), and without
+    // VNNI oneDNN halves its weights.
+    const double input = signed_input ? kMaxSigned + 128 : l.max_unsigned;
+    const double weight = l.MaxWeight(signed_input) / (signed_input && !l.wide ? 2.0 : 1.0);
+    if (!l.wide) {
+      EXPECT_LE(2 * input * weight, 32767.0) << "signed " << signed_input;
+    }
+    EXPECT_LE(l.MaxWeight(signed_input), 127.0f);
+    EXPECT_EQ(std::fmod(l.MaxWeight(signed_input), float(l.WeightGrain(signed_input))), 0.0f);
+  }
+  EXPECT_NE(l.Describe().find("u8 0.." + std::to_string(int(l.max_unsigned)) + ","), std::string::npos)
+      << l.Describe();
   const ChannelRanges positive{{0.0f, 0.0f}, {2.0f, 0.0f}}, negative{{-1.0f, 0.0f}, {0.5f, 0.0f}};
   EXPECT_FLOAT_EQ(QuantizationSteps(positive)[0], 2.0f / MaxUnsigned());
   EXPECT_FLOAT_EQ(QuantizationSteps(positive)[1], 1.0f);  // a channel that never moved
@@ -228,6 +273,48 @@ TEST(OneDnnTrunkTest, UnsignedLevelsFollowTheKernels) {
   EXPECT_EQ(Quantized(-3.0f, 1.0f, 0.0f, MaxUnsigned()), 0.0f);
   EXPECT_EQ(Quantized(1000.0f, 1.0f, -kMaxSigned, kMaxSigned), kMaxSigned);
   EXPECT_EQ(Quantized(2.5f, 1.0f, -kMaxSigned, kMaxSigned), 2.0f);  // to nearest, ties to even
+}
+
+// The sums that could saturate: every input at the top of its range
+// times every weight at the largest level, for unsigned and signed inputs
+// (many input channels, so that the kernels add many pairs), and a weight
+// of the smallest nonzero level beside the largest (which oneDNN's halving
+// of a signed input's weights would turn to zero were it odd). Each output
+// must be the float result to a step.
+TEST(OneDnnTrunkTest, TheLargestSumsDoNotSaturate) {
+  for (bool signed_input : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "signed " << signed_input);
+    const int in = 32, out = 3;
+    TrunkConvWeights w;
+    w.in = in;
+    w.out = out;
+    w.kernel = 1;
+    w.relu = false;
+    const float smallest = Levels().WeightGrain(signed_input) / Levels().MaxWeight(signed_input);
+    for (int o = 0; o < out; ++o)
+      for (int c = 0; c < in; ++c)
+        // 0: every weight the largest; 1: the largest, then the negated
+        // largest (pairs of opposite products); 2: the largest and the
+        // smallest level.
+        w.weight.push_back(o == 0 ? 1.0f : o == 1 ? (c % 2 ? -1.0f : 1.0f) : c == 0 ? 1.0f : smallest);
+    w.scale.assign(out, 1.0f);
+    w.bias.assign(out, 0.0f);
+    std::vector<float> x(std::size_t(64) * in, 1.0f);  // the top of the range
+    ChannelRanges range{std::vector<float>(in, signed_input ? -1.0f : 0.0f), std::vector<float>(in, 1.0f)};
+    for (int c = 0; c < in; ++c) x[c] = 0.0f;  // square a1: the largest level at channel 0 only
+    x[0] = 1.0f;
+    const OneDnnTrunk trunk({w}, OneDnnTrunk::Type::kInt8, {QuantizedIo::FloatInput(range)});
+    std::vector<unsigned char> scratch(trunk.ScratchBytes(1));
+    std::vector<float> y(std::size_t(64) * out, -7.0f);
+    trunk.Run(0, 1, x.data(), nullptr, y.data(), scratch.data());
+    const std::vector<float> expected = Reference(w, 1, x, nullptr);
+    for (std::size_t i = 0; i < y.size(); ++i)
+      ASSERT_NEAR(y[i], expected[i], 1e-3 * std::max(1.0f, std::abs(expected[i])))
+          << "square " << i / out << " output " << i % out;
+    // Every square but a1: the third output is the largest weight plus 31
+    // of the smallest level.
+    EXPECT_NEAR(y[64 * out - 1], 1.0f + 31 * smallest, 1e-3);
+  }
 }
 
 // The board's 3x3 and 1x1 convolutions run on oneDNN's direct JIT kernels,
