@@ -46,22 +46,53 @@ std::string Ago(double seconds) {
   return text;
 }
 
-// Returns the status of a run as JSON: its state, newest checkpoint, jobs
-// and workers.
+// Returns the status of a run as JSON: its state, newest checkpoint,
+// trainer, jobs and workers, and every file of theirs that is damaged.
 nlohmann::json StatusJson(const run::RunDir& run) {
   const double now = run::UnixNow();
   const run::RunStatus status = run::ReadRunState(run);
+  std::vector<std::string> damaged;
+  if (!status.damage.empty()) damaged.push_back(status.damage);
   nlohmann::json out = {{"run", run.root()},
                         {"state", run::RunStateName(status.state)},
                         {"reason", status.reason},
                         {"since", status.time}};
   const std::vector<int64_t> steps = run.ListCheckpoints();
   if (!steps.empty()) out["checkpoint"] = {{"step", steps.back()}, {"hours", run::CheckpointHours(run, steps.back())}};
-  const run::SlurmJobs jobs = run::ReadSlurmJobs(run);
+  std::string damage;
+  out["trainer"] = run::TrainerJson(run, now, &damage);
+  if (!damage.empty()) damaged.push_back(damage);
+  damage.clear();
+  const run::SlurmJobs jobs = run::ReadSlurmJobs(run, &damage);
+  if (!damage.empty()) damaged.push_back(damage);
   if (!jobs.trainer.empty() || !jobs.selfplay.empty())
-    out["slurm"] = {{"trainer", jobs.trainer}, {"selfplay", jobs.selfplay}};
-  out["workers"] = run::WorkersJson(run, now);
+    out["slurm"] = {{"trainer", jobs.trainer},
+                    {"trainer_state", run::SlurmJobState(jobs.trainer)},
+                    {"selfplay", jobs.selfplay},
+                    {"selfplay_state", run::SlurmJobState(jobs.selfplay)}};
+  out["workers"] = run::WorkersJson(run, now, &damaged);
+  out["damaged"] = damaged;
   return out;
+}
+
+// The trainer's line: alive, stale (gone without a word) or ended.
+void PrintTrainer(const nlohmann::json& t) {
+  if (t.is_null()) {
+    std::printf("trainer: no heartbeat yet\n");
+    return;
+  }
+  const std::string liveness = t["liveness"], job = t["job"];
+  const std::string where = "on " + t["host"].get<std::string>() + " pid " + std::to_string(t["pid"].get<int64_t>()) +
+                            (job.empty() ? "" : " job " + job);
+  const std::string ago = Ago(t["seconds_since_beat"].get<double>());
+  if (liveness == "alive")
+    std::printf("trainer: alive %s, checkpoint step %lld, beat %s ago\n", where.c_str(),
+                (long long)t["net_step"].get<int64_t>(), ago.c_str());
+  else if (liveness == "stale")
+    std::printf("trainer: STALE: its last beat %s ago, %s (gone without a word: killed, or its machine lost)\n",
+                ago.c_str(), where.c_str());
+  else
+    std::printf("trainer: ended %s ago, %s\n", ago.c_str(), where.c_str());
 }
 
 void PrintStatus(const nlohmann::json& s) {
@@ -70,12 +101,20 @@ void PrintStatus(const nlohmann::json& s) {
     std::printf(" (%s, %s ago)", s["reason"].get<std::string>().c_str(),
                 Ago(run::UnixNow() - s["since"].get<double>()).c_str());
   std::printf("\n");
+  for (const auto& line : s["damaged"]) std::printf("damaged: %s\n", line.get<std::string>().c_str());
   if (s.contains("checkpoint"))
     std::printf("newest checkpoint: step %lld, %.2f h of run time\n", (long long)s["checkpoint"]["step"].get<int64_t>(),
                 s["checkpoint"]["hours"].get<double>());
-  if (s.contains("slurm"))
-    std::printf("slurm jobs: trainer %s, self-play array %s\n", s["slurm"]["trainer"].get<std::string>().c_str(),
-                s["slurm"]["selfplay"].get<std::string>().c_str());
+  PrintTrainer(s["trainer"]);
+  if (s.contains("slurm")) {
+    auto state = [&](const char* key) {
+      const std::string st = s["slurm"][key];
+      return st.empty() ? std::string(" (not queued)") : " (" + st + ")";
+    };
+    std::printf("slurm jobs: trainer %s%s, self-play array %s%s\n", s["slurm"]["trainer"].get<std::string>().c_str(),
+                state("trainer_state").c_str(), s["slurm"]["selfplay"].get<std::string>().c_str(),
+                state("selfplay_state").c_str());
+  }
   int counts[3] = {0, 0, 0};
   for (const auto& w : s["workers"]) {
     const std::string liveness = w["liveness"];
@@ -108,8 +147,9 @@ int AliveWorkers(const run::RunDir& run) {
 int RunStatusCommand(int argc, char** argv) {
   CLI::App cli{
       "Show what a run is doing: its state (running, finished, stopped), its newest checkpoint,\n"
-      "its Slurm jobs, and every self-play process that plays for it, on any machine, with its\n"
-      "rate and whether its heartbeat is alive, stale (gone without a word) or ended.",
+      "its trainer, its Slurm jobs, and every self-play process that plays for it, on any machine,\n"
+      "with its rate and whether its heartbeat is alive, stale (gone without a word) or ended;\n"
+      "and every file of these that is damaged.",
       argv[0]};
   std::string run_dir;
   bool json = false, state_only = false;
@@ -128,7 +168,9 @@ int RunStatusCommand(int argc, char** argv) {
     return 0;
   }
   if (state_only) {
-    std::printf("%s\n", run::RunStateName(run::ReadRunState(run).state));
+    const run::RunStatus status = run::ReadRunState(run);
+    if (!status.damage.empty()) std::fprintf(stderr, "loaz status: %s\n", status.damage.c_str());
+    std::printf("%s\n", run::RunStateName(status.state));
     return 0;
   }
   const nlohmann::json status = StatusJson(run);
@@ -146,14 +188,15 @@ int RunStop(int argc, char** argv) {
       "seconds); the run's pending Slurm jobs are cancelled. `loaz train --run DIR` or `loaz launch\n"
       "slurm --run DIR` goes on with it.",
       argv[0]};
-  std::string run_dir;
+  std::string run_dir, reason;
   double wait = 0;
   cli.add_option("--run", run_dir, "the run directory")->required();
+  cli.add_option("--reason", reason, "why, for `loaz status` and the log (default: loaz stop on HOST)");
   cli.add_option("--wait", wait, "then wait up to this many seconds until no self-play heartbeat is alive")
       ->check(CLI::Range(0.0, 86400.0));
   LOAZ_PARSE(cli, argc, argv);
   const run::RunDir run = OpenRun(run_dir);
-  run::WriteRunState(run, run::RunState::kStopped, "loaz stop on " + ThisHost());
+  run::WriteRunState(run, run::RunState::kStopped, reason.empty() ? "loaz stop on " + ThisHost() : reason);
   std::printf("%s: stopped; its processes end at their next check\n", run.root().c_str());
   const run::SlurmJobs jobs = run::ReadSlurmJobs(run);
   if (!jobs.trainer.empty() || !jobs.selfplay.empty()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -63,7 +64,7 @@ Layout TensorLayout(const NetConfig& config) {
   return layout;
 }
 
-void CheckTensorLayout(const ExportedNet& net) {
+void CheckTensors(const ExportedNet& net) {
   Layout layout = TensorLayout(net.config);
   for (const auto& [name, shape] : layout) {
     const HostTensor& tensor = net.Get(name);
@@ -72,6 +73,10 @@ void CheckTensorLayout(const ExportedNet& net) {
       throw Error(net.source + ": tensor " + name + " has shape " + tensor.ShapeString() + " but architecture " +
                   net.config.ShortName() + " needs " + expected.ShapeString());
     }
+    const auto bad = std::find_if(tensor.data.begin(), tensor.data.end(), [](float x) { return !std::isfinite(x); });
+    if (bad != tensor.data.end())
+      throw Error(net.source + ": tensor " + name + " holds " + std::to_string(*bad) + " at element " +
+                  std::to_string(bad - tensor.data.begin()) + "; a net must be finite to play");
   }
   if (net.tensors.size() != layout.size()) {
     for (const auto& [name, tensor] : net.tensors) {
@@ -118,7 +123,7 @@ ExportedNet ReadExport(const std::string& path) {
     throw Error(path + ": step '" + meta("step") + "' is not a number");
   }
   net.tensors = std::move(st.tensors);
-  CheckTensorLayout(net);
+  CheckTensors(net);
   return net;
 }
 
@@ -132,7 +137,7 @@ ExportedNet ReadNetFile(const std::string& path) {
 ExportedNet AverageNets(const std::vector<ExportedNet>& nets) {
   if (nets.empty()) throw Error("no nets to average");
   const ExportedNet& first = nets.front();
-  CheckTensorLayout(first);
+  CheckTensors(first);
   ExportedNet mean = first;
   for (std::size_t i = 1; i < nets.size(); ++i) {
     const ExportedNet& net = nets[i];
@@ -141,7 +146,7 @@ ExportedNet AverageNets(const std::vector<ExportedNet>& nets) {
                   first.config.ToJson() + "; only nets of one architecture can be averaged");
     if (net.rules != first.rules)
       throw Error(net.source + ": rules '" + net.rules + "' differ from " + first.source + "'s '" + first.rules + "'");
-    CheckTensorLayout(net);
+    CheckTensors(net);
     for (auto& [name, tensor] : mean.tensors) {
       const std::vector<float>& add = net.Get(name).data;
       for (std::size_t k = 0; k < tensor.data.size(); ++k) tensor.data[k] += add[k];

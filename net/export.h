@@ -36,8 +36,10 @@ struct ExportedNet {
 std::vector<std::pair<std::string, std::vector<int64_t>>> TensorLayout(const NetConfig& config);
 
 // Throws Error naming net.source when a tensor of TensorLayout is missing or
-// of another shape, or the file holds a tensor the layout lacks.
-void CheckTensorLayout(const ExportedNet& net);
+// of another shape, the file holds a tensor the layout lacks, or a tensor
+// holds a value that is not finite (a NaN or an infinity: such a net's
+// outputs are not numbers, and it must not play).
+void CheckTensors(const ExportedNet& net);
 
 // Writes net to path atomically; throws IoError.
 void WriteExport(const std::string& path, const ExportedNet& net);

@@ -217,7 +217,7 @@ void LoadExportInto(const ExportedNet& net, LoaNet& model) {
   if (net.config != model->config().Exported())
     throw Error(net.source + ": architecture " + net.config.ToJson() + " differs from the model's " +
                 model->config().ToJson());
-  CheckTensorLayout(net);
+  CheckTensors(net);
   torch::NoGradGuard no_grad;
   auto load = [&](const std::string& name, torch::Tensor& tensor) {
     if (!IsExported(name)) return;

@@ -137,6 +137,10 @@ void ClusterConfig::Visit(ParamVisitor& v) {
   v.StringList("sbatch_lines", sbatch_lines, "further sbatch options for every job, e.g. --mem=8G");
   v.String("setup", setup, true, "a shell line every job runs before loaz, e.g. module load gcc");
   v.String("loaz", loaz, true, "the loaz binary the jobs run, on a path every node sees (empty: the launching one)");
+  v.Int("trainer_restarts", trainer_restarts, 0, 1000,
+        "times the trainer job runs a trainer that failed (killed, crashed) again, once its heartbeat is stale");
+  v.Double("trainer_gone_minutes", trainer_gone_minutes, 0, 10080,
+           "self-play processes without a trainer stop the run once its heartbeat is this stale (0: never)");
 }
 
 namespace {

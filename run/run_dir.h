@@ -9,6 +9,7 @@
 //   selfplay/        replay shards WRITER_SEQ.shard
 //   games/           game records WRITER_SEQ_GAME.txt
 //   workers/         one heartbeat a self-play process, NAME.json (run/workers.h)
+//   trainer.json     the trainer's heartbeat (run/workers.h)
 //   eval/            matches.jsonl, ratings.txt and .json, games/ (match records)
 //   cluster/         the batch scripts of a run on a cluster (`loaz launch`)
 //   metrics.jsonl    one JSON object per event
@@ -50,6 +51,8 @@ class RunDir {
   std::string ExportPath() const { return root_ + "/net.safetensors"; }
   std::string ForkNotePath() const { return root_ + "/FORK.txt"; }
   std::string WorkersDir() const { return root_ + "/workers"; }
+  // Returns trainer.json, the trainer's heartbeat (run/workers.h).
+  std::string TrainerBeatPath() const { return root_ + "/trainer.json"; }
   std::string ClusterDir() const { return root_ + "/cluster"; }
   // Returns cluster/PART.sbatch, a batch script of `loaz launch`.
   std::string ClusterScriptPath(const std::string& part) const { return ClusterDir() + "/" + part + ".sbatch"; }

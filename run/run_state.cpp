@@ -1,5 +1,7 @@
 #include "run/run_state.h"
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -25,13 +27,30 @@ void WriteRunState(const RunDir& dir, RunState state, const std::string& reason)
 
 RunStatus ReadRunState(const RunDir& dir) {
   RunStatus status;
-  const std::optional<std::string> text = ReadFileIfAny(dir.StatePath(), kMaxTextBytes);
-  if (!text) return status;
-  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
-  if (!json.is_object() || !json.contains("state") || !json["state"].is_string()) return status;
-  for (RunState state : kStates)
-    if (json["state"] == RunStateName(state)) status.state = state;
-  status.reason = json.value("reason", "");
+  const std::string path = dir.StatePath();
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return status;
+  std::string text;
+  try {
+    text = ReadFile(path, kMaxTextBytes);
+  } catch (const IoError& e) {
+    if (std::filesystem::exists(path, error)) status.damage = e.what();
+    return status;
+  }
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  bool known = false;
+  if (json.is_object() && json.contains("state") && json["state"].is_string())
+    for (RunState state : kStates)
+      if (json["state"] == RunStateName(state)) {
+        status.state = state;
+        known = true;
+      }
+  if (!known) {
+    status.damage = path + ": not a run state (" + std::to_string(text.size()) +
+                    " bytes of something else); read as running";
+    return status;
+  }
+  status.reason = json.contains("reason") && json["reason"].is_string() ? json["reason"].get<std::string>() : "";
   status.time = json.contains("time") && json["time"].is_number() ? json["time"].get<double>() : 0.0;
   return status;
 }

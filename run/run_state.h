@@ -25,6 +25,7 @@ struct RunStatus {
   RunState state = RunState::kRunning;
   std::string reason;  // one line: who and why, e.g. "loaz stop on host n1"
   double time = 0;     // Unix seconds of the write (0 when there is no file)
+  std::string damage;  // state.json exists but does not read as a state: its path and why ("" when sound)
 
   bool ended() const { return state != RunState::kRunning; }
 };
@@ -33,8 +34,10 @@ struct RunStatus {
 void WriteRunState(const RunDir& dir, RunState state, const std::string& reason);
 
 // Returns the run's state: running when state.json does not exist; a file
-// that does not read as a state (damaged by hand) is read as running, so
-// that nothing a user writes there ends a run by accident.
+// that does not read as a state (damaged: garbled, cut short, emptied, a
+// folder) is read as running, so that nothing written there ends a run by
+// accident, with `damage` saying so (every reader reports it: `loaz
+// status`, the page, the log of the trainer and the workers).
 RunStatus ReadRunState(const RunDir& dir);
 
 }  // namespace loa::run

@@ -1,11 +1,15 @@
 #include "run/slurm.h"
 
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <system_error>
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "run/workers.h"
 
 namespace loa::run {
 namespace {
@@ -31,7 +35,12 @@ std::string CommonOptions(const ClusterConfig& c, const std::string& dir) {
 // background) and ends it cleanly: SIGTERM (scancel, preemption) is passed
 // on; SIGUSR1, signal_seconds before the time limit, ends it, and with
 // requeue_self (the trainer) requeues the job unless the run has ended (a
-// worker's task is requeued by the trainer's keeper).
+// worker's task is requeued by the trainer's keeper). With requeue_self, a
+// command that fails (killed by SIGKILL: the OOM killer, a segfault, a
+// lost GPU) runs again while the run goes on, c.trainer_restarts times,
+// after its heartbeat has gone stale (so that two trainers never train at
+// once, and `loaz status` shows the death), the wait doubling to 5 min;
+// then the run is stopped, saying why.
 std::string Supervised(const ClusterConfig& c, const std::string& job, const std::string& command, bool requeue_self) {
   std::ostringstream out;
   out << "job=" << job << "\n";
@@ -60,12 +69,32 @@ on_time_limit() {
 }
 )SH";
   out << R"SH(trap on_time_limit USR1
-trap 'kill -TERM "$child" 2>/dev/null' TERM
+ending=
+trap 'ending=1; kill -TERM "$child" 2>/dev/null' TERM
 )SH";
-  out << command << " &\n";
-  out << R"SH(child=$!
-# wait returns early when a signal's trap runs: wait again until the child is gone.
-while wait "$child"; status=$?; [ "$status" -gt 128 ] && kill -0 "$child" 2>/dev/null; do :; done
+  // wait returns early when a signal's trap runs: wait again until the child is gone.
+  const std::string run_child = command + " &\nchild=$!\n" +
+                                "while wait \"$child\"; status=$?; [ \"$status\" -gt 128 ] && kill -0 \"$child\" "
+                                "2>/dev/null; do :; done\n";
+  if (!requeue_self) return out.str() + run_child;
+  out << "restarts=0\nSTALE=" << int(kStaleSeconds) + 5 << "\nwhile :; do\n" << run_child;
+  out << R"SH(  [ "$status" -ne 0 ] && [ -z "$ending" ] || break
+  [ "$("$loaz" status --run "$run" --state)" = running ] || break
+  if [ "$restarts" -ge )SH"
+      << c.trainer_restarts << R"SH( ]; then
+    echo "$(date -Is) the trainer failed again (status $status) after $restarts restarts: stopping the run"
+    "$loaz" stop --run "$run" --reason "the trainer failed $((restarts + 1)) times, the last on $LOAZ_HOST with status $status"
+    break
+  fi
+  restarts=$((restarts + 1))
+  delay=$((STALE << (restarts - 1)))
+  [ "$delay" -le 300 ] || delay=300
+  echo "$(date -Is) the trainer ended with status $status: running it again in $delay s (restart $restarts of )SH"
+      << c.trainer_restarts << R"SH()"
+  sleep "$delay" &
+  wait $!
+  [ -z "$ending" ] || break
+done
 )SH";
   return out.str();
 }
@@ -150,15 +179,54 @@ void WriteSlurmJobs(const RunDir& dir, const SlurmJobs& jobs) {
   WriteFileAtomic(dir.ClusterJobsPath(), text);
 }
 
-SlurmJobs ReadSlurmJobs(const RunDir& dir) {
+SlurmJobs ReadSlurmJobs(const RunDir& dir, std::string* damage) {
   SlurmJobs jobs;
-  std::istringstream in(ReadFileIfAny(dir.ClusterJobsPath(), kMaxTextBytes).value_or(""));
-  std::string part, id;
-  while (in >> part >> id) {
-    if (part == "trainer") jobs.trainer = id;
-    if (part == "selfplay") jobs.selfplay = id;
+  const std::string path = dir.ClusterJobsPath();
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return jobs;
+  std::string text;
+  try {
+    text = ReadFile(path, kMaxTextBytes);
+  } catch (const IoError& e) {
+    if (damage) *damage = e.what();
+    return jobs;
+  }
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string part, id, extra;
+    const bool job_id = static_cast<bool>(fields >> part >> id) && !(fields >> extra) &&
+                        id.find_first_not_of("0123456789_") == std::string::npos;
+    if (job_id && part == "trainer")
+      jobs.trainer = id;
+    else if (job_id && part == "selfplay")
+      jobs.selfplay = id;
+    else if (!line.empty()) {
+      if (damage) *damage = path + ": not a job list (the line '" + line.substr(0, 60) + "')";
+      return {};
+    }
   }
   return jobs;
+}
+
+std::string SlurmJobState(const std::string& job) {
+  if (job.empty() || job.find_first_not_of("0123456789_") != std::string::npos) return "";
+  const std::string command = "timeout 5 squeue -h -r -j " + job + " -o %T 2>/dev/null";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return "";
+  std::map<std::string, int> count;
+  char line[128];
+  while (std::fgets(line, sizeof line, pipe)) {
+    std::string state(line);
+    while (!state.empty() && std::isspace(static_cast<unsigned char>(state.back()))) state.pop_back();
+    if (!state.empty()) ++count[state];
+  }
+  ::pclose(pipe);
+  std::string out;
+  for (const auto& [state, n] : count)
+    out += (out.empty() ? "" : ", ") + (count.size() == 1 && n == 1 ? state : std::to_string(n) + " " + state);
+  return out;
 }
 
 }  // namespace loa::run

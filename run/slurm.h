@@ -34,7 +34,14 @@ struct SlurmJobs {
 // Writes cluster/jobs ("trainer ID" and "selfplay ID" lines) atomically.
 void WriteSlurmJobs(const RunDir& dir, const SlurmJobs& jobs);
 
-// Returns the jobs of cluster/jobs; empty ids when the run was never launched.
-SlurmJobs ReadSlurmJobs(const RunDir& dir);
+// Returns the jobs of cluster/jobs; empty ids when the run was never
+// launched. A file that does not read as a job list (garbled, a folder)
+// gives empty ids and, when damage is not null, a line naming its path.
+SlurmJobs ReadSlurmJobs(const RunDir& dir, std::string* damage = nullptr);
+
+// Returns what Slurm says of a job (or an array's tasks), from squeue:
+// "RUNNING", "PENDING", "2 RUNNING, 1 PENDING", or "" when it is no longer
+// queued or squeue does not answer within 5 s.
+std::string SlurmJobState(const std::string& job);
 
 }  // namespace loa::run

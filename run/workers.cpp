@@ -33,47 +33,93 @@ void WriteWorkerBeat(const RunDir& dir, const WorkerBeat& beat) {
   WriteFileAtomic(dir.WorkerPath(beat.name), ToJson(beat).dump(2) + "\n");
 }
 
-std::vector<WorkerBeat> ReadWorkerBeats(const RunDir& dir) {
+namespace {
+
+// Returns the heartbeat in text, or nothing when it is not one.
+std::optional<WorkerBeat> ParseBeat(const std::string& text) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("time") || !j["time"].is_number())
+    return std::nullopt;
+  try {
+    WorkerBeat b;
+    b.name = j.at("name").get<std::string>();
+    b.host = j.value("host", "");
+    b.pid = j.value("pid", int64_t{0});
+    b.job = j.value("job", "");
+    b.started = j.value("started", 0.0);
+    b.time = j.value("time", 0.0);
+    b.games = j.value("games", int64_t{0});
+    b.positions = j.value("positions", int64_t{0});
+    b.positions_per_hour = j.value("positions_per_hour", 0.0);
+    b.net_step = j.value("net_step", int64_t{-1});
+    b.ended = j.value("ended", false);
+    return b;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a field of the wrong type: not a beat of ours
+  }
+}
+
+// Reads the heartbeat at path: nothing, without a word, when there is no
+// file (or it went meanwhile); nothing, and *damage set, when it does not
+// read as one (a folder, garbage, a cut-short file).
+std::optional<WorkerBeat> ReadBeatFile(const std::string& path, std::string* damage) {
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return std::nullopt;
+  std::string text;
+  try {
+    text = ReadFile(path, kMaxTextBytes);
+  } catch (const IoError& e) {
+    if (!std::filesystem::exists(path, error)) return std::nullopt;  // removed meanwhile
+    if (damage) *damage = e.what();
+    return std::nullopt;
+  }
+  std::optional<WorkerBeat> beat = ParseBeat(text);
+  if (!beat && damage) *damage = path + ": not a heartbeat (" + std::to_string(text.size()) + " bytes of something else)";
+  return beat;
+}
+
+nlohmann::json BeatJson(const WorkerBeat& beat, double now) {
+  nlohmann::json w = ToJson(beat);
+  w["liveness"] = LivenessName(LivenessAt(beat, now));
+  w["seconds_since_beat"] = now - beat.time;
+  return w;
+}
+
+}  // namespace
+
+std::vector<WorkerBeat> ReadWorkerBeats(const RunDir& dir, std::vector<std::string>* damaged) {
   std::vector<WorkerBeat> beats;
   std::error_code error;
   for (std::filesystem::directory_iterator it(dir.WorkersDir(), error), end; !error && it != end; it.increment(error)) {
     const std::string file = it->path().filename().string();
     if (it->path().extension() != ".json" || file.find(".tmp.") != std::string::npos) continue;
-    const std::optional<std::string> text = ReadFileIfAny(it->path().string(), kMaxTextBytes);
-    if (!text) continue;  // removed meanwhile
-    const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("time")) continue;
-    try {
-      WorkerBeat b;
-      b.name = j.at("name").get<std::string>();
-      b.host = j.value("host", "");
-      b.pid = j.value("pid", int64_t{0});
-      b.job = j.value("job", "");
-      b.started = j.value("started", 0.0);
-      b.time = j.value("time", 0.0);
-      b.games = j.value("games", int64_t{0});
-      b.positions = j.value("positions", int64_t{0});
-      b.positions_per_hour = j.value("positions_per_hour", 0.0);
-      b.net_step = j.value("net_step", int64_t{-1});
-      b.ended = j.value("ended", false);
-      beats.push_back(b);
-    } catch (const nlohmann::json::exception&) {
-      continue;  // a field of the wrong type: not a beat of ours
-    }
+    std::string damage;
+    if (std::optional<WorkerBeat> beat = ReadBeatFile(it->path().string(), &damage))
+      beats.push_back(*beat);
+    else if (!damage.empty() && damaged)
+      damaged->push_back(damage);
   }
   std::sort(beats.begin(), beats.end(), [](const WorkerBeat& a, const WorkerBeat& b) { return a.name < b.name; });
   return beats;
 }
 
-nlohmann::json WorkersJson(const RunDir& dir, double now) {
+nlohmann::json WorkersJson(const RunDir& dir, double now, std::vector<std::string>* damaged) {
   nlohmann::json workers = nlohmann::json::array();
-  for (const WorkerBeat& beat : ReadWorkerBeats(dir)) {
-    nlohmann::json w = ToJson(beat);
-    w["liveness"] = LivenessName(LivenessAt(beat, now));
-    w["seconds_since_beat"] = now - beat.time;
-    workers.push_back(w);
-  }
+  for (const WorkerBeat& beat : ReadWorkerBeats(dir, damaged)) workers.push_back(BeatJson(beat, now));
   return workers;
+}
+
+void WriteTrainerBeat(const RunDir& dir, const WorkerBeat& beat) {
+  WriteFileAtomic(dir.TrainerBeatPath(), ToJson(beat).dump(2) + "\n");
+}
+
+std::optional<WorkerBeat> ReadTrainerBeat(const RunDir& dir, std::string* damage) {
+  return ReadBeatFile(dir.TrainerBeatPath(), damage);
+}
+
+nlohmann::json TrainerJson(const RunDir& dir, double now, std::string* damage) {
+  const std::optional<WorkerBeat> beat = ReadTrainerBeat(dir, damage);
+  return beat ? BeatJson(*beat, now) : nlohmann::json(nullptr);
 }
 
 std::string BatchJobName() {

@@ -1,11 +1,15 @@
 #pragma once
-// Who plays for a run: each self-play process keeps a heartbeat in the run
-// directory, workers/NAME.json, rewritten every kHeartbeatSeconds and once
-// more when it ends. `loaz status` and the page's Runs view read them; a
-// heartbeat older than kStaleSeconds is a process that died without a word
-// (killed, or its machine lost).
+// Who works for a run: each self-play process keeps a heartbeat in the run
+// directory, workers/NAME.json, and the trainer one, trainer.json, each
+// rewritten every kHeartbeatSeconds and once more when it ends. `loaz
+// status` and the page's Runs view read them; a heartbeat older than
+// kStaleSeconds is a process that died without a word (killed, or its
+// machine lost). Self-play processes without a trainer in them end once
+// the trainer's heartbeat has been stale for cluster.trainer_gone_minutes
+// (train/run.cpp): they would play for nothing.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,12 +47,24 @@ nlohmann::json ToJson(const WorkerBeat& beat);
 void WriteWorkerBeat(const RunDir& dir, const WorkerBeat& beat);
 
 // Returns every heartbeat of the run, by name; a file that does not read
-// as one is skipped.
-std::vector<WorkerBeat> ReadWorkerBeats(const RunDir& dir);
+// as one is skipped, and when damaged is not null, named there with its
+// path and what is wrong ("runs/x/workers/a0.json: not a heartbeat").
+std::vector<WorkerBeat> ReadWorkerBeats(const RunDir& dir, std::vector<std::string>* damaged = nullptr);
 
 // Returns every heartbeat as JSON (ToJson) with its "liveness" and its
 // "seconds_since_beat" at `now`: what `loaz status` and the page show.
-nlohmann::json WorkersJson(const RunDir& dir, double now);
+// damaged as ReadWorkerBeats's.
+nlohmann::json WorkersJson(const RunDir& dir, double now, std::vector<std::string>* damaged = nullptr);
+
+// The trainer's heartbeat, trainer.json: a WorkerBeat named "trainer"
+// whose net_step is its newest checkpoint's step. Writes it atomically;
+// throws IoError.
+void WriteTrainerBeat(const RunDir& dir, const WorkerBeat& beat);
+// Returns the trainer's heartbeat, or nothing when there is none or it does
+// not read as one (then *damage, when not null, names the path and why).
+std::optional<WorkerBeat> ReadTrainerBeat(const RunDir& dir, std::string* damage = nullptr);
+// Returns the trainer's heartbeat as WorkersJson gives a worker's, or null.
+nlohmann::json TrainerJson(const RunDir& dir, double now, std::string* damage = nullptr);
 
 // Returns the batch system's name of this process's job from the
 // environment (SLURM_ARRAY_JOB_ID_SLURM_ARRAY_TASK_ID, else SLURM_JOB_ID),

@@ -12,6 +12,7 @@
 #include "play/spec.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
+#include "run/run_state.h"
 #include "run/workers.h"
 #include "serve/memory.h"
 #include "serve/server_impl.h"
@@ -153,7 +154,20 @@ json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
 
 json WebServer::Impl::RunWorkers(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
-  return json{{"run", run.name}, {"workers", run::WorkersJson(run::RunDir(run.dir), run::UnixNow())}};
+  const run::RunDir dir(run.dir);
+  const double now = run::UnixNow();
+  // Damaged heartbeats and state, named with their paths under the run's
+  // public name (never the server's folders).
+  std::vector<std::string> damaged;
+  std::string damage;
+  json trainer = run::TrainerJson(dir, now, &damage);
+  if (!damage.empty()) damaged.push_back(damage);
+  json workers = run::WorkersJson(dir, now, &damaged);
+  const std::string state_damage = run::ReadRunState(dir).damage;
+  if (!state_damage.empty()) damaged.push_back(state_damage);
+  for (std::string& line : damaged)
+    if (line.rfind(run.dir, 0) == 0) line = run.name + line.substr(run.dir.size());
+  return json{{"run", run.name}, {"trainer", trainer}, {"workers", workers}, {"damaged", damaged}};
 }
 
 json WebServer::Impl::RunGameList(const httplib::Request& request) {

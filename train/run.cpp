@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/param_visitor.h"
@@ -20,6 +22,7 @@
 #include "run/logger.h"
 #include "run/metrics.h"
 #include "run/run_state.h"
+#include "run/workers.h"
 #include "train/checkpoint_store.h"
 #include "train/evaluation.h"
 #include "train/selfplay.h"
@@ -115,23 +118,43 @@ constexpr std::chrono::seconds kStatePoll{2};
 
 // Reads the run's state every kStatePoll while it lives: `loaz stop` (the
 // state stopped) stops the process cleanly, as SIGTERM does; a run that
-// finished ends the self-play of a process without the trainer.
+// finished ends the self-play of a process without the trainer. A damaged
+// state.json is reported once (and read as running). In the trainer's
+// process it keeps the trainer's heartbeat (trainer.json) every
+// kHeartbeatSeconds, ended when it goes; in a process without the trainer
+// it watches that heartbeat, and once it has been stale (or ended while
+// the run goes on) for cluster.trainer_gone_minutes, stops the run rather
+// than play for nothing, saying so in the state and the log.
 class StateWatch {
  public:
-  StateWatch(const run::RunDir& dir, bool trainer, std::atomic<bool>& stop_selfplay, run::Logger& log)
-      : thread_([&dir, trainer, &stop_selfplay, &log, this] {
-          std::unique_lock<std::mutex> lock(mutex_);
-          while (!changed_.wait_for(lock, kStatePoll, [this] { return closing_; })) {
-            const run::RunStatus status = run::ReadRunState(dir);
-            if (status.state == run::RunState::kStopped && !StopRequested()) {
-              log.Info("the run was stopped (" + status.reason + "); ending cleanly");
-              RequestStop();
-            } else if (status.state == run::RunState::kFinished && !trainer && !stop_selfplay) {
-              log.Info("the run has finished (" + status.reason + "); self-play ends");
-              stop_selfplay = true;
-            }
-          }
-        }) {}
+  StateWatch(const run::RunDir& dir, const run::Config& config, bool trainer, std::atomic<bool>& stop_selfplay,
+             run::Logger& log)
+      : dir_(dir), trainer_(trainer), gone_seconds_(60 * config.cluster.trainer_gone_minutes), log_(log) {
+    started_ = run::UnixNow();
+    if (trainer_) Beat(false);
+    thread_ = std::thread([this, &stop_selfplay] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      double last_beat = run::UnixNow();
+      while (!changed_.wait_for(lock, kStatePoll, [this] { return closing_; })) {
+        const run::RunStatus status = run::ReadRunState(dir_);
+        if (status.damage != told_damage_ && !status.damage.empty()) log_.Warn(status.damage);
+        told_damage_ = status.damage;
+        if (status.state == run::RunState::kStopped && !StopRequested()) {
+          log_.Info("the run was stopped (" + status.reason + "); ending cleanly");
+          RequestStop();
+        } else if (status.state == run::RunState::kFinished && !trainer_ && !stop_selfplay) {
+          log_.Info("the run has finished (" + status.reason + "); self-play ends");
+          stop_selfplay = true;
+        }
+        const double now = run::UnixNow();
+        if (trainer_ && now - last_beat >= run::kHeartbeatSeconds) {
+          Beat(false);
+          last_beat = now;
+        }
+        if (!trainer_ && !status.ended() && !stop_selfplay && TrainerGone(now)) stop_selfplay = true;
+      }
+    });
+  }
   ~StateWatch() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -139,9 +162,57 @@ class StateWatch {
     }
     changed_.notify_all();
     thread_.join();
+    if (trainer_) Beat(true);
   }
 
  private:
+  void Beat(bool ended) {
+    run::WorkerBeat beat;
+    beat.name = "trainer";
+    beat.host = ThisHost();
+    beat.pid = ::getpid();
+    beat.job = run::BatchJobName();
+    beat.started = started_;
+    beat.time = run::UnixNow();
+    const std::vector<int64_t> steps = dir_.ListCheckpoints();
+    beat.net_step = steps.empty() ? -1 : steps.back();
+    beat.ended = ended;
+    try {
+      run::WriteTrainerBeat(dir_, beat);
+    } catch (const IoError& e) {
+      log_.Warn(std::string("the trainer's heartbeat was not written: ") + e.what());  // a full disk: train on
+    }
+  }
+
+  // Returns whether the trainer has been gone long enough to stop the run
+  // for (and then stops it): its heartbeat stale or ended for
+  // gone_seconds_. A run whose trainer never beat (it has not started yet,
+  // or the run is older than heartbeats) is left alone.
+  bool TrainerGone(double now) {
+    if (gone_seconds_ <= 0) return false;
+    std::string damage;
+    const std::optional<run::WorkerBeat> beat = run::ReadTrainerBeat(dir_, &damage);
+    if (!damage.empty() && damage != told_damage_) log_.Warn(damage);
+    if (!beat || run::LivenessAt(*beat, now) == run::WorkerLiveness::kAlive || now - beat->time < gone_seconds_)
+      return false;
+    const std::string reason = "the trainer's heartbeat is " + std::to_string(std::lround((now - beat->time) / 60)) +
+                               " min old (last from " + beat->host + " pid " + std::to_string(beat->pid) +
+                               "); self-play on " + ThisHost() + " stopped the run rather than play for nothing";
+    log_.Warn(reason + "; `loaz train --run` or `loaz launch slurm --run` resumes it");
+    try {
+      run::WriteRunState(dir_, run::RunState::kStopped, reason);
+    } catch (const IoError& e) {
+      log_.Warn(std::string("the run's state was not written: ") + e.what());
+    }
+    return true;
+  }
+
+  const run::RunDir& dir_;
+  const bool trainer_;
+  const double gone_seconds_;
+  run::Logger& log_;
+  double started_ = 0;
+  std::string told_damage_;
   std::mutex mutex_;
   std::condition_variable changed_;
   bool closing_ = false;
@@ -283,7 +354,7 @@ int RunTraining(const OpenedRun& opened, const RunParts& parts) {
     trainer->RestoreOrStart();
   }
   std::atomic<bool> stop_selfplay{false}, failed{false};
-  const StateWatch watch(dir, parts.trainer, stop_selfplay, log);
+  const StateWatch watch(dir, opened.config, parts.trainer, stop_selfplay, log);
   std::thread selfplay_thread;
   std::unique_ptr<SelfPlay> selfplay;
   if (parts.selfplay) {

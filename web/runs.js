@@ -119,16 +119,22 @@ async function loadRun() {
     const row = body.insertRow();
     for (const v of [r.name, Math.round(r.elo), Math.round(r.ci95), r.games, (100 * r.score).toFixed(1) + '%']) row.insertCell().textContent = v;
   }
-  // Every self-play process that has played for the run (docs/CLUSTER.md).
+  // The trainer and every self-play process that has played for the run
+  // (docs/CLUSTER.md), and any of their files that is damaged.
   const workerBody = $('workers').tBodies[0];
   workerBody.textContent = '';
-  for (const w of workers.workers) {
+  const beats = (workers.trainer ? [workers.trainer] : []).concat(workers.workers);
+  for (const w of beats) {
     const row = workerBody.insertRow();
     row.className = w.liveness;
-    for (const v of [w.name, w.host, w.job || '-', w.liveness, w.games, Math.round(w.positions_per_hour), w.net_step,
+    const trainer = w === workers.trainer;
+    for (const v of [w.name, w.host, w.job || '-', w.liveness, trainer ? '-' : w.games,
+      trainer ? '-' : Math.round(w.positions_per_hour), w.net_step,
       `${Math.round(w.seconds_since_beat)} s`]) row.insertCell().textContent = v;
   }
-  $('workers-none').classList.toggle('hidden', workers.workers.length > 0);
+  $('workers-none').classList.toggle('hidden', beats.length > 0);
+  $('workers-damaged').textContent = (workers.damaged || []).map((line) => `damaged: ${line}`).join('\n');
+  $('workers-damaged').classList.toggle('hidden', !(workers.damaged || []).length);
   // Checkpoints play where the server has LibTorch; the run's export anywhere.
   const list = $('checkpoints');
   list.textContent = '';

@@ -122,11 +122,99 @@ TEST_F(RunDirTest, TheStateIsRunningUntilWrittenOtherwise) {
   EXPECT_GT(status.time, 1.7e9);
   WriteRunState(run_, RunState::kFinished, "budget");
   EXPECT_EQ(ReadRunState(run_).state, RunState::kFinished);
-  // Nothing a user writes there by hand ends a run by accident.
-  for (const char* text : {"", "stopped", "{\"state\": \"over\"}", "{\"state\": 3}"}) {
+  EXPECT_TRUE(ReadRunState(run_).damage.empty());
+  // Nothing a user writes there by hand ends a run by accident, and each
+  // damage is named with the file's path.
+  for (const char* text : {"", "stopped", "{\"state\": \"over\"}", "{\"state\": 3}", "{\"state\": \"finis"}) {
     WriteFileAtomic(run_.StatePath(), text);
-    EXPECT_EQ(ReadRunState(run_).state, RunState::kRunning) << text;
+    const RunStatus damaged = ReadRunState(run_);
+    EXPECT_EQ(damaged.state, RunState::kRunning) << text;
+    EXPECT_EQ(damaged.damage.rfind(run_.StatePath() + ": ", 0), 0u) << text << ": " << damaged.damage;
   }
+}
+
+// Every way a file of the run's state can be damaged (Damage below), for
+// each kind that says who works for the run: the state, a worker's
+// heartbeat, the trainer's, the cluster's job list. Each is named with its
+// path, never taken for a valid one, and a sound file beside it still reads.
+enum class Damage { kTruncated, kGarbled, kEmptied, kFolder };
+
+void DamageFile(const std::string& path, Damage damage) {
+  std::string text = ReadFile(path);
+  fs::remove(path);
+  switch (damage) {
+    case Damage::kTruncated:
+      WriteFileAtomic(path, text.substr(0, text.size() / 2));
+      break;
+    case Damage::kGarbled:
+      for (std::size_t i = 0; i < text.size(); i += 3) text[i] = char(text[i] ^ 0x5a);
+      WriteFileAtomic(path, text);
+      break;
+    case Damage::kEmptied:
+      WriteFileAtomic(path, "");
+      break;
+    case Damage::kFolder:
+      fs::create_directories(path);
+      break;
+  }
+}
+
+TEST_F(RunDirTest, DamagedStateHeartbeatsAndJobListsAreNamedNeverTrusted) {
+  for (Damage damage : {Damage::kTruncated, Damage::kGarbled, Damage::kEmptied, Damage::kFolder}) {
+    SCOPED_TRACE(int(damage));
+    fs::remove_all(root_);
+    run_.Create();
+    // The state: a finished run whose state.json is damaged reads as running
+    // (so that the run goes on) and says so.
+    WriteRunState(run_, RunState::kFinished, "budget");
+    DamageFile(run_.StatePath(), damage);
+    const RunStatus status = ReadRunState(run_);
+    EXPECT_EQ(status.state, RunState::kRunning);
+    EXPECT_NE(status.damage.find(run_.StatePath()), std::string::npos) << status.damage;
+    // A worker's heartbeat beside a sound one.
+    WorkerBeat beat;
+    beat.name = "a0";
+    beat.host = "n1";
+    beat.time = UnixNow();
+    WriteWorkerBeat(run_, beat);
+    beat.name = "a1";
+    WriteWorkerBeat(run_, beat);
+    DamageFile(run_.WorkerPath("a1"), damage);
+    std::vector<std::string> damaged;
+    const std::vector<WorkerBeat> beats = ReadWorkerBeats(run_, &damaged);
+    ASSERT_EQ(beats.size(), 1u);
+    EXPECT_EQ(beats[0].name, "a0");
+    ASSERT_EQ(damaged.size(), 1u);
+    EXPECT_NE(damaged[0].find(run_.WorkerPath("a1")), std::string::npos) << damaged[0];
+    // The trainer's heartbeat.
+    beat.name = "trainer";
+    WriteTrainerBeat(run_, beat);
+    ASSERT_TRUE(ReadTrainerBeat(run_).has_value());
+    DamageFile(run_.TrainerBeatPath(), damage);
+    std::string trainer_damage;
+    EXPECT_FALSE(ReadTrainerBeat(run_, &trainer_damage).has_value());
+    EXPECT_NE(trainer_damage.find(run_.TrainerBeatPath()), std::string::npos) << trainer_damage;
+    EXPECT_TRUE(TrainerJson(run_, UnixNow()).is_null());
+    // The cluster's job list.
+    WriteSlurmJobs(run_, {"1235", "1234"});
+    DamageFile(run_.ClusterJobsPath(), damage);
+    std::string jobs_damage;
+    const SlurmJobs jobs = ReadSlurmJobs(run_, &jobs_damage);
+    if (damage == Damage::kEmptied) {
+      EXPECT_TRUE(jobs_damage.empty());  // an empty list: no launch, which is what it says
+    } else if (damage == Damage::kTruncated && jobs_damage.empty()) {
+      EXPECT_EQ(jobs.trainer, "1235");  // cut at a line's end: the first job stands
+    } else {
+      EXPECT_NE(jobs_damage.find(run_.ClusterJobsPath()), std::string::npos) << jobs_damage;
+      EXPECT_TRUE(jobs.trainer.empty() && jobs.selfplay.empty());
+    }
+  }
+  // No trainer heartbeat at all is no damage.
+  fs::remove_all(root_);
+  run_.Create();
+  std::string none;
+  EXPECT_FALSE(ReadTrainerBeat(run_, &none).has_value());
+  EXPECT_TRUE(none.empty());
 }
 
 TEST_F(RunDirTest, HeartbeatsSayWhoIsAliveStaleOrEnded) {
@@ -189,6 +277,10 @@ TEST(SlurmScriptsTest, SayWhatTheConfigAsks) {
   EXPECT_EQ(cpu.selfplay.find("--account"), std::string::npos);
   EXPECT_NE(cpu.trainer.find("trainer --run \"$run\" --unless-ended"), std::string::npos) << cpu.trainer;
   EXPECT_NE(cpu.trainer.find("scontrol requeue \"$task\""), std::string::npos);  // the keeper
+  // A trainer that fails runs again, trainer_restarts times, then stops the run.
+  EXPECT_NE(cpu.trainer.find("if [ \"$restarts\" -ge 5 ]"), std::string::npos) << cpu.trainer;
+  EXPECT_NE(cpu.trainer.find("\"$loaz\" stop --run \"$run\" --reason"), std::string::npos);
+  EXPECT_EQ(cpu.selfplay.find("restarts"), std::string::npos);  // a worker's task is the keeper's
   config.run.device = "cuda";
   config.train.threads = 3;
   config.eval.threads = 2;

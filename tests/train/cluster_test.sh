@@ -8,7 +8,11 @@
 #      node without the trainer is set DOWN: the run goes on, the killed
 #      task is requeued and plays again, and nothing is lost (shards equal
 #      their events, records equal games, no temporary file);
-#  (c) the run ends at its budget and every job has ended within 30 s;
+#  (e) the trainer's process is killed with SIGKILL (as the OOM killer
+#      does): `loaz status` shows its heartbeat stale, the trainer job
+#      runs it again, and the run goes on;
+#  (c) the run ends at its budget and every job has ended within 30 s,
+#      nothing lost (after (b) and (e));
 #  (d) in a second run, `loaz stop --run DIR` ends every job within 30 s,
 #      and `loaz status` shows no live worker after.
 # Needs root and Debian's Slurm and munge: without them it is skipped (exit
@@ -94,6 +98,22 @@ scontrol update nodename="$other" state=resume 2>/dev/null || true  # back by it
 wait_for 'scontrol show job "${array}_0" | grep -q "Restarts=[1-9]"' 90
 wait_for '[ "$(squeue -h -j "${array}_0" -o %T)" = RUNNING ]' 90
 wait_for '[ "$("$loaz" status --run "$run" --worker a0)" = alive ]' 120
+"$loaz" status --run "$run"
+
+echo "== (e) the trainer killed with SIGKILL: the job runs it again"
+trainer_json() { "$loaz" status --run "$run" --json | python3 -c "
+import json, sys
+t = json.load(sys.stdin)['trainer']
+print('none' if t is None else t['$1'])"; }
+wait_for '[ "$(trainer_json liveness)" = alive ]' 60
+killed_pid=$(trainer_json pid)
+pkill -KILL -f -- "trainer --run $run --unless-ended" || fail "no trainer process to kill"
+wait_for '[ "$(trainer_json liveness)" = stale ]' 90
+"$loaz" status --run "$run" | tee "$tmp/status_stale"
+grep -q "trainer: STALE" "$tmp/status_stale" || fail "loaz status does not show the trainer's death"
+[ "$("$loaz" status --run "$run" --state)" = running ] || fail "the run ended when its trainer was killed"
+wait_for '[ "$(trainer_json liveness)" = alive ] && [ "$(trainer_json pid)" != "$killed_pid" ]' 120
+grep -q "the trainer ended with status 137" "$run"/cluster/logs/trainer-*.out || fail "the trainer job did not say it ran the trainer again"
 "$loaz" status --run "$run"
 
 echo "== (c) the run ends at its budget, and every job with it"

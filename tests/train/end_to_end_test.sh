@@ -10,7 +10,8 @@
 #  4. SIGINT stops a run cleanly;
 #  5. separate self-play and trainer processes share one run directory,
 #     the workers end by themselves at the run's end, and `loaz stop` and
-#     `loaz status` do what they say;
+#     `loaz status` do what they say; a worker whose trainer is gone stops
+#     the run, and a damaged state is named and read as running;
 #  6. a resume refuses what would destroy the run (another architecture or
 #     rules, an empty or missing config.yaml, a folder for a file, a run name
 #     out of the run directory, a bad evaluation opponent), writing nothing;
@@ -284,6 +285,27 @@ grep -q "the run was stopped (loaz stop" "$tmp/trainer2.log" || fail "trainer: $
 # A cluster job's trainer (--unless-ended) does not set a stopped run going.
 "$loaz" trainer --run "$run" --unless-ended >"$tmp/trainer3.log" 2>&1 || fail "trainer --unless-ended failed"
 grep -q "the trainer has nothing to do" "$tmp/trainer3.log" || fail "trainer --unless-ended: $(cat "$tmp/trainer3.log")"
+# A worker whose trainer is gone (its heartbeat an hour old, the run still
+# running) stops the run rather than play for nothing, saying why; status
+# shows the trainer stale.
+python3 - "$run" <<'PY'
+import json, sys, time
+run = sys.argv[1]
+json.dump({"state": "running", "reason": "test", "time": time.time()}, open(run + "/state.json", "w"))
+json.dump({"name": "trainer", "host": "gone", "pid": 1, "time": time.time() - 3600}, open(run + "/trainer.json", "w"))
+PY
+"$loaz" status --run "$run" >"$tmp/status"
+grep -q "trainer: STALE: its last beat 60 min ago, on gone pid 1" "$tmp/status" || fail "status: $(cat "$tmp/status")"
+timeout 60 "$loaz" selfplay --run "$run" --name watch --set cluster.trainer_gone_minutes=0.01 >"$tmp/watch.log" 2>&1 ||
+  fail "a worker without its trainer: $(tail -3 "$tmp/watch.log")"
+grep -q "the trainer's heartbeat is 60 min old" "$tmp/watch.log" || fail "the worker did not say why: $(cat "$tmp/watch.log")"
+[ "$("$loaz" status --run "$run" --state)" = stopped ] || fail "the worker did not stop the run"
+"$loaz" status --run "$run" | grep -q "rather than play for nothing" || fail "the state does not say why"
+# A damaged state.json is named, read as running, and never ends a run.
+echo '{"state": "fini' >"$run/state.json"
+[ "$("$loaz" status --run "$run" --state 2>"$tmp/err")" = running ] || fail "a damaged state was not read as running"
+grep -q "$run/state.json: not a run state" "$tmp/err" || fail "the damage was not named: $(cat "$tmp/err")"
+"$loaz" status --run "$run" | grep -q "^damaged: $run/state.json" || fail "status does not name the damage"
 echo "== 6. a resume refuses what would destroy the run"
 run=$tmp/runs/tiny
 (cd "$run/checkpoints" && md5sum *.pt) >"$tmp/checkpoints_before"
