@@ -24,10 +24,8 @@ namespace {
 
 // Returns the absolute path of the loaz binary beside this one.
 std::string ThisLoaz() {
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) throw Error("cannot read /proc/self/exe: set cluster.loaz to the loaz binary the jobs run");
-  const std::string path(self, size_t(n));
+  const std::string path = ThisExecutable();
+  if (path.empty()) throw Error("cannot read /proc/self/exe: set cluster.loaz to the loaz binary the jobs run");
   return path.substr(0, path.rfind('/') + 1) + "loaz";
 }
 

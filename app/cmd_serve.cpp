@@ -10,6 +10,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
+#include "core/file_util.h"
 #include "serve/server.h"
 
 namespace loa::app {
@@ -51,8 +52,9 @@ int RunServe(int argc, char** argv) {
       "http://HOST:PORT/ in a browser. The JSON API is in docs/SERVE.md.",
       argv[0]};
   serve::ServeOptions options;
-  options.web_dir = LOAZ_WEB_DIR;
-  options.chart_js = LOAZ_CHART_JS;
+  // A bundle's own copies where it has them (scripts/bundle.sh).
+  options.web_dir = InstalledFile("web", LOAZ_WEB_DIR);
+  options.chart_js = InstalledFile("share/chart.js/chart.min.js", LOAZ_CHART_JS);
   cli.add_option("--host", options.host, "address to listen on")->capture_default_str();
   cli.add_option("--port", options.port, "port (0: any free one)")->check(CLI::Range(0, 65535))->capture_default_str();
   cli.add_option("--player", options.players, "a player the page may choose, by this spec (repeatable)")

@@ -14,6 +14,7 @@
 
 #include "app/command.h"
 #include "core/error.h"
+#include "core/file_util.h"
 
 #if LOAZ_TORCH_COMMANDS
 #include "net/torch_evaluator.h"
@@ -72,13 +73,8 @@ const Command* Find(const char* name) {
 // Replaces this process by loaz-torch (beside this binary) with the same
 // arguments; returns only on failure, with the exit code after a message.
 int ExecTorchBinary(char** argv, const char* command) {
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string path;
-  if (n > 0) {
-    path.assign(self, size_t(n));
-    path = path.substr(0, path.rfind('/') + 1) + "loaz-torch";
-  }
+  std::string path = ThisExecutable();
+  if (!path.empty()) path = path.substr(0, path.rfind('/') + 1) + "loaz-torch";
   if (path.empty() || access(path.c_str(), X_OK) != 0) {
     std::fprintf(stderr,
                  "loaz %s: needs LibTorch, and this build has none (no loaz-torch beside loaz; build with "
@@ -102,13 +98,11 @@ int ExecTorchBinary(char** argv, const char* command) {
 // again with it set; if that fails it goes on as it is.
 void WaitPassivelyUnlessTold(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return;
-  self[n] = '\0';
+  std::string self = ThisExecutable();
+  if (self.empty()) return;
   setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
   std::fflush(nullptr);
-  execv(self, argv);
+  execv(self.c_str(), argv);
 }
 
 }  // namespace

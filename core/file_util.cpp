@@ -52,6 +52,24 @@ std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_by
   }
 }
 
+std::string ThisExecutable() {
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  return n > 0 ? std::string(self, std::size_t(n)) : std::string();
+}
+
+std::string InstalledFile(const std::string& relative, const std::string& built_in) {
+  const std::string self = ThisExecutable();
+  const std::size_t slash = self.rfind('/');
+  if (slash == std::string::npos || slash == 0) return built_in;
+  const std::string bin = self.substr(0, slash);  // the program's folder
+  const std::size_t up = bin.rfind('/');
+  if (up == std::string::npos) return built_in;
+  const std::string candidate = bin.substr(0, up + 1) + relative;
+  struct stat info;
+  return ::stat(candidate.c_str(), &info) == 0 ? candidate : built_in;
+}
+
 std::string ReadFile(const std::string& path, int64_t max_bytes) {
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) FailErrno(path, "cannot open");

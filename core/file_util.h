@@ -25,6 +25,17 @@ std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_by
 // Throws IoError naming path unless it is an existing regular file.
 void CheckRegularFile(const std::string& path);
 
+// Returns the absolute path of this process's program (/proc/self/exe), or
+// "" where it cannot be read.
+std::string ThisExecutable();
+
+// Returns where a file the build knows by a fixed path lives: in a bundle
+// (scripts/bundle.sh: bin/ beside web/, nets/, share/), `relative` under
+// the folder above the program's own, when it is there; else built_in
+// (the source tree's or the system's path, compiled in). So an unpacked
+// bundle reads its own copies wherever it lies, and nothing outside it.
+std::string InstalledFile(const std::string& relative, const std::string& built_in);
+
 // How WriteFileAtomic treats a file already at the path.
 enum class Existing { kReplace, kKeep };
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/file_util.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
 #include "mcts/search.h"
@@ -174,7 +175,7 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evalu
 
 std::string DefaultNetPath() {
   if (const char* env = std::getenv("LOAZ_NET"); env && *env) return env;
-  return LOAZ_DEFAULT_NET;
+  return InstalledFile("nets/default.safetensors", LOAZ_DEFAULT_NET);  // a bundle's own
 }
 
 std::string DefaultEngineSpec() {

@@ -39,7 +39,8 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evalu
                                          std::function<void(uint64_t)> on_seed = {});
 
 // The net that mcts players search with when none is named: $LOAZ_NET when
-// set, else the repository's shipped net, nets/default.safetensors.
+// set, else the shipped net, nets/default.safetensors (a bundle's own copy,
+// InstalledFile).
 std::string DefaultNetPath();
 
 // The engine's player when none is named (loaz gtp, loaz serve):

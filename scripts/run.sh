@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh
+scripts/build.sh --target loaz   # the programs only: the tests build with scripts/test.sh
 loaz=build/app/loaz
 run=runs/quick
 $loaz train configs/quick.yaml
