@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/file_util.h"
 #include "net/torch_backend.h"
 
 namespace loa {
@@ -98,8 +99,10 @@ void WriteExport(const std::string& path, const ExportedNet& net) {
   WriteSafeTensors(path, st);
 }
 
-ExportedNet ReadExport(const std::string& path) {
-  SafeTensors st = ReadSafeTensors(path);
+ExportedNet ReadExport(const std::string& path) { return ParseExport(ReadFile(path), path); }
+
+ExportedNet ParseExport(const std::string& bytes, const std::string& path) {
+  SafeTensors st = ParseSafeTensors(bytes, path);
   auto meta = [&](const char* key) {
     auto it = st.metadata.find(key);
     if (it == st.metadata.end()) throw Error(path + ": not a LOAZero export (no '" + key + "' in its metadata)");

@@ -48,6 +48,8 @@ void WriteExport(const std::string& path, const ExportedNet& net);
 // for one that is truncated, not ours, of another encoder version, or whose
 // tensors do not match its architecture.
 ExportedNet ReadExport(const std::string& path);
+// The same from the file's bytes; `name` (its path) goes into the messages.
+ExportedNet ParseExport(const std::string& bytes, const std::string& name);
 
 // Reads a net file of either kind, an export or a checkpoint (through the
 // LibTorch backend, net/torch_backend.h). Throws as ReadExport does, and

@@ -25,8 +25,11 @@ void WriteCheckpointHeader(const RunDir& dir, const CheckpointHeader& header) {
 
 std::optional<CheckpointHeader> ReadCheckpointHeader(const RunDir& dir, int64_t step) {
   const std::optional<std::string> text = ReadFileIfAny(dir.CheckpointHeaderPath(step), kMaxTextBytes);
-  if (!text) return std::nullopt;
-  const nlohmann::json json = nlohmann::json::parse(*text, nullptr, false);
+  return text ? ParseCheckpointHeader(*text, step) : std::nullopt;
+}
+
+std::optional<CheckpointHeader> ParseCheckpointHeader(const std::string& text, int64_t step) {
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
   if (!json.is_object() || !json.contains("step") || !json["step"].is_number_integer() ||
       json["step"].get<int64_t>() != step)
     return std::nullopt;

@@ -37,6 +37,8 @@ void WriteCheckpointHeader(const RunDir& dir, const CheckpointHeader& header);
 // run written before headers, until its trainer resumes) or it is not a
 // header (named in no error: callers fall back).
 std::optional<CheckpointHeader> ReadCheckpointHeader(const RunDir& dir, int64_t step);
+// The same from the header's text.
+std::optional<CheckpointHeader> ParseCheckpointHeader(const std::string& text, int64_t step);
 
 // Returns the run time in hours behind checkpoint `step` (0 when it has no
 // header).

@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include "core/error.h"
@@ -256,15 +259,56 @@ namespace {
 // The longest chain of configs naming a base (a longer one is a cycle).
 constexpr int kMaxBaseDepth = 8;
 
+// Counts a YAML stream's documents without building them, and those that
+// are a lone null where a token that makes no node stands.
+class DocumentCounter : public YAML::EventHandler {
+ public:
+  int documents = 0, stray = 0;
+  void OnDocumentStart(const YAML::Mark&) override {
+    ++documents;
+    nodes_ = 0;
+    null_ = false;
+  }
+  void OnDocumentEnd() override { stray += nodes_ == 1 && null_; }
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {
+    ++nodes_;
+    null_ = true;
+  }
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override { ++nodes_; }
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override { ++nodes_; }
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++nodes_;
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    ++nodes_;
+  }
+  void OnMapEnd() override {}
+
+ private:
+  int nodes_ = 0;
+  bool null_ = false;
+};
+
 // Returns the YAML map of a config's text, checked for duplicate keys.
 YAML::Node ParseYamlMap(const std::string& text, const std::string& source) {
   YAML::Node root;
   try {
-    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() > 1)
-      throw ParseError(source + ": holds " + std::to_string(documents.size()) +
+    // yaml-cpp 0.7's LoadAll never ends on a token that makes no node (a
+    // lone ','): it yields an empty document forever, growing
+    // (jbeder/yaml-cpp#1040, found by tests/fuzz/fuzz_config). The
+    // documents are counted first, at most three, and one is loaded.
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentCounter counter;
+    while (counter.documents < 3 && parser.HandleNextDocument(counter)) {
+    }
+    if (counter.stray > 0 && counter.documents > 1 && text.find("---") == std::string::npos)
+      throw ParseError(source + ": not YAML: a token that makes no value (a stray ',' or the like)");
+    if (counter.documents > 1)
+      throw ParseError(source + ": holds " + (counter.documents > 2 ? "3 or more" : "2") +
                        " YAML documents ('---'); a config is one");
-    if (!documents.empty()) root = documents[0];
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ParseError(source + ": not YAML: " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ")");
   }

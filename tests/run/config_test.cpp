@@ -346,6 +346,15 @@ TEST(ConfigTest, DuplicateKeysAreErrors) {
 
 TEST(ConfigTest, ASecondDocumentIsAnError) {
   EXPECT_NE(ErrorOf<ParseError>("run: {name: a}\n---\nrun: {name: b}\n").find("2 YAML documents"), std::string::npos);
+  EXPECT_NE(ErrorOf<ParseError>("run: {name: a}\n---\n---\n---\n").find("3 or more YAML documents"), std::string::npos);
+}
+
+// A token that makes no node (a lone ',') made yaml-cpp 0.7's LoadAll loop
+// forever, allocating (found by tests/fuzz/fuzz_config; its input is in
+// tests/fuzz/regressions/config/): each is one error now.
+TEST(ConfigTest, AStrayTokenIsAnErrorNotAHang) {
+  for (const char* text : {",", " ,a", "\n  ,batchpsize: ;2", "run: {name: a}\n,\n"})
+    EXPECT_NE(ErrorOf<ParseError>(text).find("test.yaml: "), std::string::npos) << text;
 }
 
 TEST(ConfigTest, RunNamesArePlainNames) {

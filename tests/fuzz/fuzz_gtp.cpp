@@ -1,0 +1,19 @@
+// libFuzzer target: lines of the text protocol to the engine (a random
+// player, so that genmove is quick), at most 32 a run.
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "core/error.h"
+#include "play/gtp_engine.h"
+#include "play/players.h"
+#include "play/spec.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  loa::GtpEngine engine(loa::MakeRandomPlayer(loa::PlayerSpec::Parse("random")));
+  std::istringstream lines(std::string(reinterpret_cast<const char*>(data), size));
+  std::string line;
+  for (int n = 0; n < 32 && std::getline(lines, line) && !engine.quit(); ++n) engine.Handle(line);
+  return 0;
+}

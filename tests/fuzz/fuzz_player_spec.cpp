@@ -1,0 +1,23 @@
+// libFuzzer target: a player spec ("kind:key=value,..."), parsed and read
+// by the kinds that build without a net or a program (play/players.h).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+#include "play/players.h"
+#include "play/spec.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const loa::PlayerSpec spec = loa::PlayerSpec::Parse(text);
+    loa::LimitsOf(spec);
+    loa::SpecWithoutLimit(text);
+    if (spec.kind() == "random") loa::MakeRandomPlayer(spec);
+    if (spec.kind() == "greedy") loa::MakeGreedyPlayer(spec);
+    if (spec.kind() == "ab") loa::ReadAlphaBetaSpec(spec);
+  } catch (const loa::Error&) {
+  }
+  return 0;
+}
