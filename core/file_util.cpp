@@ -52,6 +52,17 @@ std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_by
   }
 }
 
+std::optional<std::string> ReadFileUnlessDamaged(const std::string& path, std::string* damage, int64_t max_bytes) {
+  std::error_code error;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return std::nullopt;
+  try {
+    return ReadFile(path, max_bytes);
+  } catch (const IoError& e) {
+    if (damage && std::filesystem::exists(path, error)) *damage = e.what();
+    return std::nullopt;
+  }
+}
+
 std::string ThisExecutable() {
   char self[4096];
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);

@@ -22,6 +22,14 @@ std::string ReadFile(const std::string& path, int64_t max_bytes = kMaxFileBytes)
 // removed meanwhile, not a file): for a file whose absence means a default.
 std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_bytes = kMaxFileBytes);
 
+// Returns the file's contents: nothing, without a word, when there is no
+// file at path (or it went meanwhile); nothing, with *damage naming the
+// path and what is wrong, when one is there that cannot be read (a folder,
+// unreadable, larger than max_bytes): for the run's small state files,
+// whose damage every reader reports.
+std::optional<std::string> ReadFileUnlessDamaged(const std::string& path, std::string* damage,
+                                                 int64_t max_bytes = kMaxTextBytes);
+
 // Throws IoError naming path unless it is an existing regular file.
 void CheckRegularFile(const std::string& path);
 

@@ -1,7 +1,5 @@
 #include "run/run_state.h"
 
-#include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -28,15 +26,9 @@ void WriteRunState(const RunDir& dir, RunState state, const std::string& reason)
 RunStatus ReadRunState(const RunDir& dir) {
   RunStatus status;
   const std::string path = dir.StatePath();
-  std::error_code error;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return status;
-  std::string text;
-  try {
-    text = ReadFile(path, kMaxTextBytes);
-  } catch (const IoError& e) {
-    if (std::filesystem::exists(path, error)) status.damage = e.what();
-    return status;
-  }
+  const std::optional<std::string> read = ReadFileUnlessDamaged(path, &status.damage);
+  if (!read) return status;
+  const std::string& text = *read;
   const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
   bool known = false;
   if (json.is_object() && json.contains("state") && json["state"].is_string())

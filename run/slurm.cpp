@@ -182,16 +182,9 @@ void WriteSlurmJobs(const RunDir& dir, const SlurmJobs& jobs) {
 SlurmJobs ReadSlurmJobs(const RunDir& dir, std::string* damage) {
   SlurmJobs jobs;
   const std::string path = dir.ClusterJobsPath();
-  std::error_code error;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return jobs;
-  std::string text;
-  try {
-    text = ReadFile(path, kMaxTextBytes);
-  } catch (const IoError& e) {
-    if (damage) *damage = e.what();
-    return jobs;
-  }
-  std::istringstream in(text);
+  const std::optional<std::string> text = ReadFileUnlessDamaged(path, damage);
+  if (!text) return jobs;
+  std::istringstream in(*text);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream fields(line);

@@ -63,18 +63,10 @@ std::optional<WorkerBeat> ParseBeat(const std::string& text) {
 // file (or it went meanwhile); nothing, and *damage set, when it does not
 // read as one (a folder, garbage, a cut-short file).
 std::optional<WorkerBeat> ReadBeatFile(const std::string& path, std::string* damage) {
-  std::error_code error;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) return std::nullopt;
-  std::string text;
-  try {
-    text = ReadFile(path, kMaxTextBytes);
-  } catch (const IoError& e) {
-    if (!std::filesystem::exists(path, error)) return std::nullopt;  // removed meanwhile
-    if (damage) *damage = e.what();
-    return std::nullopt;
-  }
-  std::optional<WorkerBeat> beat = ParseBeat(text);
-  if (!beat && damage) *damage = path + ": not a heartbeat (" + std::to_string(text.size()) + " bytes of something else)";
+  const std::optional<std::string> text = ReadFileUnlessDamaged(path, damage);
+  if (!text) return std::nullopt;
+  std::optional<WorkerBeat> beat = ParseBeat(*text);
+  if (!beat && damage) *damage = path + ": not a heartbeat (" + std::to_string(text->size()) + " bytes of something else)";
   return beat;
 }
 

@@ -25,28 +25,29 @@ fail() {
 [ "$(id -u)" = 0 ] || fail "needs root (a chroot)"
 echo "== a minimal Debian 12 root"
 mmdebstrap --variant=minbase --quiet bookworm "$root" >/dev/null
-mkdir -p "$root/opt"
-tar -C "$root/opt" -xzf "$tarball"
+mkdir -p "$root/bundle"
+tar -C "$root/bundle" -xzf "$tarball"
 mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 # Runs $1 in the bundle's folder inside the root, with a bare environment.
-inside() { chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root LANG=C.UTF-8 bash -c "cd /opt/$name && $1"; }
-if inside 'ls /usr/lib/x86_64-linux-gnu' | grep -qE 'libtorch|libdnnl|libyaml-cpp|libopenblas'; then
+# (exec: so that a process started in the background is the program itself.)
+inside() { exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 bash -c "cd /bundle/$name && exec $1"; }
+if (inside 'ls /usr/lib/x86_64-linux-gnu') | grep -qE 'libtorch|libdnnl|libyaml-cpp|libopenblas'; then
   fail "the root holds the project's libraries"
 fi
 echo "== the libraries: the bundle's, or glibc's"
-inside 'ldd bin/loaz bin/loaz-torch' >"$tmp/ldd"
+(inside 'ldd bin/loaz bin/loaz-torch') >"$tmp/ldd"
 grep -q "not found" "$tmp/ldd" && fail "a library is missing: $(grep 'not found' "$tmp/ldd")"
-outside=$(awk '$2 == "=>" && $3 ~ /^\// {print $3}' "$tmp/ldd" | grep -vE "^/opt/$name/(bin/\.\./)?lib/" |
+outside=$(awk '$2 == "=>" && $3 ~ /^\// {print $3}' "$tmp/ldd" | grep -vE "^/bundle/$name/(bin/\.\./)?lib/" |
   grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv|ld-linux[^/]*)\.so' || true)
 [ -z "$outside" ] || fail "libraries from outside the bundle: $outside"
 echo "== loaz gtp plays the shipped net"
-reply=$(printf 'genmove b\nquit\n' | inside 'bin/loaz gtp --player mcts:playouts=100' 2>"$tmp/gtp.err")
+reply=$(printf 'genmove b\nquit\n' | (inside 'bin/loaz gtp --player mcts:playouts=100') 2>"$tmp/gtp.err")
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp: $reply $(cat "$tmp/gtp.err")"
 echo "$reply" | head -1
 echo "== loaz serve answers /"
 port=$((20000 + RANDOM % 20000))
-inside "exec bin/loaz serve --port $port" >"$tmp/serve.log" 2>&1 &
+(inside "bin/loaz serve --port $port") >"$tmp/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do
   python3 - "$port" >"$tmp/page" 2>/dev/null <<'PY' && break
@@ -64,7 +65,7 @@ PY
 kill "$server"
 server=
 echo "== loaz train makes a checkpoint"
-inside 'bin/loaz train configs/tiny.yaml --set run.directory=/tmp/runs --set train.max_steps=20' >"$tmp/train.log" 2>&1 ||
+(inside 'bin/loaz train configs/tiny.yaml --set run.directory=/tmp/runs --set train.max_steps=20') >"$tmp/train.log" 2>&1 ||
   fail "train: $(tail -5 "$tmp/train.log")"
 ls "$root"/tmp/runs/tiny/checkpoints/ckpt_*.pt >/dev/null 2>&1 || fail "no checkpoint: $(tail -5 "$tmp/train.log")"
-echo "PASS: the bundle runs in a minimal Debian 12 root ($(du -m "$tarball" | cut -f1) MB, glibc $(cat "$root/opt/$name/GLIBC") or newer)"
+echo "PASS: the bundle runs in a minimal Debian 12 root ($(du -m "$tarball" | cut -f1) MB, glibc $(cat "$root/bundle/$name/GLIBC") or newer)"

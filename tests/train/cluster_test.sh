@@ -124,13 +124,7 @@ wait_for '[ "$(jobs_left)" = 0 ]' 60
 [ "$(alive_workers "$run")" = 0 ] || fail "a worker is still alive after the run: $("$loaz" status --run "$run")"
 "$loaz" status --run "$run"
 [ -s "$run/net.safetensors" ] || fail "the finished run has no export"
-"$run_counts" "$run" >"$tmp/counts"
-cat "$tmp/counts"
-count() { awk -v k="$1" '$1 == k {print $2}' "$tmp/counts"; }
-[ "$(count shard_games)" -gt 0 ] || fail "no games"
-[ "$(count shard_games)" = "$(count metrics_games)" ] || fail "shards and their events disagree"
-[ "$(count shard_games)" = "$(count record_games)" ] || fail "records and games disagree"
-[ "$(count bad_shards)" = 0 ] && [ "$(count temp_files)" = 0 ] || fail "bad shards or temporary files left"
+"$run_counts" --check "$run" || fail "the run lost or doubled something"
 # (a) Both workers' games were trained on.
 python3 - "$run/metrics.jsonl" <<'EOF' || fail "the trainer did not take both workers' games"
 import json, sys

@@ -5,7 +5,9 @@
 //   metrics_games N    the sum of shard_games over selfplay events
 //   bad_shards N       shards that do not read
 //   temp_files N       temporary files of unfinished writes, in any folder
-// Exit code 1 when DIR cannot be read.
+// Exit code 1 when DIR cannot be read; with --check also when shards, their
+// events and the records disagree, there are no games, or a shard does not
+// read or a temporary file stays (the consistency a kill must keep).
 
 #include <cstdio>
 #include <filesystem>
@@ -19,11 +21,12 @@
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: run_counts DIR\n");
+  const bool check = argc == 3 && std::string(argv[1]) == "--check";
+  if (argc != 2 && !check) {
+    std::fprintf(stderr, "usage: run_counts [--check] DIR\n");
     return 2;
   }
-  const loa::run::RunDir run(argv[1]);
+  const loa::run::RunDir run(argv[argc - 1]);
   if (!fs::is_directory(run.root())) {
     std::fprintf(stderr, "run_counts: %s is not a folder\n", argv[1]);
     return 1;
@@ -44,5 +47,12 @@ int main(int argc, char** argv) {
   std::printf("shard_games %lld\nrecord_games %lld\nmetrics_games %lld\nbad_shards %lld\ntemp_files %lld\n",
               (long long)shard_games, (long long)record_games, (long long)metrics_games, (long long)bad_shards,
               (long long)temp_files);
-  return 0;
+  if (!check) return 0;
+  const char* fault = shard_games == 0                ? "no games"
+                      : shard_games != metrics_games ? "shards and their events disagree"
+                      : shard_games != record_games  ? "records and games disagree"
+                      : bad_shards + temp_files > 0  ? "bad shards or temporary files left"
+                                                     : nullptr;
+  if (fault) std::fprintf(stderr, "run_counts: %s: %s\n", run.root().c_str(), fault);
+  return fault ? 1 : 0;
 }
