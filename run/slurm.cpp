@@ -77,7 +77,12 @@ trap 'ending=1; kill -TERM "$child" 2>/dev/null' TERM
                                 "while wait \"$child\"; status=$?; [ \"$status\" -gt 128 ] && kill -0 \"$child\" "
                                 "2>/dev/null; do :; done\n";
   if (!requeue_self) return out.str() + run_child;
-  out << "restarts=0\nSTALE=" << int(kStaleSeconds) + 5 << "\nwhile :; do\n" << run_child;
+  std::string indented;  // run_child inside the loop
+  for (std::size_t start = 0, end; start < run_child.size(); start = end + 1) {
+    end = run_child.find('\n', start);
+    indented += "  " + run_child.substr(start, end - start + 1);
+  }
+  out << "restarts=0\nSTALE=" << int(kStaleSeconds) + 5 << "\nwhile :; do\n" << indented;
   out << R"SH(  [ "$status" -ne 0 ] && [ -z "$ending" ] || break
   [ "$("$loaz" status --run "$run" --state)" = running ] || break
   if [ "$restarts" -ge )SH"
