@@ -16,7 +16,7 @@ packages=(
   libcpp-httplib-dev libjs-chart.js chromium chromium-driver python3-selenium
   slurmctld slurmd slurm-client munge
   patchelf mmdebstrap
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libomp-dev
 )
 
 missing=()
