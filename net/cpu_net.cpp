@@ -285,7 +285,10 @@ void CpuNet::CheckFiniteOutputs(const std::string& source) const {
   Forward(input.data(), 1, outputs.data(), outputs.data() + kPolicySize, outputs.data() + kPolicySize + 3, *ws);
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!std::isfinite(outputs[i]))
-      throw Error(source + ": the net's " + (i < kPolicySize ? "policy" : i < kPolicySize + 3 ? "value" : "moves-left") +
+      throw Error(source + ": the net's " +
+                  (i < kPolicySize       ? "policy"
+                   : i < kPolicySize + 3 ? "value"
+                                         : "moves-left") +
                   " output on the starting position is " + std::to_string(outputs[i]) +
                   "; a net must be finite to play");
 }

@@ -61,9 +61,9 @@ struct ChannelRanges {
 // halve exactly to 7 bits (2 x 255 x 63 < 32768).
 inline constexpr float kMaxSigned = 127.0f;
 struct Int8Levels {
-  bool wide = false;           // byte products summed in 32 bits (VNNI, AMX)
-  float max_unsigned = 255;    // an unsigned activation: 0..max_unsigned
-  float max_weight = 127;      // a weight of a layer whose input is unsigned: +-max_weight
+  bool wide = false;             // byte products summed in 32 bits (VNNI, AMX)
+  float max_unsigned = 255;      // an unsigned activation: 0..max_unsigned
+  float max_weight = 127;        // a weight of a layer whose input is unsigned: +-max_weight
   float max_signed_weight = 63;  // ... whose input is signed: +-this, a multiple of signed_weight_grain
   int signed_weight_grain = 1;
 

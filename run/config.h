@@ -217,8 +217,8 @@ struct ClusterConfig {
   std::vector<std::string> sbatch_lines;  // further #SBATCH options for every job, e.g. "--mem=8G"
   std::string setup;                      // a shell line every job runs first, e.g. "module load gcc"
   std::string loaz;                       // the loaz binary the jobs run ("": the one that launches)
-  int trainer_restarts = 5;               // the trainer job runs a trainer that failed again, this many times (run/slurm.h)
-  double trainer_gone_minutes = 10;       // self-play without a trainer ends once its heartbeat is this stale (0: never)
+  int trainer_restarts = 5;          // the trainer job runs a trainer that failed again, this many times (run/slurm.h)
+  double trainer_gone_minutes = 10;  // self-play without a trainer ends once its heartbeat is this stale (0: never)
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);

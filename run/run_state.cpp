@@ -38,8 +38,8 @@ RunStatus ReadRunState(const RunDir& dir) {
         known = true;
       }
   if (!known) {
-    status.damage = path + ": not a run state (" + std::to_string(text.size()) +
-                    " bytes of something else); read as running";
+    status.damage =
+        path + ": not a run state (" + std::to_string(text.size()) + " bytes of something else); read as running";
     return status;
   }
   status.reason = json.contains("reason") && json["reason"].is_string() ? json["reason"].get<std::string>() : "";

@@ -66,7 +66,8 @@ std::optional<WorkerBeat> ReadBeatFile(const std::string& path, std::string* dam
   const std::optional<std::string> text = ReadFileUnlessDamaged(path, damage);
   if (!text) return std::nullopt;
   std::optional<WorkerBeat> beat = ParseBeat(*text);
-  if (!beat && damage) *damage = path + ": not a heartbeat (" + std::to_string(text->size()) + " bytes of something else)";
+  if (!beat && damage)
+    *damage = path + ": not a heartbeat (" + std::to_string(text->size()) + " bytes of something else)";
   return beat;
 }
 

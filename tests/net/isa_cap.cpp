@@ -20,11 +20,14 @@ class IsaCap : public ::testing::Environment {
   void SetUp() override {
     const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
     if (cap == nullptr || *cap == '\0' || std::string(cap) == "ALL") return;
-    static const std::map<std::string, std::string> kIsaOfCap = {
-        {"SSE41", "sse4.1"},      {"AVX", "avx"},
-        {"AVX2", "avx2"},         {"AVX2_VNNI", "avx2+vnni"},
-        {"AVX512_CORE", "avx512"}, {"AVX512_CORE_VNNI", "avx512+vnni"},
-        {"AVX512_CORE_BF16", "avx512+bf16"}, {"AVX512_CORE_AMX", "amx"}};
+    static const std::map<std::string, std::string> kIsaOfCap = {{"SSE41", "sse4.1"},
+                                                                 {"AVX", "avx"},
+                                                                 {"AVX2", "avx2"},
+                                                                 {"AVX2_VNNI", "avx2+vnni"},
+                                                                 {"AVX512_CORE", "avx512"},
+                                                                 {"AVX512_CORE_VNNI", "avx512+vnni"},
+                                                                 {"AVX512_CORE_BF16", "avx512+bf16"},
+                                                                 {"AVX512_CORE_AMX", "amx"}};
     const auto it = kIsaOfCap.find(cap);
     ASSERT_NE(it, kIsaOfCap.end()) << "ONEDNN_MAX_CPU_ISA=" << cap << " is not a cap these tests know";
     if (OneDnnIsa() != it->second)

@@ -232,8 +232,8 @@ TEST(OneDnnTrunkTest, LinearLayersAndOneByOneConvolutions) {
               const int sq = w.kernel == 8 ? t : square;
               const double x = in[(std::size_t(p) * 64 + sq) * w.in + c];
               const double wt = double(w.weight[(o * w.in + c) * taps + t]) * w.scale[o];
-              variance += (wt * step[c]) * (wt * step[c]) / 12 + (x / step[c] * weight_step) *
-                                                                      (x / step[c] * weight_step) / 12;
+              variance +=
+                  (wt * step[c]) * (wt * step[c]) / 12 + (x / step[c] * weight_step) * (x / step[c] * weight_step) / 12;
             }
           bound += 5 * std::sqrt(variance);
         }
@@ -263,8 +263,7 @@ TEST(OneDnnTrunkTest, LevelsFollowTheKernels) {
     EXPECT_LE(l.MaxWeight(signed_input), 127.0f);
     EXPECT_EQ(std::fmod(l.MaxWeight(signed_input), float(l.WeightGrain(signed_input))), 0.0f);
   }
-  EXPECT_NE(l.Describe().find("u8 0.." + std::to_string(int(l.max_unsigned)) + ","), std::string::npos)
-      << l.Describe();
+  EXPECT_NE(l.Describe().find("u8 0.." + std::to_string(int(l.max_unsigned)) + ","), std::string::npos) << l.Describe();
   const ChannelRanges positive{{0.0f, 0.0f}, {2.0f, 0.0f}}, negative{{-1.0f, 0.0f}, {0.5f, 0.0f}};
   EXPECT_FLOAT_EQ(QuantizationSteps(positive)[0], 2.0f / MaxUnsigned());
   EXPECT_FLOAT_EQ(QuantizationSteps(positive)[1], 1.0f);  // a channel that never moved

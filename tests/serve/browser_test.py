@@ -189,7 +189,10 @@ def main():
         check(drawn > 0, "the loss chart holds no points")
         check(js("return document.querySelectorAll('#ratings tbody tr').length;") > 0, "no ratings table")
         workers = js("return [...document.querySelectorAll('#workers tbody td')].map((td) => td.textContent);")
-        check(workers[:4] == ["a0", "n1", "7_0", "stale"], f"the self-play processes table: {workers}")
+        check(workers[:4] == ["trainer", "n2", "8", "stale"], f"the trainer's row: {workers}")
+        check(workers[8:12] == ["a0", "n1", "7_0", "stale"], f"the self-play processes table: {workers}")
+        damaged = js("return document.getElementById('workers-damaged').textContent;")
+        check("workers/a1.json: not a heartbeat" in damaged, f"the damaged heartbeat is not named: {damaged!r}")
         # The run writes on: the page appends the new lines (asked for from
         # the offset it has) without reading the run again or reloading.
         js("""window.notReloaded = true;

@@ -43,6 +43,9 @@ touch "$run/checkpoints/ckpt_00000600.pt"  # listed, never read: only LibTorch p
 # A self-play process that played long ago: listed as stale.
 echo '{"name":"a0","host":"n1","job":"7_0","time":1,"games":12,"positions_per_hour":900,"net_step":600}' \
   >"$run/workers/a0.json"
+# The trainer's heartbeat, also long ago, and a heartbeat damaged (cut short).
+echo '{"name":"trainer","host":"n2","job":"8","time":1,"net_step":600}' >"$run/trainer.json"
+echo '{"name":"a1","ho' >"$run/workers/a1.json"
 printf '[Black "net step 600"]\n[White "net step 600"]\n\n1. d1-b3 h5-g4\n2. b1-b4 g4xg1\n*\n' >"$run/games/main-w0_000000_g0.txt"
 
 # The shipped net analyses (mcts with no net= plays nets/default.safetensors).

@@ -74,6 +74,8 @@ std::string MakeRun() {
   WriteFileAtomic(
       (root / "workers/a0.json").string(),
       R"({"name":"a0","host":"n1","job":"7_0","time":1,"games":12,"positions_per_hour":900,"net_step":20})");
+  WriteFileAtomic((root / "trainer.json").string(), R"({"name":"trainer","host":"n2","time":1,"net_step":20})");
+  WriteFileAtomic((root / "workers/a1.json").string(), R"({"name":"a1","ho)");  // cut short
   WriteExport((root / "net.safetensors").string(), testing::RandomExport(testing::SmallConfig(1, 8, 0, true), 5));
   return root.string();
 }
@@ -816,7 +818,14 @@ TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {
   EXPECT_EQ(game["moves"], json({"d1-b3", "h5-g4"}));
   EXPECT_EQ(game["fens"].size(), 3u);
   // Who plays for the run: a heartbeat from long ago is stale.
-  const json workers = Get("/api/runs/0/workers").second["workers"];
+  const json who = Get("/api/runs/0/workers").second;
+  EXPECT_EQ(who["trainer"]["host"], "n2");
+  EXPECT_EQ(who["trainer"]["liveness"], "stale");
+  // A damaged heartbeat is named under the run's public name, never the
+  // server's folders.
+  ASSERT_EQ(who["damaged"].size(), 1u) << who.dump();
+  EXPECT_EQ(who["damaged"][0].get<std::string>().rfind("tiny/workers/a1.json: not a heartbeat", 0), 0u) << who.dump();
+  const json workers = who["workers"];
   ASSERT_EQ(workers.size(), 1u);
   EXPECT_EQ(workers[0]["name"], "a0");
   EXPECT_EQ(workers[0]["host"], "n1");

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
               (long long)shard_games, (long long)record_games, (long long)metrics_games, (long long)bad_shards,
               (long long)temp_files);
   if (!check) return 0;
-  const char* fault = shard_games == 0                ? "no games"
+  const char* fault = shard_games == 0               ? "no games"
                       : shard_games != metrics_games ? "shards and their events disagree"
                       : shard_games != record_games  ? "records and games disagree"
                       : bad_shards + temp_files > 0  ? "bad shards or temporary files left"
