@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,19 @@ std::string ThisLoaz() {
   const std::string path = ThisExecutable();
   if (path.empty()) throw Error("cannot read /proc/self/exe: set cluster.loaz to the loaz binary the jobs run");
   return path.substr(0, path.rfind('/') + 1) + "loaz";
+}
+
+// Returns config as the jobs run it: a cluster.image that is a file or a
+// folder (Charliecloud's, Apptainer's; not Podman's image names) made
+// absolute, as the jobs start elsewhere. Throws Error when it is not there.
+run::Config AsJobsRunIt(run::Config config) {
+  std::string& image = config.cluster.image;
+  if (image.empty() || config.cluster.runtime == "podman") return config;
+  std::error_code error;
+  if (!std::filesystem::exists(image, error))
+    throw Error("cluster.image: " + image + ": no such image (scripts/image.sh makes one; docs/CLUSTER.md)");
+  image = std::filesystem::absolute(image).string();
+  return config;
 }
 
 // Runs a shell command; returns its exit status and its output (both
@@ -99,10 +113,11 @@ int RunLaunch(int argc, char** argv) {
                                    {"qos", qos}})
     if (!value.empty()) overrides.push_back(std::string("cluster.") + key + "=" + value);
 
+  // The run as it would be, checked before anything is written.
+  const run::Config config =
+      AsJobsRunIt(run_dir.empty() ? run::LoadConfig(config_path, overrides)
+                                  : run::LoadConfig(run::RunDir(run_dir).ConfigPath(), overrides));
   if (dry_run) {
-    // The scripts of the run as it would be, with nothing written.
-    const run::Config config = run_dir.empty() ? run::LoadConfig(config_path, overrides)
-                                               : run::LoadConfig(run::RunDir(run_dir).ConfigPath(), overrides);
     const std::string dir = std::filesystem::absolute(run_dir.empty() ? config.RunDirectory() : run_dir).string();
     const run::SlurmScripts scripts = run::MakeSlurmScripts(config, dir, ThisLoaz());
     std::printf("# %s/cluster/trainer.sbatch\n%s\n# %s/cluster/selfplay.sbatch\n%s", dir.c_str(),
@@ -110,11 +125,11 @@ int RunLaunch(int argc, char** argv) {
     return 0;
   }
   // Before anything is written: a run whose jobs still live is not launched twice.
-  CheckNoJobsLeft(run::RunDir(run_dir.empty() ? run::LoadConfig(config_path, overrides).RunDirectory() : run_dir));
+  CheckNoJobsLeft(run::RunDir(run_dir.empty() ? config.RunDirectory() : run_dir));
   const train::OpenedRun opened = run_dir.empty() ? train::OpenRunFromConfig(config_path, overrides)
                                                   : train::OpenRunDirectory(run_dir, overrides, true);
   const run::RunDir dir(std::filesystem::absolute(opened.dir.root()).string());
-  const run::SlurmScripts scripts = run::MakeSlurmScripts(opened.config, dir.root(), ThisLoaz());
+  const run::SlurmScripts scripts = run::MakeSlurmScripts(AsJobsRunIt(opened.config), dir.root(), ThisLoaz());
   std::filesystem::create_directories(dir.ClusterLogDir());
   WriteFileAtomic(dir.ClusterScriptPath("trainer"), scripts.trainer);
   WriteFileAtomic(dir.ClusterScriptPath("selfplay"), scripts.selfplay);

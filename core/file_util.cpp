@@ -63,6 +63,16 @@ std::optional<std::string> ReadFileUnlessDamaged(const std::string& path, std::s
   }
 }
 
+std::string SetAsideDamaged(const std::string& path) {
+  std::error_code error;
+  std::string target = path + ".damaged";
+  for (int n = 2; std::filesystem::exists(std::filesystem::symlink_status(target, error)); ++n)
+    target = path + ".damaged-" + std::to_string(n);
+  std::filesystem::rename(path, target, error);
+  if (error) throw IoError(path + ": cannot set it aside as " + target + ": " + error.message());
+  return target;
+}
+
 std::string ThisExecutable() {
   char self[4096];
   const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);

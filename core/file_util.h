@@ -30,6 +30,12 @@ std::optional<std::string> ReadFileIfAny(const std::string& path, int64_t max_by
 std::optional<std::string> ReadFileUnlessDamaged(const std::string& path, std::string* damage,
                                                  int64_t max_bytes = kMaxTextBytes);
 
+// Renames the damaged file (or folder) at path to path.damaged (then
+// path.damaged-2, ...: nothing set aside before is replaced), kept for
+// inspection, so that a sound one can take its place; returns the new
+// path. Throws IoError naming both.
+std::string SetAsideDamaged(const std::string& path);
+
 // Throws IoError naming path unless it is an existing regular file.
 void CheckRegularFile(const std::string& path);
 

@@ -55,6 +55,8 @@ Record ParseRecord(std::string_view text, const std::string& source) {
     if (line[0] == ';' || line[0] == '#') continue;  // comment line
     movetext += line + '\n';
   }
+  // Nothing at all is no game (an emptied file), not one of no moves.
+  if (record.tags.empty() && movetext.empty()) throw ParseError(source + ": empty record (no tags, no moves)");
   const std::string rules = TagValue(record.tags, "Rules");
   try {
     record.rules = Rules::FromString(rules);

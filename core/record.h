@@ -26,7 +26,8 @@ struct Record {
 std::string TagValue(const Tags& tags, std::string_view name);
 
 // Parses record text; `source` names the file in errors. Throws ParseError on
-// a malformed tag, FEN or Rules value.
+// a malformed tag, FEN or Rules value, and on text with neither a tag nor a
+// move (an emptied file).
 Record ParseRecord(std::string_view text, const std::string& source);
 
 // Replays the moves of a record under `rules` from its start; throws

@@ -119,7 +119,6 @@ class SearchTree {
   bool Done(uint32_t visit_target) const;
 
   const Position& root_position() const { return root_position_; }
-  int root_ply() const { return root_ply_; }
   uint32_t root_visits() const { return arena_[0].n(); }
   uint32_t root_in_flight() const { return arena_[0].n_in_flight(); }
   // Returns the arena slots in use: a bound on the tree's memory / 32 bytes.

@@ -102,10 +102,4 @@ int64_t PlayerSpec::GetInt(const std::string& key, int64_t fallback, int64_t min
   return value;
 }
 
-double PlayerSpec::GetDouble(const std::string& key, double fallback, double min, double max) const {
-  double value = fallback;
-  Read([&](ParamVisitor& v) { v.Double(key.c_str(), value, min, max, ""); });
-  return value;
-}
-
 }  // namespace loa

@@ -52,7 +52,6 @@ class PlayerSpec {
 
   std::string GetString(const std::string& key, const std::string& fallback) const;
   int64_t GetInt(const std::string& key, int64_t fallback, int64_t min, int64_t max) const;
-  double GetDouble(const std::string& key, double fallback, double min, double max) const;
 
  private:
   [[noreturn]] void Fail(const std::string& why) const;

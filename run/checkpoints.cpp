@@ -16,10 +16,11 @@ double CheckpointHeader::Hours() const {
 }
 
 void WriteCheckpointHeader(const RunDir& dir, const CheckpointHeader& header) {
-  const nlohmann::json json = {{"step", header.step},
-                               {"counters", header.counters},
-                               {"hours", header.Hours()},
-                               {"architecture", header.architecture}};
+  nlohmann::json json = {{"step", header.step},
+                         {"counters", header.counters},
+                         {"hours", header.Hours()},
+                         {"architecture", header.architecture}};
+  if (!header.config.empty()) json["config"] = header.config;
   WriteFileAtomic(dir.CheckpointHeaderPath(header.step), json.dump(2) + "\n");
 }
 
@@ -40,6 +41,7 @@ std::optional<CheckpointHeader> ParseCheckpointHeader(const std::string& text, i
       if (it.value().is_number_integer()) header.counters[it.key()] = it.value().get<int64_t>();
   if (json.contains("architecture") && json["architecture"].is_string())
     header.architecture = json["architecture"].get<std::string>();
+  if (json.contains("config") && json["config"].is_string()) header.config = json["config"].get<std::string>();
   return header;
 }
 

@@ -24,6 +24,7 @@ struct CheckpointHeader {
   int64_t step = 0;
   std::map<std::string, int64_t> counters;  // the training state's (games, samples, elapsed_ms, ...)
   std::string architecture;                 // the net's short name, e.g. "4x32"
+  std::string config;                       // the run's config.yaml as it was (a copy that restores it)
 
   // Returns the run time behind the checkpoint in hours (0 without the counter).
   double Hours() const;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -144,6 +145,12 @@ void ClusterConfig::Visit(ParamVisitor& v) {
         "times the trainer job runs a trainer that failed (killed, crashed) again, once its heartbeat is stale");
   v.Double("trainer_gone_minutes", trainer_gone_minutes, 0, 10080,
            "self-play processes without a trainer stop the run once its heartbeat is this stale (0: never)");
+  v.String("image", image, true,
+           "the image every job runs loaz in (scripts/image.sh), on a path every node sees (empty: none)");
+  v.Choice("runtime", runtime, {"charliecloud", "podman", "apptainer"},
+           "what runs cluster.image: a Charliecloud image folder or SquashFS file, a Podman image name, "
+           "an Apptainer .sif");
+  v.StringList("runtime_options", runtime_options, "further options of the runtime's run command, e.g. --nv");
 }
 
 namespace {
@@ -484,6 +491,17 @@ std::string ResumeConflict(const Config& saved, const Config& asked) {
   return "";
 }
 
+std::string SoundConfigText(const std::string& path) {
+  const std::optional<std::string> text = ReadFileUnlessDamaged(path, nullptr);
+  if (!text) return "";
+  try {
+    ParseConfig(*text, path);
+    return *text;
+  } catch (const Error&) {
+    return "";
+  }
+}
+
 std::string ConfigToYaml(const Config& config) {
   Config copy = config;
   YAML::Emitter out;
@@ -496,7 +514,7 @@ std::string ConfigToYaml(const Config& config) {
   });
   out << YAML::EndMap;
   return "# The resolved config of this run (every field); `loaz train --run DIR` reads it.\n" +
-         std::string(out.c_str()) + "\n";
+         std::string(out.c_str()) + "\n" + kConfigEndLine;
 }
 
 }  // namespace loa::run

@@ -219,6 +219,11 @@ struct ClusterConfig {
   std::string loaz;                       // the loaz binary the jobs run ("": the one that launches)
   int trainer_restarts = 5;          // the trainer job runs a trainer that failed again, this many times (run/slurm.h)
   double trainer_gone_minutes = 10;  // self-play without a trainer ends once its heartbeat is this stale (0: never)
+  // Every job's loaz runs inside this image ("": none; scripts/image.sh
+  // makes one), under `runtime`, the run directory bound at kImageRunDir.
+  std::string image;
+  std::string runtime = "charliecloud";      // charliecloud | podman | apptainer
+  std::vector<std::string> runtime_options;  // further options of the runtime's run command, e.g. --nv
 
   // Declares the fields (config.cpp).
   void Visit(ParamVisitor& v);
@@ -275,6 +280,14 @@ int64_t WindowSize(const ReplayConfig& config, int64_t samples_seen);
 // --set) and the key for an unknown section or key or a value of the wrong
 // type, and Error for a value out of range.
 Config LoadConfig(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// The last line of every config ConfigToYaml writes: a saved config
+// without it was cut short, even where what is left still reads.
+inline constexpr const char* kConfigEndLine = "# (the end of the config)\n";
+
+// Returns the text of the config file at path when it reads as a config
+// (a sound copy to keep), else "".
+std::string SoundConfigText(const std::string& path);
 
 // Parses YAML text; `source` names it in messages. As LoadConfig.
 Config ParseConfig(const std::string& text, const std::string& source, const std::vector<std::string>& overrides = {});

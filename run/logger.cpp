@@ -16,8 +16,6 @@ constexpr std::chrono::seconds kProgressPeriod{30};
 
 const char* LevelName(LogLevel level) {
   switch (level) {
-    case LogLevel::kDebug:
-      return "debug";
     case LogLevel::kInfo:
       return "info";
     case LogLevel::kWarning:
@@ -66,7 +64,7 @@ void Logger::Log(LogLevel level, const std::string& message) {
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
   }
-  if (file_ && level >= LogLevel::kInfo) {
+  if (file_) {
     std::fputs(line.c_str(), file_);
     std::fflush(file_);
   }

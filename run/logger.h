@@ -10,12 +10,12 @@
 
 namespace loa::run {
 
-enum class LogLevel { kDebug, kInfo, kWarning, kError };
+enum class LogLevel { kInfo, kWarning, kError };
 
 class Logger {
  public:
   // Logs to standard error at `terminal_level` and above, and to `path`
-  // (appended; no file when empty) at every level but kDebug. Throws
+  // (appended; no file when empty) at every level. Throws
   // IoError when the file cannot be opened.
   explicit Logger(const std::string& path = "", LogLevel terminal_level = LogLevel::kInfo);
   ~Logger();
@@ -24,7 +24,6 @@ class Logger {
 
   // Writes one line stamped with the time and level.
   void Log(LogLevel level, const std::string& message);
-  void Debug(const std::string& message) { Log(LogLevel::kDebug, message); }
   void Info(const std::string& message) { Log(LogLevel::kInfo, message); }
   void Warn(const std::string& message) { Log(LogLevel::kWarning, message); }
   void Error(const std::string& message) { Log(LogLevel::kError, message); }

@@ -37,14 +37,17 @@ void MetricsLog::Write(nlohmann::json event) {
   if (written != ssize_t(line.size())) throw IoError(path_ + ": write failed: " + std::strerror(errno));
 }
 
-std::vector<nlohmann::json> ReadJsonLines(const std::string& path) {
+std::vector<nlohmann::json> ReadJsonLines(const std::string& path, int* skipped) {
   std::vector<nlohmann::json> objects;
   JsonLinesPiece piece;
+  int skipped_here = 0;
   do {
     piece = ReadJsonLinesPiece(path, piece.next, piece.file, kJsonLinesChunkBytes);
-    if (piece.reset) objects.clear();
+    if (piece.reset) objects.clear(), skipped_here = 0;
+    skipped_here += piece.skipped;
     for (nlohmann::json& j : piece.objects) objects.push_back(std::move(j));
   } while (piece.more);
+  if (skipped) *skipped += skipped_here;
   return objects;
 }
 
@@ -55,12 +58,12 @@ JsonLinesPiece ReadJsonLinesPiece(const std::string& path, uint64_t offset, cons
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return piece;
-    throw IoError("cannot read '" + path + "': " + std::strerror(errno));
+    throw IoError(path + ": cannot read: " + std::strerror(errno));
   }
   struct stat info;
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     ::close(fd);
-    throw IoError("'" + path + "' is not a regular file");
+    throw IoError(path + ": not a regular file");
   }
   piece.size = uint64_t(info.st_size);
   piece.file = std::to_string(info.st_dev) + ":" + std::to_string(info.st_ino);
@@ -82,10 +85,16 @@ JsonLinesPiece ReadJsonLinesPiece(const std::string& path, uint64_t offset, cons
   for (size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
     nlohmann::json j =
         nlohmann::json::parse(text.begin() + std::ptrdiff_t(begin), text.begin() + std::ptrdiff_t(end), nullptr, false);
-    if (!j.is_discarded() && j.is_object()) piece.objects.push_back(std::move(j));
+    if (!j.is_discarded() && j.is_object())
+      piece.objects.push_back(std::move(j));
+    else
+      ++piece.skipped;
   }
   // A full piece without a newline is one line longer than a piece: skipped.
   if (begin == 0 && got == max_bytes && got > 0) begin = got;
+  // The file's last bytes without a newline: a line cut short (a crash,
+  // damage) unless it is being written; left for the next piece, counted.
+  if (begin < got && offset + got == piece.size) ++piece.skipped;
   piece.next = offset + begin;
   piece.more = got == max_bytes && piece.next < piece.size;
   return piece;

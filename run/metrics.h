@@ -34,8 +34,9 @@ class MetricsLog {
 // Returns the JSON objects of a JSON-lines file (metrics.jsonl,
 // eval/matches.jsonl), in order; a line that is not a JSON object (a write
 // cut short) is skipped, and so is a last line without its newline (one
-// being written). None when the file does not exist.
-std::vector<nlohmann::json> ReadJsonLines(const std::string& path);
+// being written). None when the file does not exist. With `skipped`, adds
+// the number of lines skipped to it (a last line without its newline too).
+std::vector<nlohmann::json> ReadJsonLines(const std::string& path, int* skipped = nullptr);
 
 // The most bytes one piece of a JSON-lines file holds (ReadJsonLinesPiece):
 // what a reader holds in memory at once, and a metrics reply's bound.
@@ -49,6 +50,7 @@ struct JsonLinesPiece {
   bool more = false;                    // complete lines may follow before size (the piece was full)
   bool reset = false;                   // read from 0: the file is another one, or shorter than offset
   std::string file;                     // the file's identity (device and inode), "" when it does not exist
+  int skipped = 0;                      // lines that are not JSON objects (damaged), and a last one cut short
 };
 
 // Reads at most max_bytes of path from `offset` on, without loading the

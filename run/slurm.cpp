@@ -14,6 +14,32 @@
 namespace loa::run {
 namespace {
 
+// The lines that set `loaz`, the command every loaz of a job runs (an
+// array), and `loaz_run`, the run directory as that loaz sees it: the
+// binary itself and $run, or the image's binary under its runtime with $run
+// bound at kImageRunDir.
+std::string LoazCommand(const ClusterConfig& c) {
+  if (c.image.empty()) return "loaz=(" + ShellQuoted(c.loaz) + ")\nloaz_run=$run\n";
+  std::string options;
+  for (const std::string& option : c.runtime_options) options += " " + ShellQuoted(option);
+  const std::string image = ShellQuoted(c.image), bind = std::string("\"$run:") + kImageRunDir + "\"";
+  std::ostringstream out;
+  out << "# Every loaz runs in the image " << image << " (" << c.runtime << "), the run directory\n"
+      << "# bound at " << kImageRunDir << " (docs/CLUSTER.md).\n";
+  if (c.runtime == "charliecloud") {
+    out << "export USER=${USER:-$(id -un)}  # ch-run asks for it\n";
+    out << "loaz=(ch-run --bind=" << bind << " --cd=" << kImageRunDir << options << " " << image << " -- ";
+  } else if (c.runtime == "podman") {
+    out << "loaz=(podman run --rm --network=host --security-opt=label=disable --env=LOAZ_HOST --volume=" << bind
+        << " --workdir=" << kImageRunDir << options << " " << image << " ";
+  } else {  // apptainer
+    out << "loaz=(apptainer exec --bind=" << bind << " --pwd=" << kImageRunDir << options << " " << image << " ";
+  }
+  out << ShellQuoted(c.loaz.empty() ? kImageLoaz : c.loaz) << ")\n";
+  out << "loaz_run=" << kImageRunDir << "\n";
+  return out.str();
+}
+
 // The #SBATCH lines every job of the run shares.
 std::string CommonOptions(const ClusterConfig& c, const std::string& dir) {
   std::ostringstream out;
@@ -27,7 +53,7 @@ std::string CommonOptions(const ClusterConfig& c, const std::string& dir) {
   for (const std::string& line : c.sbatch_lines) out << "#SBATCH " << line << "\n";
   out << "\nset -u\n";
   out << "run=" << ShellQuoted(dir) << "\n";
-  out << "loaz=" << ShellQuoted(c.loaz) << "\n";
+  out << LoazCommand(c);
   return out.str();
 }
 
@@ -53,7 +79,7 @@ std::string Supervised(const ClusterConfig& c, const std::string& job, const std
 on_time_limit() {
   kill -TERM "$child" 2>/dev/null
   wait "$child"
-  if [ "$("$loaz" status --run "$run" --state)" = running ]; then
+  if [ "$("${loaz[@]}" status --run "$loaz_run" --state)" = running ]; then
     echo "$(date -Is) time limit near: requeueing $job"
     scontrol requeue "$job"
   fi
@@ -84,11 +110,11 @@ trap 'ending=1; kill -TERM "$child" 2>/dev/null' TERM
   }
   out << "restarts=0\nSTALE=" << int(kStaleSeconds) + 5 << "\nwhile :; do\n" << indented;
   out << R"SH(  [ "$status" -ne 0 ] && [ -z "$ending" ] || break
-  [ "$("$loaz" status --run "$run" --state)" = running ] || break
+  [ "$("${loaz[@]}" status --run "$loaz_run" --state)" = running ] || break
   if [ "$restarts" -ge )SH"
       << c.trainer_restarts << R"SH( ]; then
     echo "$(date -Is) the trainer failed again (status $status) after $restarts restarts: stopping the run"
-    "$loaz" stop --run "$run" --reason "the trainer failed $((restarts + 1)) times, the last on $LOAZ_HOST with status $status"
+    "${loaz[@]}" stop --run "$loaz_run" --reason "the trainer failed $((restarts + 1)) times, the last on $LOAZ_HOST with status $status"
     break
   fi
   restarts=$((restarts + 1))
@@ -114,7 +140,7 @@ std::string ShellQuoted(const std::string& s) {
 
 SlurmScripts MakeSlurmScripts(const Config& config, const std::string& dir, const std::string& loaz) {
   ClusterConfig c = config.cluster;
-  if (c.loaz.empty()) c.loaz = loaz;
+  if (c.loaz.empty() && c.image.empty()) c.loaz = loaz;
   const RunDir run(dir);
   const std::string name = config.run.name;
   const int trainer_cpus = c.trainer_cpus > 0 ? c.trainer_cpus : config.train.threads + config.eval.threads;
@@ -143,7 +169,7 @@ keep_workers() {
     workers=$(awk '$1 == "selfplay" {print $2}' ")SH"
     << run.ClusterJobsPath() << R"SH(" 2>/dev/null)
     [ -n "$workers" ] || continue
-    [ "$("$loaz" status --run "$run" --state)" = running ] || continue
+    [ "$("${loaz[@]}" status --run "$loaz_run" --state)" = running ] || continue
     for task in $(squeue -h -r -j "$workers" -t COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,BOOT_FAIL,OUT_OF_MEMORY,PREEMPTED -o %i 2>/dev/null); do
       restarts=$(scontrol show job "$task" | grep -o 'Restarts=[0-9]*' | cut -d= -f2)
       [ "${restarts:-0}" -lt 50 ] || continue
@@ -154,7 +180,7 @@ keep_workers() {
 keep_workers &
 keeper=$!
 )SH";
-  t << Supervised(c, "$SLURM_JOB_ID", "\"$loaz\" trainer --run \"$run\" --unless-ended", true);
+  t << Supervised(c, "$SLURM_JOB_ID", "\"${loaz[@]}\" trainer --run \"$loaz_run\" --unless-ended", true);
   t << "kill \"$keeper\" 2>/dev/null\nexit \"$status\"\n";
   scripts.trainer = t.str();
 
@@ -168,7 +194,7 @@ keeper=$!
   s << "#SBATCH --output=" << run.ClusterLogDir() << "/selfplay-%A_%a.out\n";
   s << CommonOptions(c, dir);
   s << Supervised(c, "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}",
-                  "\"$loaz\" selfplay --run \"$run\" --name \"a$SLURM_ARRAY_TASK_ID\"", false);
+                  "\"${loaz[@]}\" selfplay --run \"$loaz_run\" --name \"a$SLURM_ARRAY_TASK_ID\"", false);
   s << "exit \"$status\"\n";
   scripts.selfplay = s.str();
   return scripts;

@@ -12,6 +12,11 @@
 
 namespace loa::run {
 
+// Inside an image of scripts/image.sh (cluster.image): where a job's loaz
+// sees the run directory, and the loaz it runs unless cluster.loaz says.
+inline constexpr const char* kImageRunDir = "/mnt/run";
+inline constexpr const char* kImageLoaz = "/usr/local/bin/loaz";
+
 // The scripts of one launch, each a whole sbatch file.
 struct SlurmScripts {
   std::string trainer;   // cluster/trainer.sbatch: `loaz trainer` and the keeper of the workers' array
@@ -19,7 +24,8 @@ struct SlurmScripts {
 };
 
 // Returns the scripts of config's run in `dir` (an absolute path), whose
-// jobs run `loaz` (an absolute path). Pure text: writes and runs nothing.
+// jobs run `loaz` (an absolute path; cluster.loaz or, with cluster.image,
+// the image's own instead). Pure text: writes and runs nothing.
 SlurmScripts MakeSlurmScripts(const Config& config, const std::string& dir, const std::string& loaz);
 
 // Returns s quoted for the shell: 'text', each ' in it written '\''.

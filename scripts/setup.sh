@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package LOAZero needs, skipping what is installed
 # (patchelf and mmdebstrap make and test the bundle, scripts/bundle.sh;
-# clang and its runtimes build the fuzz targets, scripts/fuzz.sh):
+# Charliecloud and Podman make and run the image, scripts/image.sh; clang and its runtimes build the fuzz targets, scripts/fuzz.sh):
 # nothing comes from another registry (the browser test drives Debian's
 # Chromium through chromium-driver and python3-selenium).
 # Usage: scripts/setup.sh   (as root, or with sudo available)
@@ -15,7 +15,7 @@ packages=(
   python3 python3-numpy python3-matplotlib
   libcpp-httplib-dev libjs-chart.js chromium chromium-driver python3-selenium
   slurmctld slurmd slurm-client munge
-  patchelf mmdebstrap
+  patchelf mmdebstrap charliecloud-runtime charliecloud-builders podman
   clang libclang-rt-14-dev libomp-dev
 )
 

@@ -1,7 +1,9 @@
 // The runs the server shows: their metrics in pieces, their games.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "core/error.h"
@@ -40,6 +42,16 @@ class WebServer::Impl::MetricsReadSlot {
  private:
   Impl& server_;
 };
+
+namespace {
+
+// Returns a line about a run's file with the run's folder written as its
+// public name: a reply never shows the server's folders.
+std::string UnderPublicName(const RunView& run, const std::string& line) {
+  return line.rfind(run.dir, 0) == 0 ? run.name + line.substr(run.dir.size()) : line;
+}
+
+}  // namespace
 
 const RunView& WebServer::Impl::RunAt(const std::string& index) const {
   const size_t i = std::stoul(index);  // the route's pattern allows digits only
@@ -128,13 +140,21 @@ json WebServer::Impl::RunMetricsOf(const httplib::Request& request) {
 
 json WebServer::Impl::RunRatings(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
-  json ratings = json::array();
-  try {
-    ratings = json::parse(ReadFile(run::RunDir(run.dir).RatingsPath(), kMaxTextBytes), nullptr, false);
-  } catch (const IoError&) {
-  }
-  if (ratings.is_discarded() || !ratings.is_array()) ratings = json::array();
-  return json{{"run", run.name}, {"ratings", ratings}};
+  const std::string path = run::RunDir(run.dir).RatingsPath();
+  std::string damage;
+  const std::optional<std::string> text = ReadFileUnlessDamaged(path, &damage);
+  json ratings = text ? json::parse(*text, nullptr, false) : json::array();
+  if (text &&
+      (ratings.is_discarded() || !ratings.is_array() || std::any_of(ratings.begin(), ratings.end(), [](const json& r) {
+         return !r.is_object() || !r.contains("name") || !r["name"].is_string() || !r.contains("elo") ||
+                !r["elo"].is_number();
+       })))
+    damage = path + ": not a list of ratings";
+  json reply{{"run", run.name}, {"ratings", damage.empty() ? ratings : json::array()}};
+  // The ratings come again from eval/matches.jsonl.
+  if (!damage.empty())
+    reply["damage"] = UnderPublicName(run, damage) + " (`loaz eval --run DIR --table-only` writes them again)";
+  return reply;
 }
 
 json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
@@ -165,8 +185,7 @@ json WebServer::Impl::RunWorkers(const httplib::Request& request) {
   json workers = run::WorkersJson(dir, now, &damaged);
   const std::string state_damage = run::ReadRunState(dir).damage;
   if (!state_damage.empty()) damaged.push_back(state_damage);
-  for (std::string& line : damaged)
-    if (line.rfind(run.dir, 0) == 0) line = run.name + line.substr(run.dir.size());
+  for (std::string& line : damaged) line = UnderPublicName(run, line);
   return json{{"run", run.name}, {"trainer", trainer}, {"workers", workers}, {"damaged", damaged}};
 }
 

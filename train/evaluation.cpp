@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -87,21 +88,36 @@ EvalSide CheckpointSide(const std::string& name, const std::string& path, const 
   return {name, spec, [spec, evaluator, params, limits] { return MakeSearchPlayer(spec, evaluator, params, limits); }};
 }
 
-std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run) {
+std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run, std::string* damage) {
   std::vector<MatchRecord> records;
-  for (const nlohmann::json& j : run::ReadJsonLines(run.MatchesPath())) {
+  std::vector<nlohmann::json> lines;
+  int skipped = 0;
+  try {
+    lines = run::ReadJsonLines(run.MatchesPath(), &skipped);
+  } catch (const IoError& e) {
+    if (damage) *damage = std::string(e.what()) + " (no match is read from it)";
+    return records;
+  }
+  for (const nlohmann::json& j : lines) {
     auto count = [&](const char* key) {
       const auto it = j.find(key);
       return it != j.end() && it->is_number_integer() ? it->get<int>() : -1;
     };
     const auto a = j.find("a"), b = j.find("b");
-    if (a == j.end() || b == j.end() || !a->is_string() || !b->is_string()) continue;
-    MatchRecord r{a->get<std::string>(), b->get<std::string>(), count("wins"), count("draws"), count("losses")};
-    if (r.wins < 0 || r.draws < 0 || r.losses < 0) continue;
+    MatchRecord r{a != j.end() && a->is_string() ? a->get<std::string>() : "",
+                  b != j.end() && b->is_string() ? b->get<std::string>() : "", count("wins"), count("draws"),
+                  count("losses")};
+    if (r.a.empty() || r.b.empty() || r.wins < 0 || r.draws < 0 || r.losses < 0) {
+      ++skipped;
+      continue;
+    }
     const auto hours = j.find("hours");
     if (hours != j.end() && hours->is_number() && CheckpointStep(r.a)) r.hours = hours->get<double>();
     records.push_back(r);
   }
+  if (damage && skipped > 0)
+    *damage = run.MatchesPath() + ": " + std::to_string(skipped) + (skipped == 1 ? " line is" : " lines are") +
+              " not a match record (skipped: a match it held is played again)";
   return records;
 }
 
@@ -150,7 +166,19 @@ void CheckPlayerSpecs(const run::Config& config) {
 std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0]; }
 
 CheckpointRater::CheckpointRater(run::RunContext& run)
-    : config_(run.config), run_(run.dir), log_(run.log), metrics_(run.metrics) {}
+    : config_(run.config), run_(run.dir), log_(run.log), metrics_(run.metrics) {
+  // What the evaluation writes must be files: anything else in their place
+  // (a folder, a device) is set aside, and the evaluation goes on.
+  for (const std::string& path : {run_.MatchesPath(), run_.RatingsPath(), run_.RatingsTablePath()}) {
+    std::error_code error;
+    const auto status = std::filesystem::symlink_status(path, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+      log_.Warn(path + ": not a file: set aside as " + SetAsideDamaged(path));
+  }
+  std::string damage;
+  ReadMatchRecords(run_, &damage);
+  if (!damage.empty()) log_.Warn(damage);
+}
 
 bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours) {
   const std::string &a_name = a.name, &b_name = b.name;

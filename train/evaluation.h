@@ -48,8 +48,10 @@ struct EvalSide {
 EvalSide CheckpointSide(const std::string& name, const std::string& path, const run::Config& config);
 
 // Returns every record of eval/matches.jsonl (none if it does not exist);
-// a malformed line (a write cut short) is skipped.
-std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run);
+// a line that is not a match record (a write cut short, damage) is
+// skipped. With `damage`, a file that cannot be read or has such lines is
+// named there, with what was wrong (no word when nothing was).
+std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run, std::string* damage = nullptr);
 
 // The ratings of every player in records, anchored at `anchor` (Elo 0; the
 // first player when it does not occur), best first.

@@ -25,7 +25,6 @@ void OnSignal(int signal) {
 
 bool StopRequested() { return stop_requested.load(std::memory_order_relaxed); }
 void RequestStop() { stop_requested.store(true); }
-void ClearStop() { stop_requested.store(false); }
 
 void InstallStopHandlers() {
   struct sigaction action {};

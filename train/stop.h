@@ -12,9 +12,6 @@ bool StopRequested();
 // Requests a stop. Thread-safe and signal-safe.
 void RequestStop();
 
-// Clears the request (tests run several runs in one process).
-void ClearStop();
-
 // Makes SIGINT and SIGTERM request a stop; a second SIGINT ends the process
 // at once. Call once from main's thread before starting the run.
 void InstallStopHandlers();

@@ -244,7 +244,9 @@ std::string Trainer::Impl::SaveCheckpoint() {
   const std::string path = run.CheckpointPath(step);
   // The header first: every checkpoint a reader lists has one.
   const TrainingState state = State();
-  run::WriteCheckpointHeader(run, HeaderOf(state, model->config()));
+  run::CheckpointHeader header = HeaderOf(state, model->config());
+  header.config = run::SoundConfigText(run.ConfigPath());  // what restores a damaged config.yaml
+  run::WriteCheckpointHeader(run, header);
   loa::SaveCheckpoint(path, model, optimizer.get(), state, Average());
   metrics.Write({{"event", "checkpoint"}, {"step", step}, {"hours", Hours()}, {"path", path}});
   PruneCheckpoints(run, config.train.keep_checkpoints);

@@ -119,6 +119,8 @@ async function loadRun() {
     const row = body.insertRow();
     for (const v of [r.name, Math.round(r.elo), Math.round(r.ci95), r.games, (100 * r.score).toFixed(1) + '%']) row.insertCell().textContent = v;
   }
+  $('ratings-damaged').textContent = ratings.damage ? `damaged: ${ratings.damage}` : '';
+  $('ratings-damaged').classList.toggle('hidden', !ratings.damage);
   // The trainer and every self-play process that has played for the run
   // (docs/CLUSTER.md), and any of their files that is damaged.
   const workerBody = $('workers').tBodies[0];

@@ -123,6 +123,10 @@ TEST(Record, MovesAfterTheEndAndBadTagsAreRejected) {
   EXPECT_THROW(ParseRecord("[Black \"a\"\n1. c8-c6\n", "x"), ParseError);
   EXPECT_THROW(ParseRecord("[FEN \"8/8 b\"]\n", "x"), ParseError);
   EXPECT_THROW(ParseRecord("[Rules \"simultaneous=maybe\"]\n", "x"), ParseError);
+  // Nothing (an emptied file) is no record; a tag alone is one of no moves.
+  for (const char* empty : {"", "\n\n", "  \n; a comment\n"})
+    EXPECT_THROW(ParseRecord(empty, "x"), ParseError) << empty;
+  EXPECT_EQ(ParseRecord("[Black \"a\"]\n", "x").tags.size(), 1u);
 }
 
 // Returns the message of the ParseError of replaying text, or "".

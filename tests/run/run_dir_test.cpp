@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -18,11 +21,15 @@
 #include "run/run_state.h"
 #include "run/slurm.h"
 #include "run/workers.h"
+#include "tests/run/damage.h"
 
 namespace loa::run {
 namespace {
 
 namespace fs = std::filesystem;
+using loa::testing::Damage;
+using loa::testing::DamageName;
+using loa::testing::kEveryDamage;
 
 class RunDirTest : public ::testing::Test {
  protected:
@@ -133,41 +140,19 @@ TEST_F(RunDirTest, TheStateIsRunningUntilWrittenOtherwise) {
   }
 }
 
-// Every way a file of the run's state can be damaged (Damage below), for
-// each kind that says who works for the run: the state, a worker's
+// Every way a file of the run's state can be damaged (tests/run/damage.h),
+// for each kind that says who works for the run: the state, a worker's
 // heartbeat, the trainer's, the cluster's job list. Each is named with its
 // path, never taken for a valid one, and a sound file beside it still reads.
-enum class Damage { kTruncated, kGarbled, kEmptied, kFolder };
-
-void DamageFile(const std::string& path, Damage damage) {
-  std::string text = ReadFile(path);
-  fs::remove(path);
-  switch (damage) {
-    case Damage::kTruncated:
-      WriteFileAtomic(path, text.substr(0, text.size() / 2));
-      break;
-    case Damage::kGarbled:
-      for (std::size_t i = 0; i < text.size(); i += 3) text[i] = char(text[i] ^ 0x5a);
-      WriteFileAtomic(path, text);
-      break;
-    case Damage::kEmptied:
-      WriteFileAtomic(path, "");
-      break;
-    case Damage::kFolder:
-      fs::create_directories(path);
-      break;
-  }
-}
-
 TEST_F(RunDirTest, DamagedStateHeartbeatsAndJobListsAreNamedNeverTrusted) {
-  for (Damage damage : {Damage::kTruncated, Damage::kGarbled, Damage::kEmptied, Damage::kFolder}) {
-    SCOPED_TRACE(int(damage));
+  for (Damage damage : kEveryDamage) {
+    SCOPED_TRACE(DamageName(damage));
     fs::remove_all(root_);
     run_.Create();
     // The state: a finished run whose state.json is damaged reads as running
     // (so that the run goes on) and says so.
     WriteRunState(run_, RunState::kFinished, "budget");
-    DamageFile(run_.StatePath(), damage);
+    loa::testing::DamageFile(run_.StatePath(), damage);
     const RunStatus status = ReadRunState(run_);
     EXPECT_EQ(status.state, RunState::kRunning);
     EXPECT_NE(status.damage.find(run_.StatePath()), std::string::npos) << status.damage;
@@ -179,7 +164,7 @@ TEST_F(RunDirTest, DamagedStateHeartbeatsAndJobListsAreNamedNeverTrusted) {
     WriteWorkerBeat(run_, beat);
     beat.name = "a1";
     WriteWorkerBeat(run_, beat);
-    DamageFile(run_.WorkerPath("a1"), damage);
+    loa::testing::DamageFile(run_.WorkerPath("a1"), damage);
     std::vector<std::string> damaged;
     const std::vector<WorkerBeat> beats = ReadWorkerBeats(run_, &damaged);
     ASSERT_EQ(beats.size(), 1u);
@@ -190,14 +175,14 @@ TEST_F(RunDirTest, DamagedStateHeartbeatsAndJobListsAreNamedNeverTrusted) {
     beat.name = "trainer";
     WriteTrainerBeat(run_, beat);
     ASSERT_TRUE(ReadTrainerBeat(run_).has_value());
-    DamageFile(run_.TrainerBeatPath(), damage);
+    loa::testing::DamageFile(run_.TrainerBeatPath(), damage);
     std::string trainer_damage;
     EXPECT_FALSE(ReadTrainerBeat(run_, &trainer_damage).has_value());
     EXPECT_NE(trainer_damage.find(run_.TrainerBeatPath()), std::string::npos) << trainer_damage;
     EXPECT_TRUE(TrainerJson(run_, UnixNow()).is_null());
     // The cluster's job list.
     WriteSlurmJobs(run_, {"1235", "1234"});
-    DamageFile(run_.ClusterJobsPath(), damage);
+    loa::testing::DamageFile(run_.ClusterJobsPath(), damage);
     std::string jobs_damage;
     const SlurmJobs jobs = ReadSlurmJobs(run_, &jobs_damage);
     if (damage == Damage::kEmptied) {
@@ -271,15 +256,16 @@ TEST(SlurmScriptsTest, SayWhatTheConfigAsks) {
   for (const char* line : {"#SBATCH --array=0-11\n", "#SBATCH --cpus-per-task=7\n", "#SBATCH --partition=cpu\n",
                            "#SBATCH --time=2:00:00\n", "#SBATCH --mem=8G\n", "#SBATCH --requeue\n",
                            "#SBATCH --signal=B:USR1@120\n", "module load gcc\n", "--name \"a$SLURM_ARRAY_TASK_ID\"",
-                           "loaz='/cluster/bin/loaz'\n", "run='/shared/runs/it'\\''s big'\n"})
+                           "loaz=('/cluster/bin/loaz')\n", "loaz_run=$run\n", "run='/shared/runs/it'\\''s big'\n"})
     EXPECT_NE(cpu.selfplay.find(line), std::string::npos) << line << "\n" << cpu.selfplay;
   EXPECT_EQ(cpu.trainer.find("--gres"), std::string::npos);  // a cpu run asks no GPU
   EXPECT_EQ(cpu.selfplay.find("--account"), std::string::npos);
-  EXPECT_NE(cpu.trainer.find("trainer --run \"$run\" --unless-ended"), std::string::npos) << cpu.trainer;
+  EXPECT_NE(cpu.trainer.find("\"${loaz[@]}\" trainer --run \"$loaz_run\" --unless-ended"), std::string::npos)
+      << cpu.trainer;
   EXPECT_NE(cpu.trainer.find("scontrol requeue \"$task\""), std::string::npos);  // the keeper
   // A trainer that fails runs again, trainer_restarts times, then stops the run.
   EXPECT_NE(cpu.trainer.find("if [ \"$restarts\" -ge 5 ]"), std::string::npos) << cpu.trainer;
-  EXPECT_NE(cpu.trainer.find("\"$loaz\" stop --run \"$run\" --reason"), std::string::npos);
+  EXPECT_NE(cpu.trainer.find("\"${loaz[@]}\" stop --run \"$loaz_run\" --reason"), std::string::npos);
   EXPECT_EQ(cpu.selfplay.find("restarts"), std::string::npos);  // a worker's task is the keeper's
   config.run.device = "cuda";
   config.train.threads = 3;
@@ -291,7 +277,50 @@ TEST(SlurmScriptsTest, SayWhatTheConfigAsks) {
   config.cluster.loaz = "/elsewhere/loaz";
   const SlurmScripts gpu = MakeSlurmScripts(config, "/r", "/l");
   EXPECT_NE(gpu.trainer.find("#SBATCH --gres=gpu:a100:2\n"), std::string::npos);
-  EXPECT_NE(gpu.trainer.find("loaz='/elsewhere/loaz'"), std::string::npos);
+  EXPECT_NE(gpu.trainer.find("loaz=('/elsewhere/loaz')"), std::string::npos);
+}
+
+// Returns the words the script's `loaz` array holds, as bash expands it
+// (the script's own lines from `run=` to `loaz_run=`, then `loaz_run`).
+std::vector<std::string> LoazWords(const std::string& script) {
+  const std::size_t from = script.find("\nrun="), to = script.find('\n', script.find("\nloaz_run=") + 1);
+  EXPECT_NE(from, std::string::npos);
+  const std::string path = ::testing::TempDir() + "/loaz_words.sh";
+  WriteFileAtomic(path, script.substr(from, to - from) + "\nprintf '%s\\n' \"${loaz[@]}\" \"$loaz_run\"\n");
+  std::FILE* pipe = ::popen(("USER=someone bash " + path).c_str(), "r");
+  std::vector<std::string> words;
+  char line[512];
+  while (pipe && std::fgets(line, sizeof line, pipe)) words.emplace_back(line, std::strlen(line) - 1);
+  if (pipe) {
+    EXPECT_EQ(::pclose(pipe), 0);
+  }
+  return words;
+}
+
+TEST(SlurmScriptsTest, WithAnImageEveryLoazRunsInItUnderItsRuntime) {
+  Config config;
+  config.cluster.image = "/shared/images/lo az";
+  const std::string run = "/shared/runs/it's";
+  using Words = std::vector<std::string>;
+  EXPECT_EQ(LoazWords(MakeSlurmScripts(config, run, "/build/loaz").trainer),
+            (Words{"ch-run", "--bind=/shared/runs/it's:/mnt/run", "--cd=/mnt/run", "/shared/images/lo az", "--",
+                   "/usr/local/bin/loaz", "/mnt/run"}));
+  config.cluster.runtime = "apptainer";
+  config.cluster.runtime_options = {"--nv"};
+  EXPECT_EQ(LoazWords(MakeSlurmScripts(config, run, "/build/loaz").selfplay),
+            (Words{"apptainer", "exec", "--bind=/shared/runs/it's:/mnt/run", "--pwd=/mnt/run", "--nv",
+                   "/shared/images/lo az", "/usr/local/bin/loaz", "/mnt/run"}));
+  config.cluster.runtime = "podman";
+  config.cluster.runtime_options = {};
+  config.cluster.image = "loazero:0.1.0";
+  config.cluster.loaz = "/other/loaz";
+  EXPECT_EQ(
+      LoazWords(MakeSlurmScripts(config, run, "/build/loaz").trainer),
+      (Words{"podman", "run", "--rm", "--network=host", "--security-opt=label=disable", "--env=LOAZ_HOST",
+             "--volume=/shared/runs/it's:/mnt/run", "--workdir=/mnt/run", "loazero:0.1.0", "/other/loaz", "/mnt/run"}));
+  // Without an image: the binary that launches, and the run where it is.
+  config.cluster = ClusterConfig{};
+  EXPECT_EQ(LoazWords(MakeSlurmScripts(config, run, "/build/lo'az").trainer), (Words{"/build/lo'az", run}));
 }
 
 TEST_F(RunDirTest, TheJobsOfALaunchReadBack) {

@@ -144,12 +144,19 @@ def main():
               window.fetch = (path, init) => {
                 if (held || !String(path).includes('/api/position')) return send(path, init);
                 held = true;
-                return new Promise((resolve) => setTimeout(resolve, 700)).then(() => send(path, init));
+                window.heldLanded = false;
+                return new Promise((resolve) => setTimeout(resolve, 700)).then(() => send(path, init)).then((r) => {
+                  // Once the page has read the held reply (its continuations
+                  // are microtasks, done before the next task), say so.
+                  const read = r.json.bind(r);
+                  r.json = () => read().then((d) => { setTimeout(() => { window.heldLanded = true; }); return d; });
+                  return r;
+                });
               };
               document.activeElement.blur();""")
         ActionChains(driver).send_keys(Keys.ARROW_LEFT).send_keys(Keys.ARROW_LEFT).perform()
         ply_is("2/4")
-        time.sleep(1.2)  # the held reply lands
+        wait("window.heldLanded === true", timeout=10, what="the held reply to land")
         shown_side = js("return game.status.side;")
         check(shown_side == "black", f"after two steps back the board shows {shown_side} to move, not black")
         # Then another move there: a branch.

@@ -5,6 +5,7 @@
 // from the run directories given.
 
 #include "serve/server.h"
+#include "tests/run/damage.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -831,6 +832,52 @@ TEST_F(ServerTest, RunsGiveMetricsRatingsCheckpointsAndGames) {
   EXPECT_EQ(workers[0]["host"], "n1");
   EXPECT_EQ(workers[0]["games"], 12);
   EXPECT_EQ(workers[0]["liveness"], "stale");
+}
+
+TEST_F(ServerTest, ADamagedGameRecordIsNamedInTheError) {
+  const std::string sound = *run_ + "/games/main-w0_000000_g0.txt";
+  const std::string text = ReadFile(sound);
+  for (loa::testing::Damage damage : loa::testing::kEveryDamage) {
+    SCOPED_TRACE(loa::testing::DamageName(damage));
+    const std::string name = "games/main-w0_000001_g0.txt";
+    WriteFileAtomic(*run_ + "/" + name, text);
+    loa::testing::DamageFile(*run_ + "/" + name, damage);
+    bool listed = false;
+    const json games = Get("/api/runs/0/games").second["games"];
+    for (const json& game : games) listed = listed || game["name"] == name;
+    if (!listed) {  // only files are listed: a folder is not offered
+      EXPECT_EQ(damage, loa::testing::Damage::kFolder);
+    } else {
+      const auto [status, reply] = Get("/api/runs/0/game?name=" + name);
+      if (damage == loa::testing::Damage::kGarbled || damage == loa::testing::Damage::kEmptied) {
+        EXPECT_EQ(status, 400) << loa::testing::DamageName(damage) << " " << reply.dump();
+      }
+      if (status != 200) {
+        EXPECT_NE(reply.value("error", "").find(name), std::string::npos) << reply.dump();
+      }
+    }
+    std::filesystem::remove_all(*run_ + "/" + name);
+  }
+}
+
+TEST_F(ServerTest, DamagedRatingsAreNamedNotShown) {
+  const std::string path = *run_ + "/eval/ratings.json";
+  const std::string sound = ReadFile(path);
+  for (const char* text : {"[{\"name\": \"ab:depth=1\", \"el", "{\"name\": 1}", "[1, 2]", ""}) {
+    WriteFileAtomic(path, text);
+    const json reply = Get("/api/runs/0/ratings").second;
+    EXPECT_TRUE(reply["ratings"].empty()) << text;
+    EXPECT_EQ(reply.value("damage", "").rfind("tiny/eval/ratings.json: not a list of ratings", 0), 0u)
+        << text << ": " << reply.dump();
+  }
+  std::filesystem::remove(path);
+  std::filesystem::create_directory(path);
+  const json folder = Get("/api/runs/0/ratings").second;
+  EXPECT_EQ(folder.value("damage", "").rfind("tiny/eval/ratings.json: ", 0), 0u) << folder.dump();
+  std::filesystem::remove(path);
+  EXPECT_FALSE(Get("/api/runs/0/ratings").second.contains("damage"));  // none yet is no damage
+  WriteFileAtomic(path, sound);
+  EXPECT_FALSE(Get("/api/runs/0/ratings").second.contains("damage"));
 }
 
 TEST(ServerRunsTest, MetricsComeFromAnOffsetAsTheRunGrows) {

@@ -15,6 +15,9 @@
 #      nothing lost (after (b) and (e));
 #  (d) in a second run, `loaz stop --run DIR` ends every job within 30 s,
 #      and `loaz status` shows no live worker after.
+# With LOAZ_CLUSTER_IMAGE=DIR (a Charliecloud image folder of
+# scripts/image.sh; tests/app/image_test.sh), every job runs loaz inside
+# that image (cluster.image) and the test is (a) and (c).
 # Needs root and Debian's Slurm and munge: without them it is skipped (exit
 # 77), unless LOAZ_REQUIRE_SLURM=1 (CI), where that is a failure.
 # usage: cluster_test.sh LOAZ SOURCE_DIR RUN_COUNTS
@@ -64,6 +67,8 @@ eval "$("$src/scripts/slurm_local.sh" start "$tmp/cluster")"
 settings=(--set "run.directory=$tmp/runs" --set train.max_steps=1000000 --set run.max_hours=0.04
   --set eval.every_checkpoints=0 --set selfplay.record_every=1 --set cluster.worker_cpus=1
   --set cluster.trainer_cpus=1 --set train.checkpoint_every=500)
+image=${LOAZ_CLUSTER_IMAGE:-}
+[ -z "$image" ] || settings+=(--set "cluster.image=$image" --set cluster.runtime=charliecloud)
 
 echo "== the scripts of a dry run"
 if "$loaz" launch pbs "$src/configs/tiny.yaml" 2>"$tmp/err"; then fail "an unknown scheduler was accepted"; fi
@@ -72,6 +77,10 @@ grep -q "pbs" "$tmp/err" || fail "the error does not name the scheduler: $(cat "
 grep -q -- "--array=0-2" "$tmp/dry" || fail "dry run: no array of 3: $(cat "$tmp/dry")"
 grep -q -- "--requeue" "$tmp/dry" && grep -q -- "--signal=B:USR1@" "$tmp/dry" || fail "dry run: not requeueable"
 [ ! -e "$tmp/runs/dry" ] || fail "a dry run wrote the run directory"
+if [ -n "$image" ]; then
+  grep -q "^loaz=(ch-run --bind=\"\$run:/mnt/run\" --cd=/mnt/run '$image' -- '/usr/local/bin/loaz')" "$tmp/dry" ||
+    fail "dry run: the jobs do not run loaz in the image: $(grep '^loaz=' "$tmp/dry")"
+fi
 
 echo "== (a) a run launched on both nodes"
 "$loaz" launch slurm "$src/configs/tiny.yaml" "${settings[@]}" --set run.name=c1 >"$tmp/launch" ||
@@ -85,6 +94,13 @@ wait_for '[ "$(alive_workers "$run")" = 2 ]' 120
 wait_for 'grep -q "\"host\":\"n1\"" "$run/metrics.jsonl" && grep -q "\"host\":\"n2\"" "$run/metrics.jsonl"' 150
 "$loaz" status --run "$run"
 
+if [ -n "$image" ]; then
+  # Every loaz of the jobs is the image's, under ch-run.
+  worker=$(pgrep -f -- "selfplay --run /mnt/run --name a0" | head -1)
+  [ -n "$worker" ] || fail "no worker runs in the image"
+  [ -e "/proc/$worker/root/usr/local/lib/loazero/bin/loaz" ] || fail "the worker runs outside the image"
+fi
+if [ -z "$image" ]; then
 echo "== (b) a worker killed and a node down: the run goes on"
 trainer_node=$(squeue -h -j "$trainer" -o %N)
 other=n1
@@ -115,6 +131,7 @@ grep -q "trainer: STALE" "$tmp/status_stale" || fail "loaz status does not show 
 wait_for '[ "$(trainer_json liveness)" = alive ] && [ "$(trainer_json pid)" != "$killed_pid" ]' 120
 grep -q "the trainer ended with status 137" "$run"/cluster/logs/trainer-*.out || fail "the trainer job did not say it ran the trainer again"
 "$loaz" status --run "$run"
+fi
 
 echo "== (c) the run ends at its budget, and every job with it"
 wait_for '[ "$("$loaz" status --run "$run" --state)" = finished ]' 400
@@ -134,6 +151,11 @@ by = train[-1].get("games_by_process", {}) if train else {}
 print("games trained on, by process:", by)
 sys.exit(0 if by.get("a0", 0) > 0 and by.get("a1", 0) > 0 else 1)
 EOF
+
+if [ -n "$image" ]; then
+  echo "PASS (the run's jobs in the image $image)"
+  exit 0
+fi
 
 echo "== (d) loaz stop ends a second run's jobs"
 "$loaz" launch slurm "$src/configs/tiny.yaml" "${settings[@]}" --set run.name=c2 --set run.max_hours=1 >/dev/null

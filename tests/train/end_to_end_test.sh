@@ -322,14 +322,29 @@ refuses() {
 refuses "another width" "net.channels: 16 in the run, 32 asked" "$loaz" train --run "$run" --set net.channels=32
 refuses "other rules" "rules.simultaneous" "$loaz" train --run "$run" --set rules.simultaneous=mover
 refuses "a self-play process with another net" "net.blocks" "$loaz" selfplay --run "$run" --set net.blocks=2
+# A damaged or lost config.yaml: set aside, and the copy in the newest
+# checkpoint's header takes its place, with a warning naming both.
 cp "$run/config.yaml" "$tmp/config.saved"
+restores() {
+  local what=$1 expected=$2
+  "$loaz" eval --run "$run" --table-only >/dev/null 2>"$tmp/restored.err" || fail "$what: $(cat "$tmp/restored.err")"
+  grep -q -- "$expected.*restored from the copy in $run/checkpoints/ckpt_" "$tmp/restored.err" ||
+    fail "$what: no warning naming the file and the copy: $(cat "$tmp/restored.err")"
+  cmp -s "$run/config.yaml" "$tmp/config.saved" || fail "$what: the config was not restored"
+  rm -rf "$run"/config.yaml.damaged*
+}
 : >"$run/config.yaml"
-refuses "an empty config.yaml" "empty config" "$loaz" train --run "$run"
+restores "an empty config.yaml" "empty config"
 rm "$run/config.yaml" && mkdir "$run/config.yaml"
-refuses "a folder as config.yaml" "is a folder, not a file" "$loaz" train --run "$run"
-rmdir "$run/config.yaml"
-refuses "no config.yaml" "no config.yaml" "$loaz" train --run "$run"
-cp "$tmp/config.saved" "$run/config.yaml"
+restores "a folder as config.yaml" "is a folder, not a file"
+head -c 200 "$tmp/config.saved" >"$run/config.yaml"
+restores "a config.yaml cut short" "$run/config.yaml"
+rm "$run/config.yaml"
+restores "no config.yaml" "$run/config.yaml"
+(cd "$run/checkpoints" && md5sum *.pt) >"$tmp/checkpoints_after"
+cmp -s "$tmp/checkpoints_before" "$tmp/checkpoints_after" || fail "restoring the config changed the checkpoints"
+mkdir -p "$tmp/not_a_run"
+refuses "a folder that is no run" "not a run directory" "$loaz" train --run "$tmp/not_a_run"
 refuses "a folder as the config" "is a folder, not a file" "$loaz" train "$tmp/runs"
 refuses "a run name out of the folder" "is not a plain name" \
   "$loaz" train "$src/configs/tiny.yaml" --set run.directory="$tmp/runs" --set run.name=../escape

@@ -26,6 +26,7 @@
 #include "run/checkpoints.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
+#include "tests/run/damage.h"
 #include "train/checkpoint_store.h"
 #include "train/evaluation.h"
 #include "train/fork.h"
@@ -33,6 +34,7 @@
 #include "train/losses.h"
 #include "train/net_source.h"
 #include "train/replay_buffer.h"
+#include "train/run.h"
 #include "train/selfplay.h"
 #include "train/shard.h"
 #include "train/trainer.h"
@@ -571,6 +573,7 @@ TEST_F(RunPartsTest, CheckpointRaterPlaysTheLadderAndRatesTheCheckpoint) {
   config_.eval.opponents = {"random", "greedy"};
   config_.eval.games = 2;
   config_.eval.playouts = 4;
+  config_.eval.time = 0;  // the playouts count
   config_.eval.previous_best = true;
   config_.eval.threads = 1;
   WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
@@ -591,6 +594,105 @@ TEST_F(RunPartsTest, CheckpointRaterPlaysTheLadderAndRatesTheCheckpoint) {
   EXPECT_EQ(games_of_step_2, 3);
   EXPECT_EQ(MetricsLines("rating"), 2);
   EXPECT_NE(ReadFile(run_->EvalDir() + "/ratings.txt").find("step 2"), std::string::npos);
+}
+
+// eval/matches.jsonl and eval/ratings.json damaged every way: the readers
+// name the file, a folder in the way is set aside, and the evaluation goes
+// on, playing again the matches it can no longer read.
+TEST_F(RunPartsTest, DamagedMatchesAndRatingsAreNamedSetAsideAndPlayedAgain) {
+  using loa::testing::Damage;
+  config_.eval.opponents = {"random", "greedy"};
+  config_.eval.games = 2;
+  config_.eval.playouts = 4;
+  config_.eval.previous_best = false;
+  config_.eval.threads = 1;
+  config_.eval.time = 0;        // the playouts count
+  config_.eval.max_plies = 30;  // short games: what is tested is the files
+  WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
+  for (Damage damage : loa::testing::kEveryDamage) {
+    SCOPED_TRACE(loa::testing::DamageName(damage));
+    fs::remove_all(run_->EvalDir());
+    run_->Create();
+    run::RunContext context(config_, *run_);
+    {
+      CheckpointRater rater(context);
+      ASSERT_TRUE(rater.Rate(1, 0.5));
+    }
+    ASSERT_EQ(ReadMatchRecords(*run_).size(), 3u);  // the ladder, and step 1 against each
+    loa::testing::DamageFile(run_->MatchesPath(), damage);
+    loa::testing::DamageFile(run_->RatingsPath(), damage);
+    std::string damaged;
+    const size_t left = ReadMatchRecords(*run_, &damaged).size();
+    EXPECT_LT(left, 3u);
+    if (damage == Damage::kEmptied)
+      EXPECT_EQ(damaged, "");  // no match yet is what an empty file says
+    else
+      EXPECT_EQ(damaged.rfind(run_->MatchesPath() + ": ", 0), 0u) << damaged;
+    // A new rater sets a folder aside, and the matches lost are played again.
+    CheckpointRater rater(context);
+    EXPECT_EQ(fs::exists(run_->MatchesPath() + ".damaged"), damage == Damage::kFolder);
+    EXPECT_EQ(fs::exists(run_->RatingsPath() + ".damaged"), damage == Damage::kFolder);
+    ASSERT_TRUE(rater.Rate(1, 0.5));
+    int games = 0;
+    for (const MatchRecord& r : ReadMatchRecords(*run_)) games += r.wins + r.draws + r.losses;
+    EXPECT_EQ(games, 6);  // each of the three matches whole again
+    EXPECT_TRUE(nlohmann::json::parse(ReadFile(run_->RatingsPath())).is_array());
+  }
+}
+
+// The saved config damaged every way: the run opens with the copy in its
+// newest checkpoint header that holds one, the damaged file set aside;
+// without a copy, the config's own error, naming it.
+TEST_F(RunPartsTest, ADamagedConfigIsRestoredFromTheNewestCheckpointsCopy) {
+  config_.run.name = "restored";
+  config_.train.batch_size = 48;
+  const std::string yaml = run::ConfigToYaml(config_);
+  for (loa::testing::Damage damage : loa::testing::kEveryDamage) {
+    SCOPED_TRACE(loa::testing::DamageName(damage));
+    fs::remove_all(root_);
+    run_->Create();
+    WriteFileAtomic(run_->ConfigPath(), yaml);
+    run::CheckpointHeader header;
+    header.step = 40;
+    header.config = run::SoundConfigText(run_->ConfigPath());
+    ASSERT_EQ(header.config, yaml);
+    run::WriteCheckpointHeader(*run_, header);
+    WriteFileAtomic(run_->CheckpointPath(40), "weights");
+    header.step = 20;  // an older copy, of another batch size: not the one taken
+    header.config = run::ConfigToYaml([&] {
+      run::Config older = config_;
+      older.train.batch_size = 16;
+      return older;
+    }());
+    run::WriteCheckpointHeader(*run_, header);
+    WriteFileAtomic(run_->CheckpointPath(20), "weights");
+    loa::testing::DamageFile(run_->ConfigPath(), damage);
+    const OpenedRun opened = OpenRunDirectory(root_.string(), {}, false);
+    EXPECT_EQ(run::ConfigToYaml(opened.config), yaml);
+    EXPECT_EQ(ReadFile(run_->ConfigPath()), yaml);
+    EXPECT_TRUE(fs::exists(run_->ConfigPath() + ".damaged"));
+    // Cut at a line's end, what is left reads: its lost last line tells.
+    fs::remove(run_->ConfigPath() + ".damaged");
+    WriteFileAtomic(run_->ConfigPath(), yaml.substr(0, yaml.find("\nmcts:") + 1));
+    EXPECT_EQ(run::ConfigToYaml(OpenRunDirectory(root_.string(), {}, false).config), yaml);
+    EXPECT_TRUE(fs::exists(run_->ConfigPath() + ".damaged"));
+    // Without a copy (a run from before copies): the error names the file
+    // (a cut that still reads cannot be told from a config of before the
+    // last line, and is taken).
+    if (damage == loa::testing::Damage::kTruncated) continue;
+    loa::testing::DamageFile(run_->ConfigPath(), damage);
+    for (int64_t step : {20, 40}) {
+      header.step = step;
+      header.config = "";
+      run::WriteCheckpointHeader(*run_, header);
+    }
+    try {
+      OpenRunDirectory(root_.string(), {}, false);
+      ADD_FAILURE() << "a damaged config was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(run_->ConfigPath()), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST_F(RunPartsTest, TheCheckpointPlayerTakesAnyPathAndTheRunsSearch) {
@@ -622,6 +724,7 @@ TEST_F(RunPartsTest, ASecondRatingTopsUpOnlyTheMissingGamesWithNewOpenings) {
   config_.eval.opponents = {"random"};
   config_.eval.games = 2;
   config_.eval.playouts = 4;
+  config_.eval.time = 0;  // the playouts count
   config_.eval.previous_best = false;
   WriteNewNet(run_->CheckpointPath(1), config_.net, 1, Rules().ToString());
   run::RunContext context(config_, *run_);
