@@ -29,8 +29,7 @@ namespace {
 // Throws Error unless dir holds a run.
 run::RunDir OpenRun(const std::string& dir) {
   const run::RunDir run(dir);
-  if (!std::filesystem::is_directory(dir)) throw Error(dir + ": not a run directory (no such folder)");
-  if (!run.Exists()) throw Error(dir + ": not a run directory (no config.yaml)");
+  run.CheckHoldsRun();
   return run;
 }
 

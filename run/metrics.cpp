@@ -14,7 +14,7 @@
 
 namespace loa::run {
 
-MetricsLog::MetricsLog(const std::string& path) : path_(path) {
+JsonLinesLog::JsonLinesLog(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw IoError(path + ": cannot open for appending: " + std::strerror(errno));
   char last = '\n';
@@ -23,11 +23,11 @@ MetricsLog::MetricsLog(const std::string& path) : path_(path) {
     const ssize_t ignored = ::write(fd_, "\n", 1);
 }
 
-MetricsLog::~MetricsLog() {
+JsonLinesLog::~JsonLinesLog() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void MetricsLog::Write(nlohmann::json event) {
+void JsonLinesLog::Write(nlohmann::json event) {
   const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   event["time"] = now;
   // Non-finite numbers have no JSON form; dump() writes them as null.

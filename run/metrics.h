@@ -1,7 +1,8 @@
 #pragma once
-// metrics.jsonl: one JSON object per line and event (docs/DESIGN.md, Run
-// directory). Several processes may append to one file: each line goes out
-// in one write to a file opened for appending.
+// The run's JSON-lines files, metrics.jsonl and eval/matches.jsonl: one
+// JSON object per line and event (docs/DESIGN.md, Run directory). Several
+// processes may append to one file: each line goes out in one write to a
+// file opened for appending.
 
 #include <cstddef>
 #include <cstdint>
@@ -12,15 +13,16 @@
 
 namespace loa::run {
 
-class MetricsLog {
+// Appends events to a JSON-lines file.
+class JsonLinesLog {
  public:
   // Opens path for appending; throws IoError naming it. A last line cut
   // short by a crash is ended first, so that it stays one malformed line
   // (which readers skip) and the next event starts a line of its own.
-  explicit MetricsLog(const std::string& path);
-  ~MetricsLog();
-  MetricsLog(const MetricsLog&) = delete;
-  MetricsLog& operator=(const MetricsLog&) = delete;
+  explicit JsonLinesLog(const std::string& path);
+  ~JsonLinesLog();
+  JsonLinesLog(const JsonLinesLog&) = delete;
+  JsonLinesLog& operator=(const JsonLinesLog&) = delete;
 
   // Appends event (an object with an "event" name) with "time" (Unix
   // seconds) added. Thread-safe.

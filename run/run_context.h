@@ -29,7 +29,7 @@ struct RunContext {
   const Config config;
   const RunDir dir;
   Logger log;
-  MetricsLog metrics;
+  JsonLinesLog metrics;
 };
 
 }  // namespace loa::run

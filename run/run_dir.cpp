@@ -88,6 +88,13 @@ void RunDir::Create() const {
 
 bool RunDir::Exists() const { return fs::exists(ConfigPath()); }
 
+void RunDir::CheckHoldsRun(const std::string& named) const {
+  std::error_code error;
+  if (!fs::is_directory(root_, error)) throw Error(named + root_ + ": not a run directory (no such folder)");
+  if (!fs::exists(fs::symlink_status(ConfigPath(), error)) && ListCheckpoints().empty())
+    throw Error(named + root_ + ": not a run directory (no config.yaml)");
+}
+
 std::vector<int64_t> RunDir::ListCheckpoints() const {
   std::vector<int64_t> steps;
   const std::string prefix = kCheckpointPrefix, suffix = kCheckpointSuffix;

@@ -91,6 +91,10 @@ class RunDir {
   void Create() const;
   // Returns whether config.yaml exists.
   bool Exists() const;
+  // Throws Error naming the folder (after `named`, e.g. "--run ") unless
+  // it holds a run: config.yaml, or checkpoints (whose headers keep a copy
+  // of a config that is gone).
+  void CheckHoldsRun(const std::string& named = "") const;
 
   // Returns the steps of the checkpoint files, ascending.
   std::vector<int64_t> ListCheckpoints() const;

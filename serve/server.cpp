@@ -78,9 +78,7 @@ std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
 
 WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   for (const std::string& dir : options.runs) {
-    if (!fs::is_directory(dir)) throw Error("--run " + dir + ": not a folder");
-    if (!fs::exists(run::RunDir(dir).ConfigPath()))
-      throw Error("--run " + dir + ": not a run directory (no config.yaml)");
+    run::RunDir(dir).CheckHoldsRun("--run ");
     std::string name = fs::path(dir).lexically_normal().filename().string();
     if (name.empty()) name = fs::path(dir).lexically_normal().parent_path().filename().string();
     runs.push_back({name, dir});

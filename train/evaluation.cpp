@@ -220,7 +220,7 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
       {"event", "eval"}, {"step", step}, {"hours", hours}, {"player", a_name}, {"opponent", b_name}};
   for (const char* key : {"games", "wins", "draws", "losses"}) record[key] = outcome[key];
   for (const char* key : {"wins", "draws", "losses", "score", "elo", "elo_ci95"}) event[key] = outcome[key];
-  run::MetricsLog(run_.MatchesPath()).Write(record);
+  run::JsonLinesLog(run_.MatchesPath()).Write(record);
   metrics_.Write(event);
   log_.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
             std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +

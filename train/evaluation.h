@@ -99,7 +99,7 @@ class CheckpointRater {
   const run::Config& config_;
   const run::RunDir& run_;
   run::Logger& log_;
-  run::MetricsLog& metrics_;
+  run::JsonLinesLog& metrics_;
 };
 
 }  // namespace loa::train

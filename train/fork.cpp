@@ -116,7 +116,7 @@ std::vector<run::ShardFile> ShardsSeen(const run::RunDir& source, const Checkpoi
 ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to,
                     const std::vector<std::string>& overrides) {
   const run::RunDir source(from);
-  if (!source.Exists()) throw Error(from + ": not a run directory (no config.yaml)");
+  source.CheckHoldsRun();
   if (fs::exists(to)) throw Error(to + " exists already; a fork goes into a new folder");
   run::Config config = ForkConfig(from, source, overrides);
   const fs::path target_path = fs::path(to).lexically_normal();

@@ -312,11 +312,7 @@ run::Config LoadSavedConfig(const run::RunDir& dir) {
 
 OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist) {
   OpenedRun run{run::Config(), run::RunDir(dir), true};
-  if (!std::filesystem::is_directory(dir)) throw Error(dir + ": not a run directory (no such folder)");
-  std::error_code error;
-  if (!std::filesystem::exists(std::filesystem::symlink_status(run.dir.ConfigPath(), error)) &&
-      run.dir.ListCheckpoints().empty())
-    throw Error(dir + ": not a run directory (no config.yaml)");
+  run.dir.CheckHoldsRun();
   // The saved config owns the run: an override may not change what its
   // checkpoints are (the net, the encoder's rules) or where it lives.
   const run::Config saved = LoadSavedConfig(run.dir);

@@ -88,7 +88,7 @@ std::pair<std::string, size_t> WriterOf(const std::string& file, const std::stri
 
 }  // namespace
 
-Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::MetricsLog& metrics) {
+Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::JsonLinesLog& metrics) {
   namespace fs = std::filesystem;
   Reconciled done;
   std::set<std::string> shards;  // "WRITER_SEQ" of this process's shards

@@ -28,7 +28,7 @@ struct Reconciled {
 // written before it, its event after it). Records without their shard are
 // removed; a shard without its event gets one, marked "reconciled". Call it
 // before those writers start.
-Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::MetricsLog& metrics);
+Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::JsonLinesLog& metrics);
 
 // The self-play workers of one process. Threads: Run on one thread (it
 // starts selfplay.workers worker threads and joins them before it
@@ -85,7 +85,7 @@ class SelfPlay {
   const run::Config& config_;
   const run::RunDir& run_;
   run::Logger& log_;
-  run::MetricsLog& metrics_;
+  run::JsonLinesLog& metrics_;
   const std::string name_;
   int64_t games_at_start_ = 0;
   std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};

@@ -53,7 +53,7 @@ struct LossSums {
 }  // namespace
 
 struct Trainer::Impl {
-  Impl(const run::Config& c, const run::RunDir& r, run::Logger& l, run::MetricsLog& m)
+  Impl(const run::Config& c, const run::RunDir& r, run::Logger& l, run::JsonLinesLog& m)
       : config(c),
         run(r),
         log(l),
@@ -107,7 +107,7 @@ struct Trainer::Impl {
   const run::Config& config;
   const run::RunDir& run;
   run::Logger& log;
-  run::MetricsLog& metrics;
+  run::JsonLinesLog& metrics;
   torch::Device device;
   LoaNet model;
   LoaNet average{nullptr};  // the moving average of model (train.average_steps), or null

@@ -385,7 +385,7 @@ TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
                              "test-w0_000001_g1.txt", "test-w0_000002_g0.txt", "other-w0_000005_g0.txt"})
     WriteFileAtomic(run_->GamesDir() + "/" + record, "1. d1-b3\n");
   {
-    run::MetricsLog metrics(run_->MetricsPath());
+    run::JsonLinesLog metrics(run_->MetricsPath());
     metrics.Write({{"event", "selfplay"}, {"writer", "test-w0"}, {"shard", 0}, {"shard_games", 2}});
   }
   // A line cut short by the kill: the next event starts a line of its own.
@@ -393,7 +393,7 @@ TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
     std::ofstream cut(run_->MetricsPath(), std::ios::app);
     cut << "{\"event\":\"selfp";
   }
-  run::MetricsLog metrics(run_->MetricsPath());
+  run::JsonLinesLog metrics(run_->MetricsPath());
   const Reconciled done = ReconcileSelfplay(*run_, "test", metrics);
   EXPECT_EQ(done.records_removed, 1);
   EXPECT_EQ(done.metrics_added, 1);
@@ -424,7 +424,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   config_.train.batch_size = 16;
   config_.train.checkpoint_every = 3;
   WriteFileAtomic(run_->ConfigPath(), run::ConfigToYaml(config_));
-  run::MetricsLog metrics(run_->MetricsPath());
+  run::JsonLinesLog metrics(run_->MetricsPath());
   auto add_shard = [&](int seq) {
     WriteShard(run_->ShardPath("test-w0", seq), UniformShard(2, 16));
     WriteFileAtomic(run_->GamesDir() + "/test-w0_00000" + std::to_string(seq) + "_g0.txt", "1. d1-b3\n");
@@ -445,7 +445,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   add_shard(2);
   train_to(config_, *run_, 6);
   {
-    run::MetricsLog matches(run_->MatchesPath());
+    run::JsonLinesLog matches(run_->MatchesPath());
     for (int step : {3, 6}) matches.Write({{"a", "ckpt"}, {"b", "ab:depth=1"}, {"step", step}, {"games", 2}});
   }
 
