@@ -13,8 +13,8 @@
 #include "net/model.h"
 #include "run/config.h"
 #include "run/run_dir.h"
+#include "train/checkpoint_store.h"
 #include "train/losses.h"
-#include "train/run.h"
 #include "train/shard.h"
 #include "train/trainer.h"
 

@@ -10,7 +10,6 @@
 #include "net/export.h"
 #include "run/config.h"
 #include "run/run_dir.h"
-#include "train/checkpoint_store.h"
 
 namespace loa::train {
 
