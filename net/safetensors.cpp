@@ -1,6 +1,10 @@
 #include "net/safetensors.h"
 
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -16,6 +20,20 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors are little
 constexpr std::size_t kHeaderAlignment = 8;
 // A header larger than this is not ours (the reference caps it at 100 MB).
 constexpr uint64_t kMaxHeaderBytes = 100'000'000;
+
+// Returns the JSON list `j` of whole numbers from 0 to `max`; throws Error
+// naming `what` for anything else (a negative, a fraction, a number too
+// large for the type: converting those would be undefined).
+std::vector<uint64_t> WholeNumbers(const nlohmann::json& j, uint64_t max, const std::string& what) {
+  if (!j.is_array()) throw Error(what + ": not a list");
+  std::vector<uint64_t> numbers;
+  for (const nlohmann::json& v : j) {
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > max)
+      throw Error(what + ": " + v.dump().substr(0, 40) + " is not a whole number from 0 to " + std::to_string(max));
+    numbers.push_back(v.get<uint64_t>());
+  }
+  return numbers;
+}
 
 }  // namespace
 
@@ -82,11 +100,20 @@ SafeTensors ParseSafeTensors(const std::string& bytes, const std::string& name) 
       std::string dtype = entry.at("dtype").get<std::string>();
       if (dtype != "F32") throw Error(name + ": tensor " + it.key() + " is " + dtype + "; only F32 is read");
       HostTensor tensor;
-      tensor.shape = entry.at("shape").get<std::vector<int64_t>>();
-      auto offsets = entry.at("data_offsets").get<std::vector<uint64_t>>();
-      if (offsets.size() != 2 || offsets[0] > offsets[1] ||
-          offsets[1] - offsets[0] != uint64_t(tensor.NumElements()) * sizeof(float))
-        throw Error(name + ": tensor " + it.key() + ": data_offsets do not match shape " + tensor.ShapeString());
+      const std::string what = name + ": tensor " + it.key();
+      // The shape's product never overflows: it is bounded by the data
+      // there is, one dimension at a time.
+      uint64_t elements = 1;
+      for (uint64_t d : WholeNumbers(entry.at("shape"), uint64_t{1} << 40, what + ": shape")) {
+        if (d != 0 && elements > data_size / sizeof(float) / d)
+          throw Error(name + ": truncated: tensor " + it.key() + " runs past the end (its shape " +
+                      entry.at("shape").dump().substr(0, 60) + " holds more values than the file)");
+        elements *= d;
+        tensor.shape.push_back(int64_t(d));
+      }
+      const std::vector<uint64_t> offsets = WholeNumbers(entry.at("data_offsets"), UINT64_MAX, what + ": data_offsets");
+      if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] - offsets[0] != elements * sizeof(float))
+        throw Error(what + ": data_offsets do not match shape " + tensor.ShapeString());
       if (offsets[1] > data_size) throw Error(name + ": truncated: tensor " + it.key() + " runs past the end");
       tensor.data.resize(tensor.NumElements());
       std::memcpy(tensor.data.data(), data + offsets[0], offsets[1] - offsets[0]);

@@ -64,6 +64,36 @@ TEST(SafeTensorsTest, RejectsTruncatedAndMalformedFiles) {
   EXPECT_THROW(ParseSafeTensors(junk, "x"), Error);
 }
 
+// Shapes and offsets that are not whole numbers a tensor can have (found by
+// the safetensors fuzz target: an offset of 60 digits was converted to an
+// unsigned integer, which is undefined) are errors naming the tensor.
+TEST(SafeTensorsTest, ShapesAndOffsetsMustBeWholeNumbersTheFileHolds) {
+  const auto file = [](const std::string& shape, const std::string& offsets) {
+    std::string header = R"({"w": {"dtype": "F32", "shape": )" + shape + R"(, "data_offsets": )" + offsets + "}}";
+    header.resize((header.size() + 7) / 8 * 8, ' ');
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i) bytes[i] = char((header.size() >> (8 * i)) & 0xff);
+    return bytes + header + std::string(16, '\0');
+  };
+  EXPECT_EQ(ParseSafeTensors(file("[4]", "[0, 16]"), "x").tensors.at("w").shape, std::vector<int64_t>{4});
+  for (const auto& [shape, offsets] : std::vector<std::pair<std::string, std::string>>{
+           {"[4]", "[0, 111111111111111111111111111111111111111111111111111111111111]"},
+           {"[4]", "[0, 16.0]"},
+           {"[4]", "[-16, 0]"},
+           {"[-4]", "[0, 16]"},
+           {"[1.5]", "[0, 6]"},
+           {"[4294967296, 4294967296]", "[0, 0]"},
+           {"[1e60]", "[0, 16]"},
+           {"4", "[0, 16]"}}) {
+    try {
+      ParseSafeTensors(file(shape, offsets), "x");
+      ADD_FAILURE() << shape << " " << offsets << " was read";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("tensor w"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ExportTest, RoundTrip) {
   ExportedNet net = RandomExport(SmallConfig(2, 16, 2, true), 1);
   std::string path = TempPath("round_trip.safetensors");
