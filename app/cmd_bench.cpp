@@ -404,6 +404,93 @@ int BenchTrain(const NetChoice& choice, const std::string& device_name, int thre
   return 0;
 }
 
+// `bench scaling`'s options, as parsed.
+struct ScalingCommand {
+  CLI::App* app = nullptr;
+  ScalingOptions so;
+  int max_threads = 0;
+  bool skip_train = false, skip_search = false;
+  std::vector<std::string> search_settings, versus_settings;  // KEY=VALUE each
+};
+
+// Adds `bench scaling` to cli, parsing into *c.
+void AddScalingCommand(CLI::App& cli, NetChoice& net_choice, ScalingCommand* c) {
+  CLI::App* scaling = c->app = cli.add_subcommand(
+      "scaling", "rates at 1, 2, 4, ... threads against linear: engine search, self-play workers, trainer");
+  AddNetOptions(scaling, net_choice);
+  ScalingOptions& so = c->so;
+  scaling->add_option("--playouts", so.playouts, "playouts of a self-play move (configs/default.yaml's)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  auto* max_option = scaling->add_option("--max-threads", c->max_threads, "1, 2, 4, ... up to this (default: the cpus)")
+                         ->check(CLI::Range(1, 256));
+  scaling->add_option("--counts", so.counts, "the thread and worker counts to measure, e.g. 1 2 4 8 14 16")
+      ->check(CLI::Range(1, 256))
+      ->excludes(max_option);
+  scaling->add_option("--seconds", so.seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.1, 600.0));
+  scaling->add_option("--rounds", so.rounds, "the engine search's figures: the median of this many rounds")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  scaling->add_option("--games", so.games, "games of each self-play worker")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  scaling->add_flag("--no-train", c->skip_train, "leave out the trainer's figures");
+  scaling->add_flag("--no-search", c->skip_search, "leave out the engine search's figures");
+  scaling->add_option("--selfplay-device", so.selfplay_device, "the self-play workers' net: int8 on the cpu, or cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  scaling->add_option("--precision", so.precision, "the net's precision on cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+  scaling->add_option("--in-flight", so.in_flight, "forward passes in flight at once on cuda")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
+  scaling
+      ->add_option("--cuda-graphs", so.cuda_graphs, "cuda: replay each batch shape's captured pass (on) or not (off)")
+      ->capture_default_str()
+      ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
+  scaling->add_option("--search", c->search_settings,
+                      "the engine search's settings, KEY=VALUE ... (an mcts: spec's keys, e.g. leaves_per_batch=4)");
+  scaling->add_option("--versus", c->versus_settings,
+                      "a second setting of the engine search, KEY=VALUE ... over --search's, measured in the same "
+                      "rounds, turn about with the first");
+}
+
+// Sets params' keys from `option`'s KEY=VALUE settings; throws UsageError
+// naming the option and the setting.
+void ApplySearchSettings(const std::vector<std::string>& list, const char* option, SearchParams* params) {
+  std::map<std::string, std::string> settings;
+  for (const std::string& setting : list) {
+    const std::size_t eq = setting.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError(std::string(option) + " " + setting + ": not KEY=VALUE");
+    settings[setting.substr(0, eq)] = setting.substr(eq + 1);
+  }
+  MapParamReader reader(settings, option);
+  params->Visit(reader);
+  if (!reader.UnknownKeys().empty())
+    throw UsageError(std::string(option) + ": unknown key '" + reader.UnknownKeys().front() + "'");
+}
+
+// Runs `bench scaling` as c asks.
+int RunScaling(NetChoice& net_choice, ScalingCommand* c) {
+  ScalingOptions& so = c->so;
+  so.max_threads = c->max_threads;
+  so.train = !c->skip_train;
+  so.search = !c->skip_search;
+  // The engine's search as `loaz gtp` runs it (its play-time levers, four
+  // leaves a call), with --search's settings over them, and --versus's
+  // over those.
+  so.search_params = EngineSearchParams();
+  ApplySearchSettings(c->search_settings, "--search", &so.search_params);
+  if (!c->versus_settings.empty()) {
+    so.versus_params = so.search_params;
+    ApplySearchSettings(c->versus_settings, "--versus", &*so.versus_params);
+    for (const std::string& setting : c->versus_settings)
+      so.versus_name += (so.versus_name.empty() ? "" : " ") + setting;
+  }
+  return BenchScaling(net_choice.Load(), net_choice.file.empty() ? "(fresh)" : net_choice.file, so);
+}
+
 }  // namespace
 
 int RunBench(int argc, char** argv) {
@@ -454,48 +541,8 @@ int RunBench(int argc, char** argv) {
   train->add_option("--device", device, "where LibTorch runs (auto: cuda when it sees a GPU)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  CLI::App* scaling = cli.add_subcommand(
-      "scaling", "rates at 1, 2, 4, ... threads against linear: engine search, self-play workers, trainer");
-  AddNetOptions(scaling, net_choice);
-  ScalingOptions so;
-  int max_threads = 0;
-  bool skip_train = false, skip_search = false;
-  scaling->add_option("--playouts", so.playouts, "playouts of a self-play move (configs/default.yaml's)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
-  auto* max_option = scaling->add_option("--max-threads", max_threads, "1, 2, 4, ... up to this (default: the cpus)")
-                         ->check(CLI::Range(1, 256));
-  scaling->add_option("--counts", so.counts, "the thread and worker counts to measure, e.g. 1 2 4 8 14 16")
-      ->check(CLI::Range(1, 256))
-      ->excludes(max_option);
-  scaling->add_option("--seconds", so.seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.1, 600.0));
-  scaling->add_option("--rounds", so.rounds, "the engine search's figures: the median of this many rounds")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100));
-  scaling->add_option("--games", so.games, "games of each self-play worker")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
-  scaling->add_flag("--no-train", skip_train, "leave out the trainer's figures");
-  scaling->add_flag("--no-search", skip_search, "leave out the engine search's figures");
-  scaling->add_option("--selfplay-device", so.selfplay_device, "the self-play workers' net: int8 on the cpu, or cuda")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "cuda"}));
-  scaling->add_option("--precision", so.precision, "the net's precision on cuda")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
-  scaling->add_option("--in-flight", so.in_flight, "forward passes in flight at once on cuda")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 16));
-  scaling
-      ->add_option("--cuda-graphs", so.cuda_graphs, "cuda: replay each batch shape's captured pass (on) or not (off)")
-      ->capture_default_str()
-      ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
-  std::vector<std::string> search_settings, versus_settings;
-  scaling->add_option("--search", search_settings,
-                      "the engine search's settings, KEY=VALUE ... (an mcts: spec's keys, e.g. leaves_per_batch=4)");
-  scaling->add_option("--versus", versus_settings,
-                      "a second setting of the engine search, KEY=VALUE ... over --search's, measured in the same "
-                      "rounds, turn about with the first");
+  ScalingCommand scaling;
+  AddScalingCommand(cli, net_choice, &scaling);
   CLI::App* ab = cli.add_subcommand("ab", "the alpha-beta baseline: nodes/s, depth, signature, specs side by side");
   std::vector<std::string> ab_specs = {"ab:version=1", "ab"};
   int ab_positions = 40, ab_depth = 5;
@@ -509,36 +556,7 @@ int RunBench(int argc, char** argv) {
   LOAZ_PARSE(cli, argc, argv);
 
   if (*ab) return BenchAb(ab_specs, ab_positions, ab_seconds, ab_depth);
-  if (*scaling) {
-    so.max_threads = max_threads;
-    so.train = !skip_train;
-    so.search = !skip_search;
-    // The engine's search as `loaz gtp` runs it (its play-time levers, four
-    // leaves a call), with --search's settings over them, and --versus's
-    // over those.
-    const auto apply = [](const std::vector<std::string>& list, const char* option, SearchParams* params) {
-      std::map<std::string, std::string> settings;
-      for (const std::string& setting : list) {
-        const std::size_t eq = setting.find('=');
-        if (eq == std::string::npos || eq == 0)
-          throw UsageError(std::string(option) + " " + setting + ": not KEY=VALUE");
-        settings[setting.substr(0, eq)] = setting.substr(eq + 1);
-      }
-      MapParamReader reader(settings, option);
-      params->Visit(reader);
-      if (!reader.UnknownKeys().empty())
-        throw UsageError(std::string(option) + ": unknown key '" + reader.UnknownKeys().front() + "'");
-    };
-    so.search_params = EngineSearchParams();
-    apply(search_settings, "--search", &so.search_params);
-    if (!versus_settings.empty()) {
-      so.versus_params = so.search_params;
-      apply(versus_settings, "--versus", &*so.versus_params);
-      for (const std::string& setting : versus_settings)
-        so.versus_name += (so.versus_name.empty() ? "" : " ") + setting;
-    }
-    return BenchScaling(net_choice.Load(), net_choice.file.empty() ? "(fresh)" : net_choice.file, so);
-  }
+  if (*scaling.app) return RunScaling(net_choice, &scaling);
   if (*net) return BenchNet(net_choice, device, threads, batches, seconds, cpu_time);
   if (*train) return BenchTrain(net_choice, device, threads, batch_size, seconds, cpu_time);
   return BenchMcts(net_choice, threads, playouts, games, seconds, cpu_time);
