@@ -140,6 +140,83 @@ void WriteData(const std::string& path, const std::vector<TuneRecord>& records) 
   WriteFileAtomic(path, bytes);
 }
 
+// Returns the positions of the data file when it exists; else plays
+// `games` games of `player` (its own limit, else `nodes` a move), writes
+// them to the data file when one is named, and sets *played to the spec
+// that played them.
+std::vector<TuneRecord> ReadOrPlay(const std::string& data, const std::string& player, int64_t nodes, int games,
+                                   int threads, uint64_t seed, std::string* played) {
+  std::vector<TuneRecord> records;
+  if (!data.empty() && std::filesystem::exists(data)) {
+    records = ReadData(data);
+    std::fprintf(stderr, "tune-eval: %zu positions read from %s\n", records.size(), data.c_str());
+  } else {
+    const PlayerSpec spec = PlayerSpec::Parse(player);
+    if (spec.kind() != "ab") throw ParseError("--player '" + player + "': not an alpha-beta player (ab:...)");
+    const bool own_limit = spec.Has("depth") || spec.Has("nodes") || spec.Has("time");
+    const PlayerSpec limited =
+        own_limit ? spec : PlayerSpec::Parse(spec.TextWith({}, "nodes=" + std::to_string(nodes)));
+    *played = limited.text();
+    records = PlayGames(games, ReadAlphaBetaSpec(limited), threads, seed);
+    if (!data.empty()) WriteData(data, records);
+  }
+  if (records.empty()) throw Error("tune-eval: no positions");
+  return records;
+}
+
+// A net's view of the positions: its value of each, and the move
+// categories of its policy and of the moves played.
+struct NetLabels {
+  std::vector<float> value;
+  ab::CategoryCounter net_categories, played_categories;
+};
+
+NetLabels LabelWithNet(const std::vector<TuneRecord>& records, std::string net, int threads) {
+  NetLabels labels;
+  labels.value.resize(records.size());
+  if (net.empty()) net = DefaultNetPath();
+  NetEvaluatorOptions options;
+  options.inference_threads = threads;
+  options.cache_entries = 0;
+  const std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(net, options);
+  Progress net_progress("tune-eval: net", int64_t(records.size()));
+  std::vector<Position> batch;
+  std::vector<EvalOutput> outputs(kBatch);
+  for (size_t start = 0; start < records.size(); start += kBatch) {
+    const size_t count = std::min<size_t>(kBatch, records.size() - start);
+    batch.clear();
+    for (size_t i = 0; i < count; ++i) batch.push_back(PositionOf(records[start + i]));
+    evaluator->Evaluate(batch.data(), int(count), outputs.data());
+    for (size_t i = 0; i < count; ++i) {
+      const EvalOutput& o = outputs[i];
+      labels.value[start + i] = o.wdl[0] + 0.5f * o.wdl[1];
+      labels.net_categories.Add(batch[i], o.priors);
+      MoveList moves;
+      batch[i].GenerateMoves(moves);
+      float played[kMaxMoves] = {};
+      for (int k = 0; k < moves.size(); ++k) played[k] = moves[k].raw() == records[start + i].played;
+      labels.played_categories.Add(batch[i], played);
+    }
+    net_progress.Update(int64_t(start + count));
+  }
+  return labels;
+}
+
+// Prints the fitted weights, and writes them as the defaults' sources into
+// code_dir when it is named.
+void PrintWeights(const ab::Weights& weights, const std::string& out, const std::string& code_dir) {
+  int term = 0;
+  for (const ab::EvalTerm& t : ab::kEvalTerms)
+    std::printf("  %-16s %6d %6d\n", t.name, weights.eval.*t.weight, weights.eval.late[term++]);
+  std::printf("  %-16s %6d\n  categories' reference %.4f\nwrote %s\n", "scale", weights.eval.scale,
+              weights.categories.reference, out.c_str());
+  if (!code_dir.empty()) {
+    WriteFileAtomic(code_dir + "/default_weights.inc", ab::WeightsAsCode(weights, true));
+    WriteFileAtomic(code_dir + "/default_categories.inc", ab::WeightsAsCode(weights, false));
+    std::printf("wrote %s/default_weights.inc and default_categories.inc\n", code_dir.c_str());
+  }
+}
+
 }  // namespace
 
 int RunTuneEval(int argc, char** argv) {
@@ -178,51 +255,10 @@ int RunTuneEval(int argc, char** argv) {
   cli.add_option("--code", code_dir, "also write the defaults' sources into this folder (alphabeta/ ships them)");
   LOAZ_PARSE(cli, argc, argv);
 
-  std::vector<TuneRecord> records;
   std::string played;  // the spec of the self-play player, when the positions were played here
-  if (!data.empty() && std::filesystem::exists(data)) {
-    records = ReadData(data);
-    std::fprintf(stderr, "tune-eval: %zu positions read from %s\n", records.size(), data.c_str());
-  } else {
-    const PlayerSpec spec = PlayerSpec::Parse(player);
-    if (spec.kind() != "ab") throw ParseError("--player '" + player + "': not an alpha-beta player (ab:...)");
-    const bool own_limit = spec.Has("depth") || spec.Has("nodes") || spec.Has("time");
-    const PlayerSpec limited =
-        own_limit ? spec : PlayerSpec::Parse(spec.TextWith({}, "nodes=" + std::to_string(nodes)));
-    played = limited.text();
-    records = PlayGames(games, ReadAlphaBetaSpec(limited), threads, seed);
-    if (!data.empty()) WriteData(data, records);
-  }
-  if (records.empty()) throw Error("tune-eval: no positions");
-
-  // The net's value and policy of every position.
-  std::vector<float> net_value(records.size());
-  ab::CategoryCounter net_categories, played_categories;
-  if (net.empty()) net = DefaultNetPath();
-  NetEvaluatorOptions options;
-  options.inference_threads = threads;
-  options.cache_entries = 0;
-  const std::unique_ptr<Evaluator> evaluator = MakeNetEvaluator(net, options);
-  Progress net_progress("tune-eval: net", int64_t(records.size()));
-  std::vector<Position> batch;
-  std::vector<EvalOutput> outputs(kBatch);
-  for (size_t start = 0; start < records.size(); start += kBatch) {
-    const size_t count = std::min<size_t>(kBatch, records.size() - start);
-    batch.clear();
-    for (size_t i = 0; i < count; ++i) batch.push_back(PositionOf(records[start + i]));
-    evaluator->Evaluate(batch.data(), int(count), outputs.data());
-    for (size_t i = 0; i < count; ++i) {
-      const EvalOutput& o = outputs[i];
-      net_value[start + i] = o.wdl[0] + 0.5f * o.wdl[1];
-      net_categories.Add(batch[i], o.priors);
-      MoveList moves;
-      batch[i].GenerateMoves(moves);
-      float played[kMaxMoves] = {};
-      for (int k = 0; k < moves.size(); ++k) played[k] = moves[k].raw() == records[start + i].played;
-      played_categories.Add(batch[i], played);
-    }
-    net_progress.Update(int64_t(start + count));
-  }
+  const std::vector<TuneRecord> records = ReadOrPlay(data, player, nodes, games, threads, seed, &played);
+  const NetLabels labels = LabelWithNet(records, net, threads);
+  const std::vector<float>& net_value = labels.value;
 
   // Features, targets and the held-out games.
   std::vector<double> rows, v1_rows;
@@ -251,7 +287,7 @@ int RunTuneEval(int argc, char** argv) {
       });
   ab::Weights weights;
   weights.eval = ab::WeightsFromFit(fit.beta, points_per_logit, kWeightScale);
-  weights.categories = target == "net" ? net_categories.Model() : played_categories.Model();
+  weights.categories = target == "net" ? labels.net_categories.Model() : labels.played_categories.Model();
 
   // The held-out losses: against the target, and against the results.
   const auto loss_of = [&](const std::vector<double>& r, int columns, const std::vector<double>& beta,
@@ -279,16 +315,7 @@ int RunTuneEval(int argc, char** argv) {
     fit_json["self_play_player"] = played;
   WriteFileAtomic(out, ab::WeightsFileText(weights, fit_json.dump()));
   std::printf("%s\n", fit_json.dump().c_str());
-  int term = 0;
-  for (const ab::EvalTerm& t : ab::kEvalTerms)
-    std::printf("  %-16s %6d %6d\n", t.name, weights.eval.*t.weight, weights.eval.late[term++]);
-  std::printf("  %-16s %6d\n  categories' reference %.4f\nwrote %s\n", "scale", weights.eval.scale,
-              weights.categories.reference, out.c_str());
-  if (!code_dir.empty()) {
-    WriteFileAtomic(code_dir + "/default_weights.inc", ab::WeightsAsCode(weights, true));
-    WriteFileAtomic(code_dir + "/default_categories.inc", ab::WeightsAsCode(weights, false));
-    std::printf("wrote %s/default_weights.inc and default_categories.inc\n", code_dir.c_str());
-  }
+  PrintWeights(weights, out, code_dir);
   return 0;
 }
 
