@@ -8,16 +8,16 @@
 namespace loa::ab {
 namespace {
 
-// 0 for the four centre squares .. 3 for the edge.
-constexpr int Ring(Square s) {
-  const int df = FileOf(s) < 4 ? 3 - FileOf(s) : FileOf(s) - 4;
-  const int dr = RankOf(s) < 4 ? 3 - RankOf(s) : RankOf(s) - 4;
-  return std::max(df, dr);
+// 3 for the edge of the n x n board, 2 for the ring inside it, and so on
+// (0 for the four centre squares of 8 x 8).
+constexpr int Ring(Square s, int n) {
+  const int depth = std::min({FileOf(s), n - 1 - FileOf(s), RankOf(s), n - 1 - RankOf(s)});
+  return 3 - depth;
 }
 
 }  // namespace
 
-MoveCategorizer::MoveCategorizer(const Position& pos) : own_(pos.pieces(pos.side_to_move())) {
+MoveCategorizer::MoveCategorizer(const Position& pos) : own_(pos.pieces(pos.side_to_move())), size_(pos.size()) {
   count_ = std::max(1, PopCount(own_));
   for (int i = 1; i < 8; ++i) {
     sum_file_ += i * PopCount(own_ & (kFileA << i));
@@ -36,8 +36,8 @@ int MoveCategorizer::Category(Move m) const {
   const int mass_step = after < before - count_ / 2 ? 0 : after <= before + count_ / 2 ? 1 : 2;
   const int contacts = std::min(2, PopCount(Neighbours(SquareBB(to)) & own_ & ~SquareBB(from)));
   int c = m.is_capture();
-  c = c * kNumRings + Ring(from);
-  c = c * kNumRings + Ring(to);
+  c = c * kNumRings + Ring(from, size_);
+  c = c * kNumRings + Ring(to, size_);
   c = c * kNumMassSteps + mass_step;
   return c * kNumContacts + contacts;
 }

@@ -32,6 +32,7 @@ class MoveCategorizer {
 
  private:
   Bitboard own_;
+  int size_;
   int count_ = 1, sum_file_ = 0, sum_rank_ = 0;
 };
 

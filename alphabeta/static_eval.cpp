@@ -11,45 +11,54 @@ namespace loa::ab {
 namespace {
 
 constexpr Bitboard kRank8 = kRank1 << 56;
-constexpr Bitboard kEdge = kRank1 | kRank8 | kFileA | kFileH;
 
-// Returns the piece-square value of s: the paper's centralisation table has
-// the same shape (negative on the edge, most in the four centre squares); the
-// values are this repository's. Symmetric under the 8 board symmetries.
-constexpr int CentralisationValue(Square s) {
-  constexpr int kByRing[4] = {40, 25, 5, -20};  // centre ring 0 .. edge ring 3
+// Returns how far s lies from the nearest edge of the n x n board, along
+// files and along ranks (0 on the edge).
+constexpr int FileDepth(Square s, int n) { return std::min(FileOf(s), n - 1 - FileOf(s)); }
+constexpr int RankDepth(Square s, int n) { return std::min(RankOf(s), n - 1 - RankOf(s)); }
+
+// Returns the piece-square value of s on the n x n board: the paper's
+// centralisation table has the same shape (negative on the edge, most in the
+// centre squares); the values are this repository's. Symmetric under the
+// board's 8 symmetries.
+constexpr int CentralisationValue(Square s, int n) {
+  constexpr int kByDepth[4] = {-20, 5, 25, 40};  // edge ring 0 .. centre ring 3 (of 8 x 8)
   constexpr int kCorner = -40;
-  const int df = FileOf(s) < 4 ? 3 - FileOf(s) : FileOf(s) - 4;
-  const int dr = RankOf(s) < 4 ? 3 - RankOf(s) : RankOf(s) - 4;
-  return df == 3 && dr == 3 ? kCorner : kByRing[std::max(df, dr)];
+  const int df = FileDepth(s, n), dr = RankDepth(s, n);
+  return df == 0 && dr == 0 ? kCorner : kByDepth[std::min(df, dr)];
 }
-
-struct CentralisationTable {
-  int value[kNumSquares] = {};
-  constexpr CentralisationTable() {
-    for (Square s = 0; s < kNumSquares; ++s) value[s] = CentralisationValue(s);
-  }
-};
-constexpr CentralisationTable kCentralisation{};
 
 // The classes of squares under the board's 8 symmetries, named by their
-// square nearest a1: a1, b1, c1, d1, b2, c2, d2, c3, d3, d4 (0 to 9), by the
-// distances of the file and the rank from the edge (0 edge .. 3 centre).
+// square nearest a1 on 8 x 8: a1, b1, c1, d1, b2, c2, d2, c3, d3, d4 (0 to
+// 9), by the depths of the file and the rank (0 edge .. 3 centre); a smaller
+// board has the classes of its depths.
 constexpr int kNumSquareClasses = 10;
-constexpr int SquareClass(Square s) {
-  constexpr int kByDistances[4][4] = {{0}, {1, 4}, {2, 5, 7}, {3, 6, 8, 9}};  // [larger][smaller]
-  const int df = FileOf(s) < 4 ? FileOf(s) : 7 - FileOf(s);
-  const int dr = RankOf(s) < 4 ? RankOf(s) : 7 - RankOf(s);
-  return kByDistances[std::max(df, dr)][std::min(df, dr)];
+constexpr int SquareClass(Square s, int n) {
+  constexpr int kByDepths[4][4] = {{0}, {1, 4}, {2, 5, 7}, {3, 6, 8, 9}};  // [larger][smaller]
+  const int df = FileDepth(s, n), dr = RankDepth(s, n);
+  return kByDepths[std::max(df, dr)][std::min(df, dr)];
 }
 
-struct SquareClassMasks {
-  Bitboard mask[kNumSquareClasses] = {};
-  constexpr SquareClassMasks() {
-    for (Square s = 0; s < kNumSquares; ++s) mask[SquareClass(s)] |= SquareBB(s);
+// What the features need to know of a board's size, for sizes 6..8.
+struct BoardTables {
+  Bitboard edge[kBoardSize + 1] = {};
+  Bitboard top_rank[kBoardSize + 1] = {}, right_file[kBoardSize + 1] = {};
+  int centralisation[kBoardSize + 1][kNumSquares] = {};
+  Bitboard square_class[kBoardSize + 1][kNumSquareClasses] = {};
+  constexpr BoardTables() {
+    for (int n = kMinBoardSize; n <= kBoardSize; ++n) {
+      top_rank[n] = kRank1 << (8 * (n - 1)) & BoardMask(n);
+      right_file[n] = kFileA << (n - 1) & BoardMask(n);
+      edge[n] = (kRank1 | kFileA | top_rank[n] | right_file[n]) & BoardMask(n);
+      for (Square s = 0; s < kNumSquares; ++s) {
+        if (!(BoardMask(n) & SquareBB(s))) continue;
+        centralisation[n][s] = CentralisationValue(s, n);
+        square_class[n][SquareClass(s, n)] |= SquareBB(s);
+      }
+    }
   }
 };
-constexpr SquareClassMasks kSquareClasses{};
+constexpr BoardTables kBoards{};
 
 // The least sum of Chebyshev distances to the centre of mass that n pieces can
 // have: one on it, eight around it, the rest one ring further (Winands 2003).
@@ -76,35 +85,39 @@ int CountAdjacentPairs(Bitboard b) {
          PopCount(b & ((b << 7) & ~kFileH));
 }
 
-// Returns the weighted mobility of the pieces `own` against `enemy`.
-int Mobility(Bitboard own, Bitboard enemy) {
+// Returns the weighted mobility of the pieces `own` against `enemy` on the
+// n x n board.
+int Mobility(Bitboard own, Bitboard enemy, int n) {
   int total = 0;
-  ForEachMove(own, enemy, [&](Square, Square to, Direction, bool capture) {
+  const Bitboard edge = kBoards.edge[n];
+  ForEachMove(own, enemy, BoardMask(n), [&](Square, Square to, Direction, bool capture) {
     int value = kQuietMove * (capture ? kCaptureFactor : 1);
-    if (kEdge & SquareBB(to)) value /= kEdgeDivisor;
+    if (edge & SquareBB(to)) value /= kEdgeDivisor;
     total += value;
   });
   return total;
 }
 
 // Returns how many enemy edge pieces have own pieces on at least two of their
-// inner neighbours (one for a corner piece, which has a single one).
-int Walls(Bitboard own, Bitboard enemy) {
+// inner neighbours (one for a corner piece, which has a single one) on the
+// n x n board.
+int Walls(Bitboard own, Bitboard enemy, int n) {
   int walled = 0;
-  for (Bitboard b = enemy & kEdge; b;) {
+  for (Bitboard b = enemy & kBoards.edge[n]; b;) {
     const Square s = PopLowest(b);
     Bitboard edge_lines = 0;
     if (RankOf(s) == 0) edge_lines |= kRank1;
-    if (RankOf(s) == 7) edge_lines |= kRank8;
+    if (RankOf(s) == n - 1) edge_lines |= kBoards.top_rank[n];
     if (FileOf(s) == 0) edge_lines |= kFileA;
-    if (FileOf(s) == 7) edge_lines |= kFileH;
+    if (FileOf(s) == n - 1) edge_lines |= kBoards.right_file[n];
     const Bitboard inner = Neighbours(SquareBB(s)) & ~edge_lines;
     if (PopCount(inner & own) >= std::min(2, PopCount(inner))) ++walled;
   }
   return walled;
 }
 
-// Sets low and high to the first and last of the 8 lines first_line << (kStep * i) that meet b; b must not be empty.
+// Sets low and high to the first and last of the lines first_line << (kStep * i), i < 8, that meet b; b must not be
+// empty.
 template <int kStep>
 void Extent(Bitboard b, Bitboard first_line, int& low, int& high) {
   low = 0;
@@ -118,7 +131,7 @@ void Extent(Bitboard b, Bitboard first_line, int& low, int& high) {
 SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
   SideFeatures f;
   const Bitboard own = pos.pieces(c), enemy = pos.pieces(Opponent(c));
-  const int n = PopCount(own);
+  const int n = PopCount(own), size = pos.size();
   if (n == 0) return f;
   // Sums of files and ranks: the centre of mass is (sum_file / n, sum_rank / n).
   int sum_file = 0, sum_rank = 0;
@@ -131,17 +144,18 @@ SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
   for (Bitboard b = own; b;) {
     const Square s = PopLowest(b);
     distance_sum += std::max(std::abs(FileOf(s) * n - sum_file), std::abs(RankOf(s) * n - sum_rank));
-    centralisation += kCentralisation.value[s];
+    centralisation += kBoards.centralisation[size][s];
   }
   const int surplus = std::max(0, distance_sum - MinimalDistanceSum(n) * n);
   f.concentration = -100 * surplus / (n * n);
   f.centralisation = centralisation / n;
-  // The board centre is (3.5, 3.5): in units of 1/(2n) it is 7n.
-  const int centre_offset = std::max(std::abs(2 * sum_file - 7 * n), std::abs(2 * sum_rank - 7 * n));
+  // The board centre is ((size - 1) / 2, (size - 1) / 2): in units of 1/(2n) it is (size - 1) n (7n on 8 x 8).
+  const int centre = (size - 1) * n;
+  const int centre_offset = std::max(std::abs(2 * sum_file - centre), std::abs(2 * sum_rank - centre));
   f.centre_of_mass = -100 * centre_offset / (2 * n);
   f.quads = CountQuads(own);
-  f.mobility = Mobility(own, enemy);
-  f.walls = Walls(own, enemy);
+  f.mobility = Mobility(own, enemy, size);
+  f.walls = Walls(own, enemy, size);
   f.connectedness = 100 * CountAdjacentPairs(own) / n;
   int low_file, high_file, low_rank, high_rank;
   Extent<1>(own, kFileA, low_file, high_file);
@@ -162,7 +176,7 @@ SideFeatures ComputeFeatures(const Position& pos, Color c, bool with_groups) {
       &SideFeatures::square_a1, &SideFeatures::square_b1, &SideFeatures::square_c1,
       &SideFeatures::square_d1, &SideFeatures::square_b2, &SideFeatures::square_c2,
       &SideFeatures::square_d2, &SideFeatures::square_c3, &SideFeatures::square_d3};
-  for (int k = 0; k < kNumSquareClasses - 1; ++k) f.*kClassCounts[k] = PopCount(own & kSquareClasses.mask[k]);
+  for (int k = 0; k < kNumSquareClasses - 1; ++k) f.*kClassCounts[k] = PopCount(own & kBoards.square_class[size][k]);
   return f;
 }
 

@@ -63,7 +63,7 @@ struct EvalWeights {
 // The features of one side, each oriented so that larger is better for it.
 struct SideFeatures {
   int concentration = 0;   // -100 x the average surplus distance to the centre of mass
-  int centralisation = 0;  // the average piece-square value (kCentralisation table)
+  int centralisation = 0;  // the average piece-square value (the centralisation table)
   int centre_of_mass = 0;  // -100 x the Chebyshev distance of the centre of mass from the board centre
   int quads = 0;           // 2x2 blocks holding three or four of the side's pieces
   int mobility = 0;        // weighted move count: captures double, moves to the edge halved

@@ -17,11 +17,14 @@ int RunPerft(int argc, char** argv) {
       "The count is the last line of standard output; the speed goes to standard error.",
       argv[0]};
   std::string fen, start = "standard";
-  int depth = 1, threads = 1;
+  int depth = 1, threads = 1, size = kBoardSize;
   bool divide = false;
   auto* fen_option = cli.add_option("--fen", fen, "position string to count from");
   cli.add_option("--start", start, "start position when no --fen is given")
       ->check(CLI::IsMember({"standard", "scrambled"}))
+      ->excludes(fen_option);
+  cli.add_option("--size", size, "the board's size when no --fen is given (the position string has its own)")
+      ->check(CLI::IsMember({6, 7, 8}))
       ->excludes(fen_option);
   cli.add_option("--depth", depth, "plies to count")->required()->check(CLI::Range(0, 20));
   cli.add_flag("--divide", divide, "print MOVE COUNT for each root move first");
@@ -29,7 +32,7 @@ int RunPerft(int argc, char** argv) {
   LOAZ_PARSE(cli, argc, argv);
 
   const Position pos = fen_option->count() == 0
-                           ? Position::Start(start == "scrambled" ? StartKind::kScrambled : StartKind::kStandard)
+                           ? Position::Start(start == "scrambled" ? StartKind::kScrambled : StartKind::kStandard, size)
                            : Position::FromString(fen);
   const auto begin = std::chrono::steady_clock::now();
   uint64_t total = 0;

@@ -20,7 +20,9 @@ int RunShow(int argc, char** argv) {
 
   Rules rules;
   rules.simultaneous = simultaneous == "draw" ? Simultaneous::kDraw : Simultaneous::kMover;
-  const Game game(rules, Position::FromString(fen));
+  const Position start = Position::FromString(fen);
+  rules.size = start.size();  // the position string says the board's size
+  const Game game(rules, start);
   const Position& pos = game.position();
   std::printf("%s\nposition: %s\nto move: %s\n", pos.Diagram().c_str(), pos.ToString().c_str(),
               pos.side_to_move() == kBlack ? "black" : "white");

@@ -30,6 +30,7 @@ const std::vector<Command>& Commands() {
       {"perft", "count move sequences to a depth (rules checksum and speed)", RunPerft},
       {"replay", "replay a game record and print its final position and result", RunReplay},
       {"show", "print a position: board, side to move, legal moves, status", RunShow},
+      {"solve", "prove a position won, lost or drawn (df-pn): the move, its line, the proof's size", RunSolve},
       {"train", "run a training run: self-play, trainer, evaluation (CONFIG or --run DIR)", LOAZ_TORCH_ENTRY(RunTrain)},
       {"selfplay", "self-play workers alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunSelfplay)},
       {"trainer", "the trainer alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunTrainer)},

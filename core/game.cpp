@@ -26,6 +26,7 @@ void Rules::Visit(ParamVisitor& v) {
            "a move that unites both sides: draw (Olympiad) or a win for the mover");
   v.Choice("start", start_name, {StartName(StartKind::kStandard), StartName(StartKind::kScrambled)},
            "the start position: standard or Scrambled Eggs");
+  v.Int("size", size, kMinBoardSize, kBoardSize, "the board's size: 8 (the Olympiad's), 7 or 6");
   v.Int("max_plies", max_plies, 0, 100000, "a game reaching this many plies is a draw marked 'cap' (0: no cap)");
   simultaneous =
       simultaneous_name == SimultaneousName(Simultaneous::kDraw) ? Simultaneous::kDraw : Simultaneous::kMover;
@@ -62,7 +63,7 @@ Rules Rules::FromString(std::string_view text) {
     throw ParseError(e.what());  // a value out of range is unreadable text here
   }
   for (const std::string& key : reader.UnknownKeys())
-    throw ParseError(context + ": unknown option '" + Excerpt(key) + "' (known: simultaneous, start, max_plies)");
+    throw ParseError(context + ": unknown option '" + Excerpt(key) + "' (known: simultaneous, start, size, max_plies)");
   return rules;
 }
 
@@ -109,9 +110,12 @@ Verdict UnitedVerdict(const Position& pos, Color mover, Simultaneous simultaneou
   return {};
 }
 
-Game::Game(const Rules& rules) : Game(rules, Position::Start(rules.start)) {}
+Game::Game(const Rules& rules) : Game(rules, rules.StartPosition()) {}
 
 Game::Game(const Rules& rules, const Position& start) : rules_(rules) {
+  if (start.size() != rules.size)
+    throw ParseError("position '" + start.ToString() + "' is " + std::to_string(start.size()) + "x" +
+                     std::to_string(start.size()) + " but the rules say size=" + std::to_string(rules.size));
   positions_.push_back(start);
   occurrences_[start.hash()] = 1;
   verdicts_.push_back(UnitedVerdict(start, Opponent(start.side_to_move()), rules.simultaneous));

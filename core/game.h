@@ -31,18 +31,22 @@ const char* StartName(StartKind s);
 struct Rules {
   Simultaneous simultaneous = Simultaneous::kDraw;
   StartKind start = StartKind::kStandard;
+  // The board's size: 8 (the Olympiad's), 7 or 6 (docs/RULES.md, "Board sizes").
+  int size = kBoardSize;
   // A game reaching this many plies is a draw marked "cap"; 0 means no cap.
   int max_plies = 0;
 
-  // Declares the options (core/param_visitor.h): simultaneous, start, max_plies.
+  // Returns the start position of these rules (start and size).
+  Position StartPosition() const { return Position::Start(start, size); }
+  // Declares the options (core/param_visitor.h): simultaneous, start, size, max_plies.
   void Visit(ParamVisitor& v);
-  // Returns the options as "simultaneous=draw start=standard max_plies=0".
+  // Returns the options as "simultaneous=draw start=standard size=8 max_plies=0".
   std::string ToString() const;
   // Parses space- or comma-separated key=value pairs over the defaults;
   // throws ParseError naming the pair it cannot read.
   static Rules FromString(std::string_view text);
   bool operator==(const Rules& o) const {
-    return simultaneous == o.simultaneous && start == o.start && max_plies == o.max_plies;
+    return simultaneous == o.simultaneous && start == o.start && size == o.size && max_plies == o.max_plies;
   }
 };
 
@@ -71,8 +75,9 @@ Verdict UnitedVerdict(const Position& pos, Color mover, Simultaneous simultaneou
 class Game {
  public:
   explicit Game(const Rules& rules = Rules());
-  // A game from any position; if a side is already united there, the game is
-  // over as if the side not to move had just moved.
+  // A game from any position of the rules' board size (else ParseError naming
+  // both); if a side is already united there, the game is over as if the
+  // side not to move had just moved.
   Game(const Rules& rules, const Position& start);
 
   const Rules& rules() const { return rules_; }

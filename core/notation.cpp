@@ -43,6 +43,10 @@ Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
   const Square from = ParseSquare(lower.substr(0, 2)), to = ParseSquare(lower.substr(3, 2));
   if (from == kNoSquare) throw ParseError(where + "'" + lower.substr(0, 2) + "' is not a square of the board");
   if (to == kNoSquare) throw ParseError(where + "'" + lower.substr(3, 2) + "' is not a square of the board");
+  for (Square s : {from, to})
+    if (!(pos.board() & SquareBB(s)))
+      throw ParseError(where + "'" + SquareName(s) + "' is not a square of the " + std::to_string(pos.size()) + "x" +
+                       std::to_string(pos.size()) + " board");
   const Color us = pos.side_to_move();
   if (!(pos.pieces(us) & SquareBB(from)))
     throw ParseError(where + "no " + (us == kBlack ? "black" : "white") + " piece on " + SquareName(from));

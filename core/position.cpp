@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <cstddef>
+#include <vector>
 
 #include "core/error.h"
 #include "core/random.h"
@@ -11,6 +12,7 @@ namespace {
 
 struct ZobristKeys {
   uint64_t piece[2][kNumSquares] = {};
+  uint64_t size[kBoardSize + 1] = {};  // size[8] = 0: the 8 x 8 hashes as before sizes
   constexpr ZobristKeys() {
     // The SplitMix64 stream from "LOAZero\0": a fixed, portable key sequence.
     uint64_t state = 0x4C4F415A65726F00ULL;
@@ -19,6 +21,10 @@ struct ZobristKeys {
         key = Mix(state) & ~uint64_t{1};
         state += kGoldenGamma;
       }
+    for (int n = kMinBoardSize; n < kBoardSize; ++n) {
+      size[n] = Mix(state) & ~uint64_t{1};
+      state += kGoldenGamma;
+    }
   }
 };
 
@@ -27,15 +33,30 @@ constexpr ZobristKeys kZobrist{};
 // The side-to-move bit of the hash.
 constexpr uint64_t kWhiteToMove = 1;
 
-constexpr int kMaxPiecesPerSide = 12;
+// The most pieces a side may have: as many as it starts with (12 on 8 x 8).
+constexpr int MaxPiecesPerSide(int size) { return 2 * (size - 2); }
 
-// Rank bitboards of the start positions, built from docs/RULES.md.
-constexpr Bitboard kEdgeRanksInner = 0x7EULL | (0x7EULL << 56);     // b1..g1, b8..g8
-constexpr Bitboard kEdgeFilesInner = 0x0001010101010100ULL * 0x81;  // a2..a7, h2..h7
-
-Bitboard SquaresOf(std::initializer_list<const char*> names) {
+// The start squares of docs/RULES.md on the board of `size`: the first and
+// last ranks without their corners (Black's in the standard start) and the
+// first and last files without theirs (White's).
+constexpr Bitboard EdgeRanksInner(int size) {
+  const Bitboard inner = ((Bitboard{1} << (size - 1)) - 1) & ~Bitboard{1};  // b..(size - 1)
+  return inner | inner << (8 * (size - 1));
+}
+constexpr Bitboard EdgeFilesInner(int size) {
   Bitboard b = 0;
-  for (const char* n : names) b |= SquareBB(ParseSquare(n));
+  for (int r = 1; r < size - 1; ++r) b |= SquareBB(MakeSquare(0, r)) | SquareBB(MakeSquare(size - 1, r));
+  return b;
+}
+
+// Black's squares of Scrambled Eggs: every other square of each edge, so that
+// on 8 x 8 they are b1 d1 f1, c8 e8 g8, a3 a5 a7, h2 h4 h6 (docs/RULES.md).
+constexpr Bitboard ScrambledBlack(int size) {
+  Bitboard b = 0;
+  for (int i = 1; i < size - 1; ++i) {
+    if (i % 2 == 1) b |= SquareBB(MakeSquare(i, 0)) | SquareBB(MakeSquare(size - 1, i));  // b1 d1 f1, h2 h4 h6
+    if (i % 2 == 0) b |= SquareBB(MakeSquare(i, size - 1)) | SquareBB(MakeSquare(0, i));  // c8 e8 g8, a3 a5 a7
+  }
   return b;
 }
 
@@ -161,17 +182,19 @@ inline int LayoutMoves(Bitboard own, Bitboard enemy, Split split) {
 // Returns whether m is the move that MoveAt(m.from(), m.direction()) returns
 // when own and enemy are the pieces of the side to move and of the other; the
 // same test without branches, for Apply to assert on every call.
-[[maybe_unused]] bool IsRegularMove(Bitboard own, Bitboard enemy, Move m) {
+[[maybe_unused]] bool IsRegularMove(Bitboard own, Bitboard enemy, Bitboard board, Move m) {
   const Square from = m.from(), to = m.to();
   const int distance = PopCount((own | enemy) & LineThrough(OrientationOf(m.direction()), from));
   const Bitboard to_bb = SquareBB(to);
   return (TargetSquare(from, m.direction(), distance) == to) & ((own >> from) & 1) & !(own & to_bb) &
-         !(enemy & Between(from, to)) & (m.is_capture() == ((enemy & to_bb) != 0));
+         ((board & to_bb) != 0) & !(enemy & Between(from, to)) & (m.is_capture() == ((enemy & to_bb) != 0));
 }
 
 }  // namespace
 
 uint64_t PieceKey(Color c, Square s) { return kZobrist.piece[c][s]; }
+
+uint64_t SizeKey(int size) { return kZobrist.size[size]; }
 
 std::string SquareName(Square s) { return {char('a' + FileOf(s)), char('1' + RankOf(s))}; }
 
@@ -181,48 +204,59 @@ Square ParseSquare(std::string_view text) {
   return OnBoard(f, r) ? MakeSquare(f, r) : kNoSquare;
 }
 
-Position::Position(Bitboard black, Bitboard white, Color side_to_move) {
-  assert((black & white) == 0);
+Position::Position(Bitboard black, Bitboard white, Color side_to_move, int size) {
+  assert(IsBoardSize(size) && (black & white) == 0 && ((black | white) & ~BoardMask(size)) == 0);
   pieces_[kBlack] = black;
   pieces_[kWhite] = white;
-  hash_ = side_to_move == kWhite ? kWhiteToMove : 0;
+  size_ = int8_t(size);
+  hash_ = (side_to_move == kWhite ? kWhiteToMove : 0) ^ SizeKey(size);
   for (Color c : {kBlack, kWhite})
     for (Bitboard b = pieces_[c]; b;) hash_ ^= PieceKey(c, PopLowest(b));
 }
 
-Position Position::Start(StartKind kind) {
-  if (kind == StartKind::kStandard) return Position(kEdgeRanksInner, kEdgeFilesInner, kBlack);
-  static const Bitboard kBlackScrambled =
-      SquaresOf({"b1", "d1", "f1", "c8", "e8", "g8", "a3", "a5", "a7", "h2", "h4", "h6"});
-  return Position(kBlackScrambled, (kEdgeRanksInner | kEdgeFilesInner) & ~kBlackScrambled, kBlack);
+Position Position::Start(StartKind kind, int size) {
+  assert(IsBoardSize(size));
+  const Bitboard edges = EdgeRanksInner(size) | EdgeFilesInner(size);
+  const Bitboard black = kind == StartKind::kStandard ? EdgeRanksInner(size) : ScrambledBlack(size);
+  return Position(black, edges & ~black, kBlack, size);
 }
 
 Position Position::FromString(std::string_view text) {
   const std::string quoted = "position '" + Excerpt(text) + "': ";
   auto fail = [&](const std::string& why) { throw ParseError(quoted + why); };
+  // The board: the ranks before the first space, top rank first; their number is its size.
+  const std::string_view board_text = text.substr(0, text.find(' '));
+  std::vector<std::string_view> ranks;
+  for (size_t begin = 0;;) {
+    const size_t slash = board_text.find('/', begin);
+    ranks.push_back(board_text.substr(begin, slash == std::string_view::npos ? slash : slash - begin));
+    if (slash == std::string_view::npos) break;
+    begin = slash + 1;
+  }
+  const int size = int(ranks.size());
+  if (!IsBoardSize(size))
+    fail(std::to_string(size) + (size == 1 ? " rank" : " ranks") +
+         " separated by '/', not 6, 7 or 8 (the board's size)");
+  const std::string of_size = std::to_string(size) + " (the board's size: its number of ranks)";
   Bitboard pieces[2] = {0, 0};
-  size_t i = 0;
-  for (int rank = 7; rank >= 0; --rank) {
+  for (int i = 0; i < size; ++i) {
+    const int rank = size - 1 - i;
+    const std::string name = std::string("rank ") + char('1' + rank);
     int file = 0;
-    for (; i < text.size() && text[i] != '/' && text[i] != ' '; ++i) {
-      char ch = text[i];
+    for (char ch : ranks[i]) {
       if (ch >= '1' && ch <= '8') {
         file += ch - '0';
       } else if (ch == 'b' || ch == 'w' || ch == 'B' || ch == 'W') {
-        if (file < 8) pieces[(ch | 0x20) == 'w'] |= SquareBB(MakeSquare(file, rank));
+        if (file < size) pieces[(ch | 0x20) == 'w'] |= SquareBB(MakeSquare(file, rank));
         ++file;
       } else {
-        fail("unknown letter '" + Excerpt(std::string_view(&text[i], 1)) + "' in rank " + char('1' + rank));
+        fail("unknown letter '" + Excerpt(std::string_view(&ch, 1)) + "' in " + name);
       }
-      if (file > 8) fail(std::string("rank ") + char('1' + rank) + " has more than 8 squares");
+      if (file > size) fail(name + " has more than " + of_size + " squares");
     }
-    if (file != 8) fail(std::string("rank ") + char('1' + rank) + " has " + std::to_string(file) + " squares, not 8");
-    if (rank > 0) {
-      if (i >= text.size() || text[i] != '/') fail("expected 8 ranks separated by '/'");
-      ++i;
-    }
+    if (file != size) fail(name + " has " + std::to_string(file) + " squares, not " + of_size);
   }
-  if (i < text.size() && text[i] == '/') fail("more than 8 ranks");
+  size_t i = board_text.size();
   while (i < text.size() && text[i] == ' ') ++i;
   if (i >= text.size()) fail("missing side to move ('b' or 'w')");
   std::string_view side = text.substr(i);
@@ -233,22 +267,24 @@ Position Position::FromString(std::string_view text) {
   } else if (side == "w" || side == "W") {
     to_move = kWhite;
   } else {
-    fail("side to move must be 'b' or 'w', not '" + std::string(side) + "'");
+    fail("side to move must be 'b' or 'w', not '" + Excerpt(side) + "'");
   }
   for (Color c : {kBlack, kWhite}) {
     const char* name = c == kBlack ? "black" : "white";
-    int n = PopCount(pieces[c]);
+    const int n = PopCount(pieces[c]), most = MaxPiecesPerSide(size);
     if (n == 0) fail(std::string(name) + " has no piece");
-    if (n > kMaxPiecesPerSide) fail(std::string(name) + " has " + std::to_string(n) + " pieces, more than 12");
+    if (n > most)
+      fail(std::string(name) + " has " + std::to_string(n) + " pieces, more than " + std::to_string(most) +
+           (size == kBoardSize ? "" : " (on " + std::to_string(size) + "x" + std::to_string(size) + ")"));
   }
-  return Position(pieces[kBlack], pieces[kWhite], to_move);
+  return Position(pieces[kBlack], pieces[kWhite], to_move, size);
 }
 
 std::string Position::ToString() const {
   std::string s;
-  for (int rank = 7; rank >= 0; --rank) {
+  for (int rank = size_ - 1; rank >= 0; --rank) {
     int empty = 0;
-    for (int file = 0; file < 8; ++file) {
+    for (int file = 0; file < size_; ++file) {
       Bitboard b = SquareBB(MakeSquare(file, rank));
       char ch = (pieces_[kBlack] & b) ? 'b' : (pieces_[kWhite] & b) ? 'w' : 0;
       if (!ch) {
@@ -268,24 +304,26 @@ std::string Position::ToString() const {
 
 std::string Position::Diagram() const {
   std::string s;
-  for (int rank = 7; rank >= 0; --rank) {
+  for (int rank = size_ - 1; rank >= 0; --rank) {
     s += "  ";
     s += char('1' + rank);
-    for (int file = 0; file < 8; ++file) {
+    for (int file = 0; file < size_; ++file) {
       Bitboard b = SquareBB(MakeSquare(file, rank));
       s += ' ';
       s += (pieces_[kBlack] & b) ? 'b' : (pieces_[kWhite] & b) ? 'w' : '.';
     }
     s += '\n';
   }
-  s += "    a b c d e f g h\n";
+  s += "   ";
+  for (int file = 0; file < size_; ++file) s += std::string(" ") + char('a' + file);
+  s += '\n';
   return s;
 }
 
 void Position::GenerateMoves(MoveList& moves) const {
   const int before = moves.size();
   ForEachMove(
-      pieces_[side_to_move()], pieces_[Opponent(side_to_move())],
+      pieces_[side_to_move()], pieces_[Opponent(side_to_move())], board(),
       [&](Square from, Square to, Direction dir, bool capture) { moves.push_back(Move(from, to, dir, capture)); });
   if (moves.size() == before) moves.push_back(Move::Pass());
 }
@@ -293,6 +331,11 @@ void Position::GenerateMoves(MoveList& moves) const {
 int Position::CountMoves() const {
   const Color us = side_to_move();
   const Bitboard own = pieces_[us], enemy = pieces_[Opponent(us)];
+  if (size_ != kBoardSize) {  // the byte tables know lines of 8 squares only
+    int n = 0;
+    ForEachMove(own, enemy, board(), [&](Square, Square, Direction, bool) { ++n; });
+    return n ? n : 1;
+  }
   // Ranks, files, diagonals, anti-diagonals; the lambdas give the split of
   // each byte (see the layouts).
   auto whole = [](int) { return 8; };
@@ -309,14 +352,15 @@ Move Position::MoveAt(Square from, Direction dir) const {
   if (!(own & SquareBB(from))) return Move();
   const int distance = PopCount(occupied() & LineThrough(OrientationOf(dir), from));
   const Square to = TargetSquare(from, dir, distance);
-  if (to == kNoSquare || (own & SquareBB(to)) || (enemy & Between(from, to))) return Move();
+  if (to == kNoSquare || !(board() & SquareBB(to)) || (own & SquareBB(to)) || (enemy & Between(from, to)))
+    return Move();
   return Move(from, to, dir, (enemy & SquareBB(to)) != 0);
 }
 
 bool Position::IsLegal(Move m) const {
   if (m.is_pass()) {
     bool any = false;
-    ForEachMove(pieces_[side_to_move()], pieces_[Opponent(side_to_move())],
+    ForEachMove(pieces_[side_to_move()], pieces_[Opponent(side_to_move())], board(),
                 [&](Square, Square, Direction, bool) { any = true; });
     return !any;
   }
@@ -328,7 +372,7 @@ Position Position::Apply(Move m) const {
   next.hash_ ^= kWhiteToMove;
   if (m.is_pass()) return next;
   const Color us = side_to_move(), them = Opponent(us);
-  assert(IsRegularMove(pieces_[us], pieces_[them], m));
+  assert(IsRegularMove(pieces_[us], pieces_[them], board(), m));
   const Bitboard to = SquareBB(m.to()), captured = pieces_[them] & to;
   next.pieces_[us] ^= SquareBB(m.from()) | to;
   next.pieces_[them] ^= captured;

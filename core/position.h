@@ -14,29 +14,36 @@ namespace loa {
 // The two start positions of docs/RULES.md.
 enum class StartKind { kStandard, kScrambled };
 
-// Three words: the two colours' bitboards and a Zobrist hash whose lowest bit
-// is the side to move. Trivially copyable; all methods are const and
-// thread-safe.
+// The two colours' bitboards, a Zobrist hash whose lowest bit is the side to
+// move, and the board's size (6, 7 or 8: the n x n corner of the bitboard;
+// the hash holds it too, 8 adding nothing). Trivially copyable; all methods
+// are const and thread-safe.
 class Position {
  public:
   // An empty board, Black to move; only useful as a placeholder.
   Position() = default;
-  // The board with the given pieces; the sets must not overlap.
-  Position(Bitboard black, Bitboard white, Color side_to_move);
+  // The board of `size` (IsBoardSize) with the given pieces; the sets must
+  // not overlap and must lie on the board.
+  Position(Bitboard black, Bitboard white, Color side_to_move, int size = kBoardSize);
 
-  // Returns the start position of the given kind, Black to move.
-  static Position Start(StartKind kind = StartKind::kStandard);
+  // Returns the start position of the given kind on the board of `size`,
+  // Black to move (docs/RULES.md, "Board sizes").
+  static Position Start(StartKind kind = StartKind::kStandard, int size = kBoardSize);
 
-  // Parses a position string (docs/RULES.md); throws ParseError naming the string
-  // and the fault (rank length, unknown letter, side to move, piece counts).
+  // Parses a position string (docs/RULES.md); its number of ranks is the
+  // board's size. Throws ParseError naming the string and the fault (rank
+  // length, unknown letter, side to move, piece counts).
   static Position FromString(std::string_view text);
 
   // Returns the position string, e.g. "1bbbbbb1/w6w/.../1bbbbbb1 b".
   std::string ToString() const;
 
-  // Returns the board as eight lines of text, rank 8 first, with coordinates.
+  // Returns the board as lines of text, the top rank first, with coordinates.
   std::string Diagram() const;
 
+  // The board's size and its squares (BoardMask(size())).
+  int size() const { return size_; }
+  Bitboard board() const { return BoardMask(size_); }
   Bitboard pieces(Color c) const { return pieces_[c]; }
   Bitboard occupied() const { return pieces_[kBlack] | pieces_[kWhite]; }
   Color side_to_move() const { return Color(hash_ & 1); }
@@ -63,20 +70,23 @@ class Position {
   bool IsUnited(Color c) const { return IsConnected(pieces_[c]); }
 
   bool operator==(const Position& o) const {
-    return pieces_[0] == o.pieces_[0] && pieces_[1] == o.pieces_[1] && hash_ == o.hash_;
+    return pieces_[0] == o.pieces_[0] && pieces_[1] == o.pieces_[1] && hash_ == o.hash_ && size_ == o.size_;
   }
   bool operator!=(const Position& o) const { return !(*this == o); }
 
  private:
   Bitboard pieces_[2] = {0, 0};
   uint64_t hash_ = 0;
+  int8_t size_ = kBoardSize;
 };
 
 // Calls visit(from, to, direction, capture) for each regular move of the
-// pieces `own` against `enemy` (the pass is not one): the one move generator,
-// shared by Position and by evaluations that count the side not to move.
+// pieces `own` against `enemy` on the squares `board` (the pass is not one):
+// the one move generator, shared by Position and by evaluations that count
+// the side not to move. Pieces lie on the board, so a line's count is the
+// whole bitboard line's; only the landing square must be checked.
 template <typename Visit>
-inline void ForEachMove(Bitboard own, Bitboard enemy, Visit&& visit) {
+inline void ForEachMove(Bitboard own, Bitboard enemy, Bitboard board, Visit&& visit) {
   const Bitboard occupied = own | enemy;
   for (Bitboard b = own; b;) {
     const Square from = PopLowest(b);
@@ -84,7 +94,7 @@ inline void ForEachMove(Bitboard own, Bitboard enemy, Visit&& visit) {
       const int distance = PopCount(occupied & LineThrough(Orientation(o), from));
       for (Direction dir : {Direction(o), Reverse(Direction(o))}) {
         const Square to = TargetSquare(from, dir, distance);
-        if (to == kNoSquare || (own & SquareBB(to)) || (enemy & Between(from, to))) continue;
+        if (to == kNoSquare || !(board & SquareBB(to)) || (own & SquareBB(to)) || (enemy & Between(from, to))) continue;
         visit(from, to, dir, (enemy & SquareBB(to)) != 0);
       }
     }
@@ -93,6 +103,9 @@ inline void ForEachMove(Bitboard own, Bitboard enemy, Visit&& visit) {
 
 // Returns the Zobrist key of a piece of colour c on square s (lowest bit 0).
 uint64_t PieceKey(Color c, Square s);
+
+// Returns the Zobrist key of the board's size (0 for 8 x 8, lowest bit 0).
+uint64_t SizeKey(int size);
 
 // Returns the name of square s, e.g. "e4".
 std::string SquareName(Square s);

@@ -2,11 +2,11 @@
 
 namespace loa {
 
-std::vector<Position> RandomPositions(int count, uint64_t seed, bool both_starts, int max_plies) {
+std::vector<Position> RandomPositions(int count, uint64_t seed, bool both_starts, int max_plies, int size) {
   Rng rng(seed);
   std::vector<Position> out;
   for (int game = 0; int(out.size()) < count; ++game) {
-    Position pos = Position::Start(both_starts && game % 2 ? StartKind::kScrambled : StartKind::kStandard);
+    Position pos = Position::Start(both_starts && game % 2 ? StartKind::kScrambled : StartKind::kStandard, size);
     for (int ply = 0; ply < max_plies && int(out.size()) < count; ++ply) {
       if (pos.IsUnited(kBlack) || pos.IsUnited(kWhite)) break;
       out.push_back(pos);
@@ -24,7 +24,7 @@ std::vector<Game> RandomGames(int count, uint64_t seed, const Rules& rules, int 
   Rng rng(seed);
   std::vector<Game> games;
   while (int(games.size()) < count) {
-    Game game(rules, Position::Start(rules.start));
+    Game game(rules, rules.StartPosition());
     const int stop = min_plies + rng.Below(max_plies - min_plies + 1);
     while (!game.over() && game.ply() < stop) {
       MoveList moves;

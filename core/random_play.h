@@ -18,9 +18,10 @@ inline Move RandomMove(const MoveList& moves, Rng& rng) { return moves[rng.Below
 
 // Returns `count` positions met along random games, none of them over: each
 // game starts from the standard position (every other one from Scrambled
-// Eggs when both_starts), its positions are taken one by one until it ends
-// or reaches max_plies, and then a new game starts.
-std::vector<Position> RandomPositions(int count, uint64_t seed, bool both_starts = false, int max_plies = 200);
+// Eggs when both_starts) on the board of `size`, its positions are taken
+// one by one until it ends or reaches max_plies, and then a new game starts.
+std::vector<Position> RandomPositions(int count, uint64_t seed, bool both_starts = false, int max_plies = 200,
+                                      int size = kBoardSize);
 
 // Returns `count` games of random play under rules from the rules' start,
 // each stopped at a ply drawn from [min_plies, max_plies] unless it ended

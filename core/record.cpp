@@ -61,7 +61,7 @@ Record ParseRecord(std::string_view text, const std::string& source) {
   try {
     record.rules = Rules::FromString(rules);
     const std::string fen = TagValue(record.tags, "FEN");
-    record.start = fen.empty() ? Position::Start(record.rules.start) : Position::FromString(fen);
+    record.start = fen.empty() ? record.rules.StartPosition() : Position::FromString(fen);
   } catch (const ParseError& e) {
     throw ParseError(source + ": " + e.what());
   }
@@ -125,7 +125,7 @@ std::string FormatRecord(const Game& game, const Tags& tags) {
   for (const auto& [key, value] : tags) out << '[' << key << " \"" << value << "\"]\n";
   out << "[Result \"" << (game.over() ? ResultName(game.result()) : "*") << "\"]\n";
   if (game.over()) out << "[Termination \"" << ReasonName(game.reason()) << "\"]\n";
-  if (game.start() != Position::Start(game.rules().start)) out << "[FEN \"" << game.start().ToString() << "\"]\n";
+  if (game.start() != game.rules().StartPosition()) out << "[FEN \"" << game.start().ToString() << "\"]\n";
   if (!(game.rules() == Rules())) out << "[Rules \"" << game.rules().ToString() << "\"]\n";
   out << '\n';
   // Numbered as in chess: a number before each Black move ("N...") when White

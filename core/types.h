@@ -11,9 +11,14 @@ using Bitboard = uint64_t;
 // A square index 0..63, file-major within a rank: a1 = 0, h1 = 7, a8 = 56.
 using Square = int;
 
+// The bitboard's width: the largest board, and the board of the Olympiad.
 inline constexpr int kBoardSize = 8;
 inline constexpr int kNumSquares = 64;
 inline constexpr Square kNoSquare = 64;
+// The smallest board the rules allow (docs/RULES.md, "Board sizes"). A
+// board of size n < 8 is the n x n corner a1..(n, n) of the 8 x 8 bitboard,
+// so that squares, moves and policy indices keep their numbers.
+inline constexpr int kMinBoardSize = 6;
 
 // The side to move or the owner of a piece. Black moves first.
 enum Color : int { kBlack = 0, kWhite = 1 };
@@ -52,6 +57,17 @@ constexpr int RankOf(Square s) { return s >> 3; }
 constexpr Square MakeSquare(int f, int r) { return r * 8 + f; }
 // Returns whether file f and rank r are on the board.
 constexpr bool OnBoard(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
+
+// Returns whether n is a board size the rules allow (6, 7 or 8).
+constexpr bool IsBoardSize(int n) { return n >= kMinBoardSize && n <= kBoardSize; }
+
+// Returns the squares of the n x n board (n in 6..8): files a.., ranks 1..n.
+constexpr Bitboard BoardMask(int n) {
+  const Bitboard rank = (Bitboard{1} << n) - 1;  // the first n files of a rank
+  Bitboard mask = 0;
+  for (int r = 0; r < n; ++r) mask |= rank << (8 * r);
+  return mask;
+}
 
 // Returns the bitboard holding square s alone.
 constexpr Bitboard SquareBB(Square s) { return Bitboard{1} << s; }

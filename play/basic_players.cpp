@@ -81,6 +81,7 @@ struct AlphaBetaKeys {
 
 class RandomPlayer : public Player {
  public:
+  bool PlaysBoardSize(int) const override { return true; }
   RandomPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
   std::string name() const override { return name_; }
   void SetSeed(uint64_t seed) override { rng_.Seed(MixSeed(spec_seed_, seed)); }
@@ -98,6 +99,7 @@ class RandomPlayer : public Player {
 
 class GreedyPlayer : public Player {
  public:
+  bool PlaysBoardSize(int) const override { return true; }
   GreedyPlayer(std::string name, uint64_t seed) : name_(std::move(name)), spec_seed_(seed), rng_(seed) {}
   std::string name() const override { return name_; }
   void SetSeed(uint64_t seed) override { rng_.Seed(MixSeed(spec_seed_, seed)); }
@@ -133,6 +135,7 @@ Move GreedyPlayer::ChooseMove(const Game& game, const Clock&) {
 
 class AlphaBetaPlayer : public Player {
  public:
+  bool PlaysBoardSize(int) const override { return true; }
   AlphaBetaPlayer(std::string name, const ab::SearchLimits& limits, const ab::SearchOptions& options,
                   const ab::Weights& weights)
       : name_(std::move(name)), limits_(limits), search_(options, weights.eval, weights.categories) {}

@@ -173,11 +173,15 @@ std::string GtpEngine::Execute(const std::string& command, const std::string& ar
   }
   if (command == "boardsize") {
     if (words.size() != 1) throw CommandError{"boardsize takes one number"};
-    if (ParseInt(words[0], "board size") != kBoardSize) throw CommandError{"unacceptable size: LOA is played on 8x8"};
+    const int size = ParseInt(words[0], "board size");
+    if (!IsBoardSize(size)) throw CommandError{"unacceptable size: LOA is played on 6x6, 7x7 or 8x8"};
+    Rules rules = game_.rules();
+    rules.size = size;
+    NewGame(rules, rules.StartPosition());
     return "";
   }
   if (command == "clear_board") {
-    NewGame(game_.rules(), Position::Start(game_.rules().start));
+    NewGame(game_.rules(), game_.rules().StartPosition());
     return "";
   }
   if (command == "play") return Play(args);
@@ -265,9 +269,10 @@ std::string GtpEngine::Genmove(const std::string& args) {
 
 std::string GtpEngine::SetRules(const std::string& args) {
   Rules rules = Rules::FromString(args);
-  if (args.find("start=") == std::string::npos) {
+  if (args.find("start=") == std::string::npos && args.find("size=") == std::string::npos) {
     // Keep the game: replay its moves under the new options.
     rules.start = game_.rules().start;
+    rules.size = game_.rules().size;
     Game replayed(rules, game_.start());
     for (Move m : game_.moves()) {
       if (replayed.over()) throw CommandError{"the game would have ended before its last move under these rules"};
@@ -276,7 +281,7 @@ std::string GtpEngine::SetRules(const std::string& args) {
     game_ = replayed;
     return "";
   }
-  NewGame(rules, Position::Start(rules.start));
+  NewGame(rules, rules.StartPosition());
   return "";
 }
 
@@ -297,6 +302,8 @@ std::string GtpEngine::ShowBoard() const {
 }
 
 void GtpEngine::NewGame(const Rules& rules, const Position& start) {
+  if (!player_->PlaysBoardSize(rules.size))
+    throw CommandError{"unacceptable size: " + player_->name() + " plays 8x8 only (its net's board)"};
   game_ = Game(rules, start);
   player_->NewGame();
 }

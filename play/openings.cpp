@@ -18,7 +18,7 @@ constexpr int kMaxOpeningPlies = 200;
 
 Openings::Openings(const std::string& source, const Rules& rules) : source_(source), rules_(rules) {
   if (source == "none") {
-    positions_.push_back(Position::Start(rules.start));
+    positions_.push_back(rules.StartPosition());
     lines_.push_back(0);
     return;
   }

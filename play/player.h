@@ -61,6 +61,10 @@ class Player {
   // Forgets what it learnt of the last game (trees, tables, clocks).
   virtual void NewGame() {}
 
+  // Returns whether it plays on the board of `size` (docs/RULES.md, "Board
+  // sizes"): the rules' players on any, a net's player on its net's.
+  virtual bool PlaysBoardSize(int size) const { return size == kBoardSize; }
+
   // Reseeds the player's random choices. A match calls it before each game
   // with a seed made from its own seed and the game's number, so that a game
   // does not depend on the games the same player object played before.

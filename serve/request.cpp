@@ -85,7 +85,7 @@ std::string JsonText(const json& reply) { return reply.dump(-1, ' ', false, json
 // when absent) and "moves" played from it, under "rules".
 Game GameOf(const json& body) {
   const Rules rules = RulesOf(body);
-  Position start = Position::Start(rules.start);
+  Position start = rules.StartPosition();
   const std::string fen = StringField(body, "fen");
   if (!fen.empty()) {
     try {

@@ -96,7 +96,7 @@ TEST(ParamsTest, RulesAreReadAndWrittenThroughTheirDeclaration) {
   Rules rules;
   rules.max_plies = 12;
   rules.simultaneous = Simultaneous::kMover;
-  EXPECT_EQ(rules.ToString(), "simultaneous=mover start=standard max_plies=12");
+  EXPECT_EQ(rules.ToString(), "simultaneous=mover start=standard size=8 max_plies=12");
   EXPECT_EQ(Rules::FromString(rules.ToString()), rules);
   EXPECT_THROW(Rules::FromString("max_plies=1 max_plies=2"), ParseError);
   EXPECT_THROW(Rules::FromString("start"), ParseError);

@@ -57,7 +57,8 @@ TEST(PositionString, MalformedInputGivesAClearError) {
   ExpectBadPosition("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 x", "side to move");
   ExpectBadPosition("8/w6w/w6w/w6w/w6w/w6w/w6w/8 b", "black has no piece");
   ExpectBadPosition("1bbbbbb1/8/8/8/8/8/8/1bbbbbb1 w", "white has no piece");
-  ExpectBadPosition("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b", "8 ranks");
+  ExpectBadPosition("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b",
+                    "rank 7 has more than 7 (the board's size: its number of ranks)");
   ExpectBadPosition("bbbbbbbb/bbbbbbbb/8/8/8/8/8/w7 b", "more than 12");
 }
 

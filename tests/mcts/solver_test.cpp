@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "core/notation.h"
 #include "mcts/search.h"
 #include "mcts/uniform_evaluator.h"
 #include "tests/mcts/test_util.h"
+#include "tests/solve/solver_cases.h"
 
 namespace loa {
 namespace {
@@ -21,19 +24,13 @@ struct SolverCase {
   int plies;      // exactly: not within plies - 2
 };
 
-// Found by random playouts and classified by brute force (tests/mcts).
-const SolverCase kCases[] = {
-    {"7w/8/7w/8/8/b7/8/b7 b", Proven::kWin, 1},
-    {"8/1w6/8/3b4/3w2w1/7w/8/6b1 b", Proven::kWin, 3},
-    {"2w3ww/1w3w1w/8/1b3b2/6w1/3bw3/8/3wbb2 b", Proven::kWin, 3},
-    {"8/8/3b4/8/4w3/1w2bw2/8/8 w", Proven::kWin, 3},
-    {"7w/8/1w2w3/2b5/8/3b1b2/6w1/2bw2b1 b", Proven::kWin, 5},
-    {"8/8/5b1w/8/2w5/7w/5wbw/4b3 b", Proven::kWin, 5},
-    {"4b3/3b2bb/2b5/7b/6b1/4w2b/1w1w4/b1w3w1 b", Proven::kLoss, 2},
-    {"2bb1w2/4w1w1/b1w3w1/3b4/8/8/8/8 b", Proven::kLoss, 2},
-    {"8/8/8/8/2b2w2/7b/8/4w3 b", Proven::kLoss, 4},
-    {"8/4w3/8/1b6/3w4/2w5/7b/4b2b b", Proven::kLoss, 4},
-};
+// The shared cases (tests/solve/solver_cases.h) as the MCTS-Solver reports them.
+std::vector<SolverCase> Cases() {
+  std::vector<SolverCase> cases;
+  for (const testing::SolverCase& c : testing::kSolverCases)
+    cases.push_back({c.position, c.win ? Proven::kWin : Proven::kLoss, c.plies});
+  return cases;
+}
 
 // The most playouts a proof may take with knowledge-free priors.
 constexpr int kProofPlayouts = 200000;
@@ -98,7 +95,7 @@ TEST_P(SolverTest, WithoutTheSolverNothingIsProvenButWinsInOneAreFound) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Positions, SolverTest, ::testing::ValuesIn(kCases));
+INSTANTIATE_TEST_SUITE_P(Positions, SolverTest, ::testing::ValuesIn(Cases()));
 
 }  // namespace
 }  // namespace loa
