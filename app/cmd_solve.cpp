@@ -20,7 +20,7 @@ int RunSolve(int argc, char** argv) {
   std::string fen, rules_text;
   bool start = false;
   double seconds = 60;
-  int64_t nodes = 0, memory_mb = 1024;
+  int64_t nodes = 0, memory_mb = 256;
   int threads = 1;
   auto* fen_option = cli.add_option("FEN", fen, "the position string (its ranks say the board's size)");
   cli.add_flag("--start", start, "the start position of the rules (--rules start=... size=...)")->excludes(fen_option);

@@ -1,8 +1,11 @@
 #include "solve/dfpn.h"
 
+#include <sys/mman.h>
 #include <algorithm>
 #include <chrono>
+
 #include <mutex>
+#include <new>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,21 +71,29 @@ class Solver::Table {
  public:
   explicit Table(int64_t memory_mb) {
     const int64_t bytes = std::max<int64_t>(1, memory_mb) << 20;
-    int64_t buckets = 1;
-    while (buckets * 2 * int64_t(sizeof(Bucket)) <= bytes) buckets *= 2;
-    buckets_.resize(size_t(buckets));
+    while (buckets_ * 2 * int64_t(sizeof(Bucket)) <= bytes) buckets_ *= 2;
+    Allocate();
   }
 
-  Numbers Find(uint64_t key) const {
+  // Returns whether the table holds key, and if so sets numbers to what it
+  // holds.
+  bool Find(uint64_t key, Numbers& numbers) const {
     const Bucket& b = BucketOf(key);
     std::lock_guard<SpinLock> lock(LockOf(key));
     for (const Entry& e : b.entry)
       if (e.key == key) {
         // A disproof through a repetition holds on the path that found it only.
-        if (e.numbers.disproved() && e.numbers.path_dependent) return Numbers{};
-        return e.numbers;
+        numbers = e.numbers.disproved() && e.numbers.path_dependent ? Numbers{} : e.numbers;
+        return true;
       }
-    return Numbers{};
+    return false;
+  }
+
+  // What the table holds of key, or the numbers of a position not searched.
+  Numbers Find(uint64_t key) const {
+    Numbers n;
+    Find(key, n);
+    return n;
   }
 
   void Store(uint64_t key, const Numbers& numbers, uint32_t work) {
@@ -115,10 +126,10 @@ class Solver::Table {
   static bool Settled(const Numbers& n) { return n.proven() || (n.disproved() && !n.path_dependent); }
 
   void Clear() {
-    std::fill(buckets_.begin(), buckets_.end(), Bucket{});
+    Allocate();
     used_ = 0;
   }
-  int64_t capacity() const { return int64_t(buckets_.size()) * kWays; }
+  int64_t capacity() const { return buckets_ * kWays; }
   int64_t used() const { return used_.load(); }
 
  private:
@@ -133,11 +144,38 @@ class Solver::Table {
     Entry entry[kWays];
   };
 
-  const Bucket& BucketOf(uint64_t key) const { return buckets_[(key >> 1) & (buckets_.size() - 1)]; }
-  Bucket& BucketOf(uint64_t key) { return buckets_[(key >> 1) & (buckets_.size() - 1)]; }
+  const Bucket& BucketOf(uint64_t key) const { return table_.get()[(key >> 1) & (buckets_ - 1)]; }
+  Bucket& BucketOf(uint64_t key) { return table_.get()[(key >> 1) & (buckets_ - 1)]; }
   SpinLock& LockOf(uint64_t key) const { return locks_[(key >> 20) % kLocks]; }
 
-  std::vector<Bucket> buckets_;
+  // Zeroed memory mapped from the system, in pages of 2 MB where it has
+  // them (transparent huge pages on madvise, as Stockfish maps its hash).
+  // Nothing is touched before the search: a page costs its first touch. A
+  // table's lookups land on random pages, and with 4 KB pages every first
+  // touch is a page fault (170 ms for 64 MB on a virtual machine, against a
+  // few milliseconds with 2 MB pages). An entry of key 0 is empty, whatever
+  // its numbers.
+  void Allocate() {
+    constexpr size_t kHugePage = size_t(2) << 20;
+    bytes_ = (size_t(buckets_) * sizeof(Bucket) + kHugePage - 1) / kHugePage * kHugePage;
+    table_.reset();
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes_, MADV_HUGEPAGE);
+#endif
+    table_ = std::unique_ptr<Bucket, Unmap>(static_cast<Bucket*>(p), Unmap{bytes_});
+  }
+  struct Unmap {
+    Unmap() : bytes(0) {}
+    explicit Unmap(size_t n) : bytes(n) {}
+    void operator()(Bucket* b) const { munmap(b, bytes); }
+    size_t bytes;
+  };
+
+  size_t bytes_ = 0;
+  int64_t buckets_ = 1;
+  std::unique_ptr<Bucket, Unmap> table_;
   mutable SpinLock locks_[kLocks];
   std::atomic<int64_t> used_{0};
 };
@@ -184,9 +222,13 @@ class Search {
       } else if (path_.count(c.pos.hash())) {
         c.numbers = kDisproved;
         c.numbers.path_dependent = true;
-      } else {
-        c.numbers = table_->Find(KeyOf(c.pos, attacker_));
+      } else if (table_->Find(KeyOf(c.pos, attacker_), c.numbers)) {
         if (c.numbers.proven()) ++c.numbers.plies;  // counted from pos
+      } else {
+        // A new position: the more moves its side has, the harder to refute
+        // (the mobility initialisation of proof-number search in LOA).
+        const uint32_t moves = uint32_t(c.pos.CountMoves());
+        c.numbers = c.pos.side_to_move() == attacker_ ? Numbers{1, moves} : Numbers{moves, 1};
       }
       children.push_back(c);
     }
