@@ -35,6 +35,8 @@ const std::vector<Command>& Commands() {
       {"selfplay", "self-play workers alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunSelfplay)},
       {"trainer", "the trainer alone for a run directory (scaling out)", LOAZ_TORCH_ENTRY(RunTrainer)},
       {"eval", "rate every checkpoint of a run in one Elo table", LOAZ_TORCH_ENTRY(RunEval)},
+      {"exam", "mark a run's checkpoints against the solver's proofs (value, move, play from proven wins)",
+       LOAZ_TORCH_ENTRY(RunExam)},
       {"export", "write a checkpoint's net as a standalone safetensors file", LOAZ_TORCH_ENTRY(RunExport)},
       {"fork", "a new run from a run's checkpoint, settings changed (a larger net: it grows)",
        LOAZ_TORCH_ENTRY(RunFork)},

@@ -93,6 +93,7 @@ class ServedEvaluator : public Evaluator {
 
   const BatchServer& server() const { return server_; }
   const Evaluator& inner() const { return *inner_; }
+  int board_size() const override { return inner_->board_size(); }
 
  private:
   struct Call : BatchServer::Request {

@@ -31,6 +31,10 @@ class Evaluator {
   // Fills out[i] for positions[i], i < count; none of the positions may be a
   // finished game (the search handles those through the rules core).
   virtual void Evaluate(const Position* positions, int count, EvalOutput* out) = 0;
+
+  // Returns the board size it evaluates (a net's: the one it was trained
+  // on), or 0 when it evaluates any (the uniform and rollout evaluators).
+  virtual int board_size() const { return 0; }
 };
 
 }  // namespace loa

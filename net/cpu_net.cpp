@@ -403,7 +403,7 @@ struct CpuEvaluator::Slot {
 };
 
 CpuEvaluator::CpuEvaluator(const ExportedNet& net, int threads, Precision precision)
-    : net_(net, precision), threads_(threads) {
+    : net_(net, precision), board_size_(net.board_size()), threads_(threads) {
   if (threads < 1 || threads > 1024) throw Error("cpu evaluator: threads = " + std::to_string(threads));
 }
 

@@ -102,6 +102,7 @@ class CpuEvaluator : public Evaluator {
 
   const NetConfig& config() const { return net_.config(); }
   Precision precision() const { return net_.precision(); }
+  int board_size() const override { return board_size_; }
 
  private:
   struct Slot;
@@ -109,6 +110,7 @@ class CpuEvaluator : public Evaluator {
   void Release(std::unique_ptr<Slot> slot);
 
   CpuNet net_;
+  int board_size_;
   int threads_;
   SpinLock free_lock_;  // held for a push or pop of free_slots_
   std::vector<std::unique_ptr<Slot>> free_slots_;

@@ -108,6 +108,14 @@ void EncodePosition(const Position& pos, float* out, InputFeatures f) {
   }
   std::fill(out + kOnesPlane * kNumSquares, out + (kOnesPlane + 1) * kNumSquares, 1.0f);
   if (f == InputFeatures::kConnection) EncodeConnection(pos, out);
+  if (pos.size() != kBoardSize) {
+    // A smaller board is the corner of the planes: nothing off it, and the
+    // ones plane its edge (as KataGo's on-board plane).
+    const Bitboard board = pos.board();
+    for (int p = 0; p < NumInputPlanes(f); ++p)
+      for (Square s = 0; s < kNumSquares; ++s)
+        if (!(board & SquareBB(s))) out[p * kNumSquares + s] = 0.0f;
+  }
 }
 
 void EncodePositions(const Position* positions, int count, float* out, InputFeatures f) {

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/game.h"
 #include "net/torch_backend.h"
 
 namespace loa {
@@ -33,6 +34,8 @@ void AddDenseHead(Layout& layout, const std::string& prefix, int64_t in, int64_t
 }
 
 }  // namespace
+
+int ExportedNet::board_size() const { return Rules::FromString(rules).size; }
 
 const HostTensor& ExportedNet::Get(const std::string& name) const {
   auto it = tensors.find(name);

@@ -29,6 +29,8 @@ struct ExportedNet {
 
   // Returns the tensor `name`; throws Error naming the source if it is absent.
   const HostTensor& Get(const std::string& name) const;
+  // Returns the board size of its rules (8 for a net from before sizes).
+  int board_size() const;
 };
 
 // Returns the name and shape of every tensor a model of this config holds,

@@ -38,7 +38,7 @@ void SymmetricEvaluator::Evaluate(const Position* positions, int count, EvalOutp
       images[std::size_t(i) * n + t].GenerateMoves(image_moves);
       for (int j = 0; j < image_moves.size(); ++j) prior_of_index[image_moves[j].PolicyIndex()] = image.priors[j];
       for (int j = 0; j < moves.size(); ++j)
-        result.priors[j] += prior_of_index[TransformPolicyIndex(t, moves[j].PolicyIndex())] / n;
+        result.priors[j] += prior_of_index[TransformPolicyIndex(t, moves[j].PolicyIndex(), positions[i].size())] / n;
     }
     if (moves.size() == 1 && moves[0].is_pass()) result.priors[0] = 1.0f;
   }

@@ -18,6 +18,7 @@ class SymmetricEvaluator : public Evaluator {
   SymmetricEvaluator(std::unique_ptr<Evaluator> inner, int symmetries);
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
+  int board_size() const override { return inner_->board_size(); }
 
  private:
   std::unique_ptr<Evaluator> inner_;

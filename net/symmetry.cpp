@@ -8,10 +8,10 @@
 namespace loa {
 namespace {
 
-// Tables of the 8 symmetries, built once.
+// Tables of the 8 symmetries, built once; the policy's for each board size.
 struct SymmetryTables {
   Direction direction[kNumSymmetries][kNumDirections];
-  int16_t policy[kNumSymmetries][kPolicySize];
+  int16_t policy[kBoardSize + 1][kNumSymmetries][kPolicySize];
   int8_t plane[kNumSymmetries][kMaxInputPlanes];
 
   SymmetryTables() {
@@ -24,8 +24,10 @@ struct SymmetryTables {
         for (int e = 0; e < kNumDirections; ++e)
           if (kFileStep[e] == df && kRankStep[e] == dr) direction[t][d] = Direction(e);
       }
-      for (int i = 0; i < kPolicySize; ++i)
-        policy[t][i] = int16_t(TransformSquare(t, PolicyFrom(i)) * kNumDirections + direction[t][PolicyDirection(i)]);
+      for (int n = kMinBoardSize; n <= kBoardSize; ++n)
+        for (int i = 0; i < kPolicySize; ++i)
+          policy[n][t][i] =
+              int16_t(TransformSquare(t, PolicyFrom(i), n) * kNumDirections + direction[t][PolicyDirection(i)]);
       for (int p = 0; p < kMaxInputPlanes; ++p) plane[t][p] = int8_t(p);
       for (int o = 0; o < kNumOrientations; ++o)
         plane[t][kLineCountPlane + o] = int8_t(kLineCountPlane + OrientationOf(direction[t][o]));
@@ -51,35 +53,37 @@ constexpr Bitboard MirrorFiles(Bitboard b) {
 
 Direction TransformDirection(int t, Direction d) { return Tables().direction[t][d]; }
 
-Bitboard TransformBitboard(int t, Bitboard b) {
+Bitboard TransformBitboard(int t, Bitboard b, int n) {
+  // The n x n corner mirrors as the 8 x 8 board does, then moves back to the corner.
   if (t & 4) b = FlipDiagonal(b);
-  if (t & 1) b = MirrorFiles(b);
-  if (t & 2) b = __builtin_bswap64(b);
+  if (t & 1) b = MirrorFiles(b) >> (kBoardSize - n);
+  if (t & 2) b = __builtin_bswap64(b) >> (8 * (kBoardSize - n));
   return b;
 }
 
 Position TransformPosition(int t, const Position& pos) {
-  return Position(TransformBitboard(t, pos.pieces(kBlack)), TransformBitboard(t, pos.pieces(kWhite)),
-                  pos.side_to_move());
+  const int n = pos.size();
+  return Position(TransformBitboard(t, pos.pieces(kBlack), n), TransformBitboard(t, pos.pieces(kWhite), n),
+                  pos.side_to_move(), n);
 }
 
-Move TransformMove(int t, Move m) {
+Move TransformMove(int t, Move m, int n) {
   if (m.is_pass() || m.is_null()) return m;
-  return Move(TransformSquare(t, m.from()), TransformSquare(t, m.to()), TransformDirection(t, m.direction()),
+  return Move(TransformSquare(t, m.from(), n), TransformSquare(t, m.to(), n), TransformDirection(t, m.direction()),
               m.is_capture());
 }
 
-int TransformPolicyIndex(int t, int i) { return Tables().policy[t][i]; }
+int TransformPolicyIndex(int t, int i, int n) { return Tables().policy[n][t][i]; }
 
-void TransformPolicy(int t, const float* in, float* out) {
-  const int16_t* map = Tables().policy[t];
+void TransformPolicy(int t, const float* in, float* out, int n) {
+  const int16_t* map = Tables().policy[n][t];
   for (int i = 0; i < kPolicySize; ++i) out[map[i]] = in[i];
 }
 
-void TransformPlanes(int t, const float* in, float* out, int planes) {
+void TransformPlanes(int t, const float* in, float* out, int planes, int n) {
   const SymmetryTables& tables = Tables();
   Square square_map[kNumSquares];
-  for (Square s = 0; s < kNumSquares; ++s) square_map[s] = TransformSquare(t, s);
+  for (Square s = 0; s < kNumSquares; ++s) square_map[s] = TransformSquare(t, s, n);
   for (int p = 0; p < planes; ++p) {
     const float* from = in + p * kNumSquares;
     float* to = out + tables.plane[t][p] * kNumSquares;

@@ -14,18 +14,21 @@ namespace loa {
 
 inline constexpr int kNumSymmetries = 8;
 
-// Symmetry t (0..7) transposes the board (file <-> rank) when bit 2 is set,
-// then mirrors the files (a <-> h) when bit 0 is set, then the ranks (1 <-> 8)
-// when bit 1 is set. t = 0 is the identity.
-constexpr Square TransformSquare(int t, Square s) {
+// Symmetry t (0..7) of the n x n board (docs/RULES.md, "Board sizes")
+// transposes the board (file <-> rank) when bit 2 is set, then mirrors the
+// files (a <-> the last) when bit 0 is set, then the ranks (1 <-> n) when bit 1
+// is set. t = 0 is the identity. A square off the board stays where it is (so
+// that the planes of a smaller board, zero there, move as one permutation).
+constexpr Square TransformSquare(int t, Square s, int n = kBoardSize) {
   int f = FileOf(s), r = RankOf(s);
+  if (f >= n || r >= n) return s;
   if (t & 4) {
     int x = f;
     f = r;
     r = x;
   }
-  if (t & 1) f = 7 - f;
-  if (t & 2) r = 7 - r;
+  if (t & 1) f = n - 1 - f;
+  if (t & 2) r = n - 1 - r;
   return MakeSquare(f, r);
 }
 
@@ -35,28 +38,33 @@ constexpr int InverseSymmetry(int t) { return (t & 4) ? (4 | ((t & 1) << 1) | ((
 // Returns the direction d becomes under symmetry t.
 Direction TransformDirection(int t, Direction d);
 
-// Returns the bitboard with every square s of b moved to TransformSquare(t, s).
-Bitboard TransformBitboard(int t, Bitboard b);
+// Returns the bitboard with every square s of b, which must lie on the n x n
+// board, moved to TransformSquare(t, s, n).
+Bitboard TransformBitboard(int t, Bitboard b, int n = kBoardSize);
 
-// Returns the position with its pieces moved by symmetry t; same side to move.
+// Returns the position with its pieces moved by symmetry t of its board; same
+// side to move.
 Position TransformPosition(int t, const Position& pos);
 
-// Returns move m under symmetry t (the pass and the null move are unchanged).
-Move TransformMove(int t, Move m);
+// Returns move m under symmetry t of the n x n board (the pass and the null
+// move are unchanged).
+Move TransformMove(int t, Move m, int n = kBoardSize);
 
-// Returns the policy index i (from * 8 + direction) under symmetry t.
-int TransformPolicyIndex(int t, int i);
+// Returns the policy index i (from * 8 + direction) under symmetry t of the
+// n x n board.
+int TransformPolicyIndex(int t, int i, int n = kBoardSize);
 
-// Writes the 512 policy values of `in` to their slots under symmetry t:
-// out[TransformPolicyIndex(t, i)] = in[i]. in and out must not overlap.
-void TransformPolicy(int t, const float* in, float* out);
+// Writes the 512 policy values of `in` to their slots under symmetry t of the
+// n x n board: out[TransformPolicyIndex(t, i, n)] = in[i]. in and out must not
+// overlap.
+void TransformPolicy(int t, const float* in, float* out, int n = kBoardSize);
 
 // Writes the input planes of one position (`planes` x 64 floats, of either
 // input set) under symmetry t: each square moves, and the line-count planes
 // change orientation as the lines do (a transpose swaps files and ranks, a
 // mirror swaps the diagonals; the connection set's planes only move), so
 // that EncodePosition(TransformPosition(t, p)) equals the result for
-// EncodePosition(p). in and out must not overlap.
-void TransformPlanes(int t, const float* in, float* out, int planes = kNumInputPlanes);
+// EncodePosition(p) (p on the n x n board). in and out must not overlap.
+void TransformPlanes(int t, const float* in, float* out, int planes = kNumInputPlanes, int n = kBoardSize);
 
 }  // namespace loa

@@ -176,7 +176,7 @@ struct TorchEvaluator::Impl {
 };
 
 TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(std::make_unique<Impl>()), board_size_(net.board_size()) {
   Impl& s = *impl_;
   CheckParamRanges(options, "net evaluator");
   s.options = options;

@@ -50,6 +50,7 @@ class TorchEvaluator : public Evaluator {
   // Builds the model from net on the resolved device; throws Error.
   TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options);
   ~TorchEvaluator() override;
+  int board_size() const override { return board_size_; }
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
 
@@ -66,6 +67,7 @@ class TorchEvaluator : public Evaluator {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  int board_size_ = kBoardSize;
 };
 
 }  // namespace loa

@@ -269,10 +269,11 @@ std::string GtpEngine::Genmove(const std::string& args) {
 
 std::string GtpEngine::SetRules(const std::string& args) {
   Rules rules = Rules::FromString(args);
+  // The board's size stays unless named (boardsize sets it too).
+  if (args.find("size=") == std::string::npos) rules.size = game_.rules().size;
   if (args.find("start=") == std::string::npos && args.find("size=") == std::string::npos) {
     // Keep the game: replay its moves under the new options.
     rules.start = game_.rules().start;
-    rules.size = game_.rules().size;
     Game replayed(rules, game_.start());
     for (Move m : game_.moves()) {
       if (replayed.over()) throw CommandError{"the game would have ended before its last move under these rules"};
@@ -303,7 +304,8 @@ std::string GtpEngine::ShowBoard() const {
 
 void GtpEngine::NewGame(const Rules& rules, const Position& start) {
   if (!player_->PlaysBoardSize(rules.size))
-    throw CommandError{"unacceptable size: " + player_->name() + " plays 8x8 only (its net's board)"};
+    throw CommandError{"unacceptable size: " + player_->name() + " does not play " + std::to_string(rules.size) + "x" +
+                       std::to_string(rules.size) + " (a net plays the board it was trained on)"};
   game_ = Game(rules, start);
   player_->NewGame();
 }

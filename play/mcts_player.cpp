@@ -45,6 +45,11 @@ class SearchPlayer : public Player {
         limits_(limits),
         on_seed_(std::move(on_seed)) {}
 
+  // A net plays the board it was trained on; the uniform and rollout evaluators any.
+  bool PlaysBoardSize(int size) const override {
+    const int net_size = evaluator_->board_size();
+    return net_size == 0 || net_size == size;
+  }
   std::string name() const override { return name_; }
   void NewGame() override {
     search_.Clear();

@@ -62,7 +62,8 @@ class Player {
   virtual void NewGame() {}
 
   // Returns whether it plays on the board of `size` (docs/RULES.md, "Board
-  // sizes"): the rules' players on any, a net's player on its net's.
+  // sizes"): the rules' players (random, greedy, ab) on any, a net's player
+  // on its net's; one that says nothing, on 8 x 8 only.
   virtual bool PlaysBoardSize(int size) const { return size == kBoardSize; }
 
   // Reseeds the player's random choices. A match calls it before each game

@@ -229,11 +229,6 @@ void CheckConsistency(const Config& c, const std::string& source) {
     fail("replay.max_train_credit (" + std::to_string(c.replay.max_train_credit) + ") is below train.batch_size (" +
          std::to_string(c.train.batch_size) + "): the trainer could never bank a step (0: no cap)");
   if (c.mcts.cheap_playouts > c.mcts.playouts) fail("mcts.cheap_playouts exceeds mcts.playouts");
-  // The net's input and policy are the 8 x 8 board's (net/encoder.h); the
-  // smaller boards are the rules', the solver's and the baseline's so far.
-  if (c.rules.size != kBoardSize)
-    fail("rules.size " + std::to_string(c.rules.size) +
-         ": the net trains on 8x8 boards only (docs/RULES.md, Board sizes)");
   const SelfplayConfig& sp = c.selfplay;
   for (std::size_t i = 0; i < sp.playouts_schedule.size(); ++i) {
     const PlayoutsStep& step = sp.playouts_schedule[i];

@@ -54,6 +54,8 @@ class RunDir {
   // Returns trainer.json, the trainer's heartbeat (run/workers.h).
   std::string TrainerBeatPath() const { return root_ + "/trainer.json"; }
   std::string ClusterDir() const { return root_ + "/cluster"; }
+  // exam/positions.txt: `loaz exam`'s set of proven positions (docs/TRAINING.md).
+  std::string ExamSetPath() const { return root_ + "/exam/positions.txt"; }
   // Returns cluster/PART.sbatch, a batch script of `loaz launch`.
   std::string ClusterScriptPath(const std::string& part) const { return ClusterDir() + "/" + part + ".sbatch"; }
   // Returns cluster/jobs, the job ids of the last launch.

@@ -63,7 +63,8 @@ int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, 
     s.black = m.position.pieces(kBlack);
     s.white = m.position.pieces(kWhite);
     s.side_to_move = uint8_t(side);
-    s.flags = kFullSearch | (outcome.capped ? kGameCapped : 0) | (outcome.resigned ? kGameResigned : 0);
+    s.flags = kFullSearch | (outcome.capped ? kGameCapped : 0) | (outcome.resigned ? kGameResigned : 0) |
+              SizeFlags(m.position.size());
     s.outcome = outcome.result == Result::kDraw ? 0 : outcome.result == WinFor(side) ? 1 : -1;
     s.root_value = std::clamp(m.root_value, -1.0f, 1.0f);
     s.plies_left = uint16_t(std::min(plies - ply, 65535));

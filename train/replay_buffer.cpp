@@ -31,12 +31,13 @@ void Batch::Resize(int n) {
   reply_weight.assign(size_t(n), 0.0f);
 }
 
-void FillOwnership(const FinalBoard& board, Color side, int t, float* out) {
+void FillOwnership(const FinalBoard& board, Color side, int t, int n, float* out) {
   std::fill(out, out + kOwnershipClasses * kNumSquares, 0.0f);
-  const Bitboard own = TransformBitboard(t, side == kBlack ? board.black : board.white);
-  const Bitboard enemy = TransformBitboard(t, side == kBlack ? board.white : board.black);
+  const Bitboard own = TransformBitboard(t, side == kBlack ? board.black : board.white, n);
+  const Bitboard enemy = TransformBitboard(t, side == kBlack ? board.white : board.black, n);
   for (int sq = 0; sq < kNumSquares; ++sq) {
     const Bitboard bit = Bitboard(1) << sq;
+    if (!(BoardMask(n) & bit)) continue;  // off a smaller board: no target
     const int owner = (own & bit) ? kOwnershipOwn : (enemy & bit) ? kOwnershipEnemy : kOwnershipEmpty;
     out[owner * kNumSquares + sq] = 1.0f;
   }
@@ -60,7 +61,7 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
   for (int i = 0; i < s.num_policy; ++i) total += shard.policy[s.policy_offset + i].prob;
   for (int i = 0; i < s.num_policy; ++i) {
     const PolicyEntry& e = shard.policy[s.policy_offset + i];
-    policy[TransformPolicyIndex(t, e.index)] = float(e.prob) / total;
+    policy[TransformPolicyIndex(t, e.index, pos.size())] = float(e.prob) / total;
   }
 
   float* wdl = &batch->wdl[size_t(row) * 3];
@@ -71,14 +72,14 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
   const FinalBoard final_board = shard.FinalOf(s);
   float* ownership = &batch->ownership[size_t(row) * kOwnershipClasses * kNumSquares];
   if (final_board.known())
-    FillOwnership(final_board, Color(s.side_to_move), t, ownership);
+    FillOwnership(final_board, Color(s.side_to_move), t, pos.size(), ownership);
   else
     std::fill(ownership, ownership + kOwnershipClasses * kNumSquares, 0.0f);
   batch->ownership_weight[row] = final_board.known() ? 1.0f : 0.0f;
 
   float* reply = &batch->reply[size_t(row) * kPolicySize];
   std::fill(reply, reply + kPolicySize, 0.0f);
-  if (s.reply != kNoReply) reply[TransformPolicyIndex(t, s.reply)] = 1.0f;
+  if (s.reply != kNoReply) reply[TransformPolicyIndex(t, s.reply, pos.size())] = 1.0f;
   batch->reply_weight[row] = s.reply != kNoReply ? 1.0f : 0.0f;
 }
 

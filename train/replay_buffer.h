@@ -51,9 +51,10 @@ struct Batch {
 // legal moves only, as the evaluator's is.
 inline constexpr float kIllegalLogit = -1e9f;
 
-// Writes the ownership target of a final board for the side to move under
-// symmetry t: kOwnershipClasses x 64 floats, one-hot per square.
-void FillOwnership(const FinalBoard& board, Color side, int t, float* out);
+// Writes the ownership target of a final board of the n x n board for the
+// side to move under symmetry t: kOwnershipClasses x 64 floats, one-hot per
+// square of the board, none off it.
+void FillOwnership(const FinalBoard& board, Color side, int t, int n, float* out);
 
 // Writes row `row` of batch for sample s (of shard) under symmetry t.
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch);

@@ -182,7 +182,8 @@ Shard ParseShard(const std::string& bytes, const std::string& name) {
     s.ply = in.Get<uint32_t>();
     s.policy_offset = uint32_t(entries);
     entries += s.num_policy;
-    if ((s.black & s.white) || s.side_to_move > 1 || s.outcome < -1 || s.outcome > 1 || s.game >= h.games ||
+    if ((s.black & s.white) || s.side_to_move > 1 || (s.flags & kSizeMask) > SizeFlags(kMinBoardSize) ||
+        ((s.black | s.white) & ~BoardMask(s.size())) || s.outcome < -1 || s.outcome > 1 || s.game >= h.games ||
         !(std::fabs(s.root_value) <= 1.0f))
       throw Error(name + ": replay shard holds a malformed sample");
   }

@@ -13,7 +13,8 @@
 //     the policy index of the opponent's reply (the move played next;
 //     65535: none), then all policy entries (u16 policy index, u16
 //     probability * 65535), sample by sample.
-// A fixed record: u64 black, u64 white, u8 side to move, u8 flags, i8
+// A fixed record: u64 black, u64 white, u8 side to move, u8 flags (bits 3-4:
+// 8 minus the board's size), i8
 // outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
 // index in the shard, u32 ply of the game. Versions 1 to 3 are still read:
 // their samples have no reply target, and those of versions 1 and 2 no
@@ -37,7 +38,14 @@ enum SampleFlags : uint8_t {
   kFullSearch = 1,    // from a full search (a policy target); always set today
   kGameCapped = 2,    // the game hit the move cap (adjudicated a draw)
   kGameResigned = 4,  // the outcome comes from a resignation
+  // Bits 3-4: 8 minus the board's size (0: 8x8, as every shard before sizes;
+  // 1: 7x7; 2: 6x6). SizeFlags and Sample::size() spell it.
+  kSizeShift = 3,
+  kSizeMask = 3 << kSizeShift,
 };
+
+// The flags bits of a board of size n.
+constexpr uint8_t SizeFlags(int n) { return uint8_t((kBoardSize - n) << kSizeShift); }
 
 // One entry of a sparse policy target.
 struct PolicyEntry {
@@ -66,8 +74,9 @@ struct Sample {
   uint16_t reply = kNoReply;
   uint32_t policy_offset = 0;  // first entry in the shard's policy array
 
-  // Returns the position (without history).
-  Position position() const { return Position(black, white, Color(side_to_move)); }
+  // Returns the board's size (flags bits 3-4) and the position (without history).
+  int size() const { return kBoardSize - ((flags & kSizeMask) >> kSizeShift); }
+  Position position() const { return Position(black, white, Color(side_to_move), size()); }
 };
 
 // The pieces on the board where a game ended (or was resigned); a board of

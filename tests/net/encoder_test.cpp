@@ -174,51 +174,81 @@ TEST(SymmetryTest, BitboardTransformMatchesSquares) {
   for (int i = 0; i < 200; ++i) {
     Bitboard b = rng.Next();
     for (int t = 0; t < kNumSymmetries; ++t) ASSERT_EQ(TransformBitboard(t, b), ReferenceTransform(t, b)) << t;
+    for (int n : {6, 7}) {  // the n x n corner turns within itself (docs/RULES.md, Board sizes)
+      const Bitboard on_board = b & BoardMask(n);
+      for (int t = 0; t < kNumSymmetries; ++t) {
+        Bitboard expected = 0;
+        for (Bitboard rest = on_board; rest;) expected |= SquareBB(TransformSquare(t, PopLowest(rest), n));
+        ASSERT_EQ(TransformBitboard(t, on_board, n), expected) << n << " " << t;
+        ASSERT_EQ(expected & ~BoardMask(n), 0u);
+      }
+    }
   }
 }
 
 TEST(SymmetryTest, MovesCommuteWithSymmetries) {
-  for (const Position& pos : RandomPositions(500, 5, true)) {
-    MoveList moves;
-    pos.GenerateMoves(moves);
-    for (int t = 0; t < kNumSymmetries; ++t) {
-      Position image = TransformPosition(t, pos);
-      MoveList image_moves;
-      image.GenerateMoves(image_moves);
-      ASSERT_EQ(image_moves.size(), moves.size());
-      for (Move m : moves) {
-        Move mapped = TransformMove(t, m);
-        ASSERT_TRUE(image_moves.contains(mapped));
-        ASSERT_EQ(image.Apply(mapped), TransformPosition(t, pos.Apply(m)));
-        if (!m.is_pass()) {
-          ASSERT_EQ(PolicyIndexOf(mapped), TransformPolicyIndex(t, PolicyIndexOf(m)));
+  for (int n : {8, 7, 6})
+    for (const Position& pos : RandomPositions(n == 8 ? 500 : 200, 5, true, 200, n)) {
+      MoveList moves;
+      pos.GenerateMoves(moves);
+      for (int t = 0; t < kNumSymmetries; ++t) {
+        Position image = TransformPosition(t, pos);
+        ASSERT_EQ(image.size(), n);
+        MoveList image_moves;
+        image.GenerateMoves(image_moves);
+        ASSERT_EQ(image_moves.size(), moves.size());
+        for (Move m : moves) {
+          Move mapped = TransformMove(t, m, n);
+          ASSERT_TRUE(image_moves.contains(mapped));
+          ASSERT_EQ(image.Apply(mapped), TransformPosition(t, pos.Apply(m)));
+          if (!m.is_pass()) {
+            ASSERT_EQ(PolicyIndexOf(mapped), TransformPolicyIndex(t, PolicyIndexOf(m), n));
+          }
         }
       }
     }
-  }
 }
 
 TEST(SymmetryTest, EncoderCommutesWithSymmetries) {
-  for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection}) {
-    for (const Position& pos : RandomPositions(500, 6, true)) {
-      std::vector<float> planes = Encode(pos, f);
-      for (int t = 0; t < kNumSymmetries; ++t) {
-        std::vector<float> moved(planes.size());
-        TransformPlanes(t, planes.data(), moved.data(), NumInputPlanes(f));
-        ASSERT_EQ(moved, Encode(TransformPosition(t, pos), f))
-            << InputFeaturesName(f) << ": symmetry " << t << " of " << pos.ToString();
+  for (int n : {8, 7, 6})
+    for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection}) {
+      for (const Position& pos : RandomPositions(n == 8 ? 500 : 200, 6, true, 200, n)) {
+        std::vector<float> planes = Encode(pos, f);
+        for (int t = 0; t < kNumSymmetries; ++t) {
+          std::vector<float> moved(planes.size());
+          TransformPlanes(t, planes.data(), moved.data(), NumInputPlanes(f), n);
+          ASSERT_EQ(moved, Encode(TransformPosition(t, pos), f))
+              << InputFeaturesName(f) << ": symmetry " << t << " of " << pos.ToString();
+        }
       }
     }
+}
+
+TEST(EncoderTest, ASmallerBoardIsTheCornerOfThePlanes) {
+  const Position six = Position::Start(StartKind::kStandard, 6);
+  for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection}) {
+    const std::vector<float> planes = Encode(six, f);
+    for (int p = 0; p < NumInputPlanes(f); ++p)
+      for (Square s = 0; s < kNumSquares; ++s) {
+        const bool on = (six.board() & SquareBB(s)) != 0;
+        if (!on) {
+          ASSERT_EQ(planes[size_t(p * kNumSquares + s)], 0.0f) << p << " " << SquareName(s);
+        }
+        if (p == kOnesPlane) {
+          ASSERT_EQ(planes[size_t(p * kNumSquares + s)], on ? 1.0f : 0.0f);
+        }
+      }
   }
 }
 
 TEST(SymmetryTest, PolicyTransformMovesValuesToTheirSlots) {
   std::vector<float> policy(kPolicySize), moved(kPolicySize);
   std::iota(policy.begin(), policy.end(), 0.0f);
-  for (int t = 0; t < kNumSymmetries; ++t) {
-    TransformPolicy(t, policy.data(), moved.data());
-    for (int i = 0; i < kPolicySize; ++i) ASSERT_EQ(moved[TransformPolicyIndex(t, i)], policy[i]);
-  }
+  for (int n : {8, 7, 6})
+    for (int t = 0; t < kNumSymmetries; ++t) {
+      TransformPolicy(t, policy.data(), moved.data(), n);
+      for (int i = 0; i < kPolicySize; ++i) ASSERT_EQ(moved[TransformPolicyIndex(t, i, n)], policy[i]);
+    }
 }
 
 TEST(DecodeTest, PriorsAreASoftmaxOverLegalMovesOnly) {

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/game.h"
 #include "net/cpu_net.h"
 #include "net/export.h"
 #include "net/net_evaluator.h"
@@ -291,6 +292,24 @@ TEST(CpuEvaluatorTest, OutputsAreDistributionsAndBatchesAgree) {
     EXPECT_NEAR(out.wdl[0] + out.wdl[1] + out.wdl[2], 1.0f, 1e-5);
     EXPECT_GE(out.moves_left, 0.0f);
     ExpectSame(out, single[i], 1e-5f);
+  }
+}
+
+TEST(CpuEvaluatorTest, ANetSaysItsBoardAndEvaluatesIt) {
+  ExportedNet net = RandomExport(SmallConfig(2, 16, 2, true), 5);
+  EXPECT_EQ(net.board_size(), 8);  // rules written before sizes
+  EXPECT_EQ(CpuEvaluator(net, 1).board_size(), 8);
+  net.rules = Rules::FromString("size=6").ToString();
+  CpuEvaluator six(net, 1);
+  EXPECT_EQ(six.board_size(), 6);
+  SymmetricEvaluator symmetric(std::make_unique<CpuEvaluator>(net, 1), 8);
+  EXPECT_EQ(symmetric.board_size(), 6);
+  std::vector<Position> positions = RandomPositions(20, 6, true, 200, 6);
+  std::vector<EvalOutput> out(positions.size());
+  six.Evaluate(positions.data(), int(positions.size()), out.data());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    EXPECT_EQ(out[i].num_moves, positions[i].CountMoves());
+    EXPECT_NEAR(std::accumulate(out[i].priors, out[i].priors + out[i].num_moves, 0.0f), 1.0f, 1e-5);
   }
 }
 

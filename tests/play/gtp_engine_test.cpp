@@ -104,6 +104,24 @@ TEST(GtpEngineTest, ShowboardAndLists) {
   EXPECT_EQ(engine.Handle("   "), "");
 }
 
+TEST(GtpEngineTest, BoardSizesAreTheRulesAndThePlayersOwn) {
+  GtpEngine engine(MakePlayer("ab:depth=2"));
+  EXPECT_EQ(engine.Handle("boardsize 6"), "= \n\n");
+  EXPECT_EQ(engine.game().position(), Position::Start(StartKind::kStandard, 6));
+  EXPECT_EQ(engine.Handle("loa_rules start=scrambled"), "= \n\n");  // the size stays
+  EXPECT_EQ(engine.game().position(), Position::Start(StartKind::kScrambled, 6));
+  const std::string move = engine.Handle("genmove b");
+  ASSERT_EQ(move.substr(0, 2), "= ") << move;
+  EXPECT_EQ(engine.game().ply(), 1);
+  EXPECT_EQ(engine.Handle("play w g2-g4"), "? move 'g2-g4' in position '" + engine.game().position().ToString() +
+                                               "': 'g2' is not a square of the 6x6 board\n\n");
+  EXPECT_EQ(engine.Handle("boardsize 8"), "= \n\n");
+  EXPECT_EQ(engine.game().position(), Position::Start(StartKind::kScrambled));
+  // A player that says nothing of sizes plays 8x8 only.
+  GtpEngine net_player(MakePlayer("mcts:evaluator=uniform,playouts=10"));
+  EXPECT_EQ(net_player.Handle("boardsize 7"), "= \n\n");  // the uniform evaluator plays any board
+}
+
 TEST(GtpEngineTest, RulesAndRecordsLoad) {
   GtpEngine engine(MakePlayer("random"));
   EXPECT_EQ(engine.Handle("loa_rules start=scrambled"), "= \n\n");

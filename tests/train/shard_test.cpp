@@ -108,6 +108,42 @@ std::string AsVersion(const std::string& bytes, const Shard& shard, uint32_t ver
   return old;
 }
 
+// Returns bytes with the checksum made again after an edit.
+std::string Resealed(std::string bytes) {
+  const uint64_t checksum = Fnv1a64(std::string_view(bytes).substr(40), Fnv1a64(std::string_view(bytes).substr(0, 32)));
+  std::memcpy(bytes.data() + 32, &checksum, 8);
+  return bytes;
+}
+
+TEST(ShardTest, ASmallerBoardsSamplesKeepTheirSize) {
+  Shard shard;
+  shard.games = 1;
+  const Position six = Position::Start(StartKind::kScrambled, 6);
+  Sample s;
+  s.black = six.pieces(kBlack);
+  s.white = six.pieces(kWhite);
+  s.flags = kFullSearch | SizeFlags(6);
+  MoveList moves;
+  six.GenerateMoves(moves);
+  shard.Add(s, {{moves[0].PolicyIndex(), 1.0f}});
+  EXPECT_EQ(shard.samples[0].size(), 6);
+  const std::string path = TempPath("six.shard");
+  WriteShard(path, shard);
+  const std::string bytes = ReadFile(path);
+  std::remove(path.c_str());
+  const Shard back = ParseShard(bytes, "six.shard");
+  EXPECT_EQ(back.samples[0].position(), six);
+  EXPECT_EQ(Sample().size(), 8);  // a shard from before sizes: flags bits 3-4 clear
+  // A size code past 6x6, or a piece off the board of the sample's size, is malformed.
+  const size_t flags_at = 40 + 17;
+  std::string bad = bytes;
+  bad[flags_at] = char(kFullSearch | (3 << kSizeShift));
+  EXPECT_NE(ShardError(Resealed(bad)).find("malformed sample"), std::string::npos);
+  bad = bytes;
+  bad[7 + 40] = char(0x80);  // black on h8 (square 63): off the 6x6 board
+  EXPECT_NE(ShardError(Resealed(bad)).find("malformed sample"), std::string::npos);
+}
+
 TEST(ShardTest, RepliesRoundTripAndOlderVersionsHaveNone) {
   const Shard shard = MakeShard(2);
   const std::string bytes = SerializeShard(shard);

@@ -1,0 +1,132 @@
+// loaz exam: a run's checkpoints marked against the solver's proofs
+// (docs/TRAINING.md, "The 6x6 exam"): positions from its games proven under
+// both options of the simultaneous rule, kept in runs/NAME/exam/, then for
+// each checkpoint its value's sign, its engine's move in a proven win, and
+// its engine's score from proven wins against the solver defending.
+
+#include "app/cli.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/command.h"
+#include "core/error.h"
+#include "core/file_util.h"
+#include "core/record.h"
+#include "play/exam.h"
+#include "play/mcts_player.h"
+#include "play/spec.h"
+#include "run/checkpoints.h"
+#include "run/config.h"
+#include "run/run_dir.h"
+
+namespace loa::app {
+namespace {
+
+struct ExamCommand {
+  std::string run;
+  int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1;
+  double solve_seconds = 0.5;
+  int64_t memory_mb = 256;
+};
+
+// The run's self-play games, each record replayed; a record that does not
+// read is named and skipped.
+std::vector<Game> RunGames(const run::RunDir& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.GamesDir(), ec))
+    if (entry.is_regular_file() && entry.path().extension() == ".txt") paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  std::vector<Game> games;
+  for (const std::string& path : paths) {
+    try {
+      const Record record = ParseRecord(ReadFile(path, kMaxTextBytes), path);
+      games.push_back(ReplayRecord(record, record.rules, path));
+    } catch (const Error& e) {
+      std::fprintf(stderr, "loaz exam: skipped %s\n", e.what());
+    }
+  }
+  return games;
+}
+
+// The run's exam set: read from exam/positions.txt, else made from its games
+// and written there.
+std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, const ExamCommand& c) {
+  if (auto text = ReadFileIfAny(dir.ExamSetPath())) return ParseExamSet(*text, dir.ExamSetPath());
+  const std::vector<Position> candidates = ExamCandidates(RunGames(dir), c.spacing, c.positions, 1);
+  if (candidates.empty()) throw Error(dir.GamesDir() + ": no game records to draw exam positions from");
+  solve::Solver solver(c.memory_mb);
+  solve::SolveLimits limits;
+  limits.seconds = c.solve_seconds;
+  std::vector<ExamPosition> set;
+  for (const Position& pos : candidates) {
+    set.push_back(SolveUnderBothRules(solver, pos, rules, limits));
+    if (set.size() % 100 == 0) std::fprintf(stderr, "loaz exam: solved %zu of %zu\n", set.size(), candidates.size());
+  }
+  std::filesystem::create_directories(std::filesystem::path(dir.ExamSetPath()).parent_path());
+  WriteFileAtomic(dir.ExamSetPath(), FormatExamSet(set));
+  return set;
+}
+
+void PrintSet(const std::vector<ExamPosition>& set) {
+  for (Simultaneous s : {Simultaneous::kDraw, Simultaneous::kMover}) {
+    int count[4] = {0, 0, 0, 0};
+    for (const ExamPosition& e : set) ++count[int(e.Under(s))];
+    std::printf("simultaneous=%s: %zu positions: %d won, %d lost, %d drawn, %d unknown\n", SimultaneousName(s),
+                set.size(), count[int(solve::Outcome::kWin)], count[int(solve::Outcome::kLoss)],
+                count[int(solve::Outcome::kDraw)], count[int(solve::Outcome::kUnknown)]);
+  }
+}
+
+}  // namespace
+
+int RunExam(int argc, char** argv) {
+  CLI::App cli{
+      "Mark a run's checkpoints against the solver's proofs (docs/TRAINING.md, the 6x6 exam). The proven "
+      "positions are kept in runs/NAME/exam/positions.txt and reused.",
+      argv[0]};
+  ExamCommand c;
+  cli.add_option("--run", c.run, "the run directory")->required();
+  cli.add_option("--positions", c.positions, "positions to draw from its games")->check(CLI::Range(1, 1000000));
+  cli.add_option("--spacing", c.spacing, "plies between two positions of a game")->check(CLI::Range(1, 100));
+  cli.add_option("--solve-seconds", c.solve_seconds, "seconds for each proof")->check(CLI::Range(0.001, 3600.0));
+  cli.add_option("--playouts", c.playouts, "the engine's playouts a move")->check(CLI::Range(1, 1000000));
+  cli.add_option("--games", c.games, "games from proven wins against the solver")->check(CLI::Range(0, 100000));
+  cli.add_option("--every", c.every, "mark every k-th checkpoint (and the last)")->check(CLI::Range(1, 100000));
+  cli.add_option("--memory", c.memory_mb, "megabytes of the solver's table")->check(CLI::Range(1, 1 << 20));
+  LOAZ_PARSE(cli, argc, argv);
+
+  const run::RunDir dir(c.run);
+  dir.CheckHoldsRun(c.run);
+  const run::Config config = run::LoadConfig(dir.ConfigPath());
+  const std::vector<ExamPosition> set = ExamSet(dir, config.rules, c);
+  PrintSet(set);
+  std::vector<int64_t> steps = dir.ListCheckpoints();
+  if (steps.empty()) throw Error(c.run + ": no checkpoint to mark");
+  ExamOptions opts;
+  opts.rules = config.rules;
+  opts.limits.seconds = c.solve_seconds;
+  opts.games = c.games;
+  solve::Solver solver(c.memory_mb);
+  std::printf(
+      "\n| step | hours | value has the proven sign | move keeps a proven win | wins against the solver |\n"
+      "| --- | --- | --- | --- | --- |\n");
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (i % size_t(c.every) != 0 && i + 1 != steps.size()) continue;
+    const std::string spec_text =
+        "mcts:net=" + dir.CheckpointPath(steps[i]) + ",playouts=" + std::to_string(c.playouts) + ",threads=1";
+    const PlayerSpec spec = PlayerSpec::Parse(spec_text);
+    const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
+    const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
+    const ExamMarks m = TakeExam(set, *net, *engine, solver, opts);
+    std::printf("| %lld | %.2f | %.1f%% of %d | %.1f%% of %d (%d unsettled) | %.1f%% of %d (%d drawn) |\n",
+                static_cast<long long>(steps[i]), run::CheckpointHours(dir, steps[i]),
+                100 * m.Share(m.value_right, m.value_asked), m.value_asked, 100 * m.Share(m.moves_kept, m.moves_asked),
+                m.moves_asked, m.moves_unknown, 100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace loa::app
