@@ -11,6 +11,7 @@
 #include "core/file_util.h"
 #include "core/notation.h"
 #include "core/record.h"
+#include "solve/dfpn.h"
 
 namespace loa {
 namespace {
@@ -22,10 +23,10 @@ constexpr size_t kMaxLineBytes = 64 * 1024;
 
 const std::vector<std::string>& KnownCommands() {
   static const std::vector<std::string> kCommands = {
-      "protocol_version", "name",        "version",     "known_command", "list_commands", "quit",
-      "boardsize",        "clear_board", "play",        "genmove",       "undo",          "showboard",
-      "time_settings",    "time_left",   "final_score", "loa_position",  "loa_rules",     "loa_legal_moves",
-      "loa_result",       "loa_loadgame"};
+      "protocol_version", "name",         "version",     "known_command", "list_commands", "quit",
+      "boardsize",        "clear_board",  "play",        "genmove",       "undo",          "showboard",
+      "time_settings",    "time_left",    "final_score", "loa_position",  "loa_rules",     "loa_legal_moves",
+      "loa_result",       "loa_loadgame", "loa_solve"};
   return kCommands;
 }
 
@@ -202,7 +203,10 @@ std::string GtpEngine::ExecuteGameCommand(const std::string& command, const std:
   }
   if (command == "loa_position") {
     if (args.empty()) throw CommandError{"loa_position takes a position string"};
-    NewGame(game_.rules(), Position::FromString(args));
+    const Position pos = Position::FromString(args);
+    Rules rules = game_.rules();
+    rules.size = pos.size();  // the string's ranks say the board's size
+    NewGame(rules, pos);
     return "";
   }
   if (command == "loa_rules") return SetRules(args);
@@ -215,6 +219,7 @@ std::string GtpEngine::ExecuteGameCommand(const std::string& command, const std:
   }
   if (command == "loa_result") return ResultText(game_);
   if (command == "loa_loadgame") return LoadGame(args);
+  if (command == "loa_solve") return Solve(Words(args));
   throw CommandError{"unknown command '" + Excerpt(command, 40) + "'"};
 }
 
@@ -284,6 +289,22 @@ std::string GtpEngine::SetRules(const std::string& args) {
   }
   NewGame(rules, rules.StartPosition());
   return "";
+}
+
+std::string GtpEngine::Solve(const std::vector<std::string>& words) const {
+  if (words.size() > 1) throw CommandError{"loa_solve takes at most the seconds to try"};
+  solve::SolveLimits limits;
+  limits.seconds = words.empty() ? 10 : ParseInt(words[0], "seconds", 1);
+  solve::Solver solver(256);
+  const solve::SolveResult r = solver.Solve(game_, limits);
+  std::string reply = solve::OutcomeName(r.outcome);
+  if (!r.best_move.is_null()) reply += " " + FormatMove(r.best_move);
+  if (r.outcome == solve::Outcome::kWin || r.outcome == solve::Outcome::kLoss) {
+    reply += " (proof of at most " + std::to_string(r.proof_plies) + " plies:";
+    for (Move m : r.line) reply += " " + FormatMove(m);
+    reply += ")";
+  }
+  return reply;
 }
 
 std::string GtpEngine::LoadGame(const std::string& args) {

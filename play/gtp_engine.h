@@ -44,6 +44,8 @@ class GtpEngine {
   std::string Play(const std::string& args);
   std::string SetRules(const std::string& args);
   std::string LoadGame(const std::string& args);
+  // loa_solve [SECONDS]: the position proven by df-pn (docs/SOLVER.md), 10 s unless told.
+  std::string Solve(const std::vector<std::string>& words) const;
   std::string ShowBoard() const;
   void NewGame(const Rules& rules, const Position& start);
 

@@ -33,6 +33,15 @@ std::string StringField(const json& body, const char* key, const std::string& fa
   return it->get<std::string>();
 }
 
+double SecondsOf(const json& body, double fallback) {
+  if (!body.contains("seconds")) return fallback;
+  if (!body["seconds"].is_number()) throw BadRequest{"'seconds' must be a number"};
+  const double seconds = body["seconds"].get<double>();
+  if (!(seconds >= kMinSeconds && seconds <= kMaxSeconds))
+    throw BadRequest{"'seconds' must lie in [" + FormatDouble(kMinSeconds) + ", " + FormatDouble(kMaxSeconds) + "]"};
+  return seconds;
+}
+
 Rules RulesOf(const json& body) {
   const auto it = body.find("rules");
   Rules rules;
@@ -57,7 +66,8 @@ Rules RulesOf(const json& body) {
     throw BadRequest{e.what()};
   }
   if (const std::vector<std::string> unknown = reader.UnknownKeys(); !unknown.empty())
-    throw BadRequest{"unknown rules option '" + Excerpt(unknown.front(), 40) + "' (simultaneous, start, max_plies)"};
+    throw BadRequest{"unknown rules option '" + Excerpt(unknown.front(), 40) +
+                     "' (simultaneous, start, size, max_plies)"};
   return rules;
 }
 
@@ -84,7 +94,7 @@ std::string JsonText(const json& reply) { return reply.dump(-1, ' ', false, json
 // Builds the game a request describes: "fen" (its start; the rules' start
 // when absent) and "moves" played from it, under "rules".
 Game GameOf(const json& body) {
-  const Rules rules = RulesOf(body);
+  Rules rules = RulesOf(body);
   Position start = rules.StartPosition();
   const std::string fen = StringField(body, "fen");
   if (!fen.empty()) {
@@ -93,6 +103,12 @@ Game GameOf(const json& body) {
     } catch (const Error& e) {
       throw BadRequest{e.what()};
     }
+    // The string's ranks say the board's size, unless the rules name another.
+    const auto named = body.find("rules");
+    if (named == body.end() || !named->is_object() || !named->contains("size")) rules.size = start.size();
+    if (start.size() != rules.size)
+      throw BadRequest{"'fen' is a " + std::to_string(start.size()) + "x" + std::to_string(start.size()) +
+                       " position but the rules say size " + std::to_string(rules.size)};
   }
   Game game(rules, start);
   const auto moves = body.find("moves");

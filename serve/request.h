@@ -43,6 +43,8 @@ inline constexpr double kMinSeconds = 0.01, kMaxSeconds = 60;
 inline constexpr int64_t kMaxPlayouts = 100000;
 // How often a streamed search sends its state.
 inline constexpr auto kStreamPeriod = std::chrono::milliseconds(200);
+// The solver's table for the page's Solve (one proof at a time).
+inline constexpr int64_t kSolverMegabytes = 256;
 // Players of run checkpoints whose evaluators are kept (the last asked for).
 inline constexpr size_t kCheckpointEvaluators = 4;
 // The longest player name a request may give.
@@ -94,6 +96,9 @@ json ParseBody(const httplib::Request& request);
 // Returns body[key] as a string, or fallback when absent; throws naming the
 // key when it is of another type.
 std::string StringField(const json& body, const char* key, const std::string& fallback = "");
+// Returns body["seconds"] checked to lie in [kMinSeconds, kMaxSeconds], or
+// fallback when absent.
+double SecondsOf(const json& body, double fallback);
 // Returns the rules a request names ("rules": {...}), checked.
 Rules RulesOf(const json& body);
 // Returns a player's name as a record's tag value (BadRequest when it holds

@@ -11,6 +11,7 @@
 #include "play/players.h"
 #include "play/spec.h"
 #include "serve/server_impl.h"
+#include "solve/dfpn.h"
 
 namespace loa::serve {
 
@@ -19,12 +20,7 @@ SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
   r.game = GameOf(body);
   r.analyse = analyse;
   if (r.game.over()) throw BadRequest{"the game is over (" + std::string(ResultName(r.game.result())) + ")"};
-  if (body.contains("seconds")) {
-    if (!body["seconds"].is_number()) throw BadRequest{"'seconds' must be a number"};
-    r.seconds = body["seconds"].get<double>();
-    if (!(r.seconds >= kMinSeconds && r.seconds <= kMaxSeconds))
-      throw BadRequest{"'seconds' must lie in [" + FormatDouble(kMinSeconds) + ", " + FormatDouble(kMaxSeconds) + "]"};
-  }
+  r.seconds = SecondsOf(body, 0);
   if (body.contains("playouts")) {
     if (!body["playouts"].is_number_integer()) throw BadRequest{"'playouts' must be an integer"};
     r.playouts = body["playouts"].get<int64_t>();
@@ -177,6 +173,26 @@ void WebServer::Impl::Genmove(const httplib::Request& request, httplib::Response
 
 void WebServer::Impl::Analyse(const httplib::Request& request, httplib::Response& response) {
   Search(request, response, true);
+}
+
+json WebServer::Impl::Solve(const httplib::Request& request) {
+  const json body = ParseBody(request);
+  const Game game = GameOf(body);
+  solve::SolveLimits limits;
+  limits.seconds = SecondsOf(body, 10);
+  std::unique_lock<std::mutex> lock(solve_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) throw BadRequest{"the solver is proving another position; try again when it is done", 503};
+  solve::Solver solver(kSolverMegabytes);
+  const solve::SolveResult r = solver.Solve(game, limits);
+  json line = json::array();
+  for (Move m : r.line) line.push_back(FormatMove(m));
+  return json{{"result", solve::OutcomeName(r.outcome)},
+              {"move", r.best_move.is_null() ? json() : json(FormatMove(r.best_move))},
+              {"line", line},
+              {"proof_plies", r.proof_plies},
+              {"proof_size", r.proof_size},
+              {"nodes", r.nodes},
+              {"seconds", r.seconds}};
 }
 
 json WebServer::Impl::StopSearch(const httplib::Request& request) {

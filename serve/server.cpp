@@ -200,6 +200,7 @@ void WebServer::Impl::Routes() {
       {"POST", "/api/genmove", nullptr, &Impl::Genmove},
       {"POST", "/api/analyse", nullptr, &Impl::Analyse},
       {"POST", "/api/stop", &Impl::StopSearch, nullptr},
+      {"POST", "/api/solve", &Impl::Solve, nullptr},
       {"POST", "/api/record/read", &Impl::ReadRecordText, nullptr},
       {"POST", "/api/record/write", &Impl::WriteRecordText, nullptr},
       {"GET", R"(/api/runs/(\d{1,6})/metrics)", &Impl::RunMetricsOf, nullptr},

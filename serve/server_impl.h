@@ -42,6 +42,9 @@ struct WebServer::Impl {
   void Genmove(const httplib::Request& request, httplib::Response& response);
   void Analyse(const httplib::Request& request, httplib::Response& response);
   json StopSearch(const httplib::Request& request);
+  // The position proven by the solver (docs/SERVE.md): one at a time.
+  json Solve(const httplib::Request& request);
+  std::mutex solve_mutex;
   json RunMetricsOf(const httplib::Request& request);
   json RunRatings(const httplib::Request& request);
   json RunCheckpoints(const httplib::Request& request);

@@ -152,6 +152,7 @@ async function start() {
     $('limit').disabled = kind === 'default';
   });
   $('analyse').addEventListener('click', () => toggleAnalysis().catch(showError));
+  $('solve').addEventListener('click', () => solvePosition().catch(showError));
   $('nav-first').addEventListener('click', () => goTo(0).catch(showError));
   $('nav-prev').addEventListener('click', () => goTo(game.ply - 1).catch(showError));
   $('nav-next').addEventListener('click', () => goTo(game.ply + 1).catch(showError));

@@ -211,6 +211,7 @@ async function showPosition() {
   const status = await api('/api/position', request());
   if (asked !== game.asked) return false;
   game.status = status;
+  $('solve-result').textContent = '';
   render();
   return true;
 }
@@ -258,6 +259,31 @@ async function maybeEngineMove() {
     render();
   } catch (error) {
     if (game.search === search) { game.search = null; showError(error); render(); }
+  }
+}
+
+// Solve: the solver proves the position shown, 10 s at most (docs/SOLVER.md):
+// the result for the side to move and the proof's line, or that it did not
+// finish. A reply for a position the board has left is dropped.
+async function solvePosition() {
+  const s = game.status;
+  if (!s || s.over) return;
+  const asked = game.asked;
+  $('solve').disabled = true;
+  $('solve-result').textContent = 'Solving (10 s at most)...';
+  try {
+    const r = await api('/api/solve', {...request(), seconds: 10});
+    if (asked !== game.asked) return;
+    $('solve-result').textContent = r.result === 'unknown'
+      ? `The solver did not finish in 10 s (${r.nodes.toLocaleString()} positions searched).`
+      : `Proven ${r.result} for ${s.side}` + (r.move ? ` with ${r.move}` : '') +
+        (r.line.length > 1 ? `: ${r.line.join(' ')}` : '') +
+        (r.proof_size ? ` (a proof of ${r.proof_size.toLocaleString()} positions)` : '') + '.';
+  } catch (error) {
+    if (asked === game.asked) $('solve-result').textContent = '';
+    throw error;
+  } finally {
+    $('solve').disabled = false;
   }
 }
 

@@ -122,6 +122,17 @@ TEST(GtpEngineTest, BoardSizesAreTheRulesAndThePlayersOwn) {
   EXPECT_EQ(net_player.Handle("boardsize 7"), "= \n\n");  // the uniform evaluator plays any board
 }
 
+TEST(GtpEngineTest, SolveProvesThePosition) {
+  GtpEngine engine(MakePlayer("random"));
+  EXPECT_EQ(engine.Handle("loa_position 7w/8/7w/8/8/b7/8/b7 b"), "= \n\n");
+  EXPECT_EQ(engine.Handle("loa_solve 5"), "= won a3-b2 (proof of at most 1 plies: a3-b2)\n\n");
+  EXPECT_EQ(engine.Handle("loa_solve 5 6").substr(0, 2), "? ");
+  EXPECT_EQ(engine.Handle("loa_solve x").substr(0, 2), "? ");
+  GtpEngine ab(MakePlayer("ab:depth=1"));
+  EXPECT_EQ(ab.Handle("loa_position 1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 w"), "= \n\n");  // a 6x6 string: a 6x6 game
+  EXPECT_EQ(ab.game().rules().size, 6);
+}
+
 TEST(GtpEngineTest, RulesAndRecordsLoad) {
   GtpEngine engine(MakePlayer("random"));
   EXPECT_EQ(engine.Handle("loa_rules start=scrambled"), "= \n\n");

@@ -189,6 +189,15 @@ def main():
         ply_is("2/3")
         check(line_of() == branched, f"after the back button the line is {line_of()}, not {branched}")
 
+        # Solve: a position won in one is proven, with its move.
+        js("document.getElementById('fen').value = '7w/8/7w/8/8/b7/8/b7 b';")
+        driver.find_element(By.ID, "set-position").click()
+        wait("game.status && game.status.fen === '7w/8/7w/8/8/b7/8/b7 b'", what="the position set")
+        driver.find_element(By.ID, "solve").click()
+        wait("document.getElementById('solve-result').textContent.startsWith('Proven')", what="the solver's result")
+        solved = text("#solve-result")
+        check(solved.startswith("Proven won for black with a3-b2"), f"the solver's result: {solved!r}")
+
         # Runs: a chart draws the run's metrics.
         driver.find_element(By.ID, "tab-runs").click()
         wait("Number(document.getElementById('chart-loss').dataset.points || 0) > 0", what="the loss chart")

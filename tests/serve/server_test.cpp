@@ -189,6 +189,27 @@ TEST_F(ServerTest, EveryKindOfPlayerAnswersALegalMove) {
   EXPECT_EQ(ab["analysis"]["pv"][0], ab["move"]);
 }
 
+TEST_F(ServerTest, SolveProvesThePositionShown) {
+  const auto [status, reply] = Post("/api/solve", json{{"fen", "7w/8/7w/8/8/b7/8/b7 b"}, {"seconds", 5}}.dump());
+  ASSERT_EQ(status, 200) << reply.dump();
+  EXPECT_EQ(reply["result"], "won");
+  EXPECT_EQ(reply["move"], "a3-b2");
+  EXPECT_EQ(reply["line"], json::array({"a3-b2"}));
+  EXPECT_EQ(reply["proof_plies"], 1);
+  // A 6x6 start, far beyond a hundredth of a second: it says it did not finish.
+  const auto [six_status, six] = Post("/api/solve", json{{"rules", {{"size", 6}}}, {"seconds", 0.01}}.dump());
+  ASSERT_EQ(six_status, 200) << six.dump();
+  EXPECT_EQ(six["result"], "unknown");
+  EXPECT_TRUE(six["move"].is_null());
+  const auto [bad, error] = Post("/api/solve", json{{"seconds", 1000}}.dump());
+  EXPECT_EQ(bad, 400);
+  EXPECT_NE(error["error"].get<std::string>().find("'seconds' must lie in"), std::string::npos);
+  const auto [mismatch, why] =
+      Post("/api/solve", json{{"fen", "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b"}, {"rules", {{"size", 8}}}}.dump());
+  EXPECT_EQ(mismatch, 400);
+  EXPECT_EQ(why["error"], "'fen' is a 6x6 position but the rules say size 8");
+}
+
 TEST_F(ServerTest, ALimitFromThePageReplacesThePlayersOwn) {
   const auto [status, reply] =
       Post("/api/genmove", json{{"player", "mcts:evaluator=uniform,playouts=32"}, {"playouts", 5}}.dump());
