@@ -12,7 +12,13 @@ std::vector<Position> ExamCandidates(const std::vector<Game>& games, int spacing
   Rng rng(seed);
   std::vector<Position> out;
   std::unordered_set<uint64_t> seen;
-  for (const Game& game : games) {
+  // The games in an order drawn by seed, so that a set smaller than all
+  // they hold comes from the whole run, not its first games.
+  std::vector<size_t> order(games.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[size_t(rng.Below(int(i)))]);
+  for (size_t index : order) {
+    const Game& game = games[index];
     Game replay(game.rules(), game.start());
     int next = 1 + rng.Below(spacing);
     for (Move m : game.moves()) {

@@ -24,9 +24,9 @@ struct ExamPosition {
   solve::Outcome Under(Simultaneous s) const { return s == Simultaneous::kDraw ? draw_rule : mover_rule; }
 };
 
-// Returns up to `count` distinct positions of the games, `spacing` plies
-// apart in each game (from a ply drawn in [1, spacing] by seed), none of
-// them over.
+// Returns up to `count` distinct positions of the games (taken in an order
+// drawn by seed), `spacing` plies apart in each game (from a ply drawn in
+// [1, spacing]), none of them over.
 std::vector<Position> ExamCandidates(const std::vector<Game>& games, int spacing, int count, uint64_t seed);
 
 // Returns pos solved under both options of the simultaneous rule, the rest

@@ -1,6 +1,8 @@
 #include "play/mcts_player.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -14,6 +16,7 @@
 #include "mcts/time_manager.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/net_evaluator.h"
+#include "solve/dfpn.h"
 
 namespace loa {
 namespace {
@@ -35,15 +38,19 @@ MoveAnalysis AnalysisOf(const SearchResult& r) {
   return a;
 }
 
+// The probe's table: a few probes' worth, cleared each game.
+constexpr int64_t kProbeMegabytes = 64;
+
 class SearchPlayer : public Player {
  public:
   SearchPlayer(std::string name, std::shared_ptr<Evaluator> evaluator, const SearchParams& params,
-               const SearchLimits& limits, std::function<void(uint64_t)> on_seed)
+               const SearchLimits& limits, std::function<void(uint64_t)> on_seed, const ProbeSettings& probe)
       : name_(std::move(name)),
         evaluator_(std::move(evaluator)),
         search_(evaluator_.get(), params),
         limits_(limits),
-        on_seed_(std::move(on_seed)) {}
+        on_seed_(std::move(on_seed)),
+        probe_(probe) {}
 
   // A net plays the board it was trained on; the uniform and rollout evaluators any.
   bool PlaysBoardSize(int size) const override {
@@ -54,6 +61,7 @@ class SearchPlayer : public Player {
   void NewGame() override {
     search_.Clear();
     last_ply_ = -1;
+    if (solver_) solver_->Clear();  // the next game's rules may differ
   }
   void SetSeed(uint64_t seed) override {
     if (on_seed_) on_seed_(seed);
@@ -66,6 +74,12 @@ class SearchPlayer : public Player {
           MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params());
       limits.max_seconds = MoveTimeLimit(limits.seconds, clock.main_seconds, search_.params());
       if (last_ply_ >= 0 && last_ply_ + 2 == game.ply()) limits.previous_value = last_.value;
+    }
+    if (probe_.nodes > 0 && ShouldProbe(game)) {
+      const auto begin = std::chrono::steady_clock::now();
+      if (Move win = ProvenWin(game, limits.seconds); !win.is_null()) return win;
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      if (limits.seconds > 0) limits.seconds = std::max(limits.seconds - spent, limits.seconds / 10);
     }
     last_ = search_.Run(game, limits);
     last_ply_ = game.ply();
@@ -108,6 +122,32 @@ class SearchPlayer : public Player {
   MoveAnalysis LastAnalysis() const override { return AnalysisOf(last_); }
 
  private:
+  // Whether the probe runs here: few pieces, or the last search's value extreme.
+  bool ShouldProbe(const Game& game) const {
+    if (PopCount(game.position().occupied()) <= probe_.pieces) return true;
+    return last_ply_ >= 0 && last_ply_ + 2 == game.ply() && std::abs(last_.value) >= probe_.value;
+  }
+
+  // Returns the solver's winning move, or the null move when it proves no
+  // win within the probe's nodes and half of `seconds` (when given).
+  Move ProvenWin(const Game& game, double seconds) {
+    if (!solver_) solver_ = std::make_unique<solve::Solver>(kProbeMegabytes);
+    solve::SolveLimits limits;
+    limits.nodes = probe_.nodes;
+    limits.seconds = seconds / 2;
+    const solve::SolveResult r = solver_->Solve(game, limits);
+    if (r.outcome != solve::Outcome::kWin) return Move();
+    last_ = SearchResult();
+    last_.best_move = r.best_move;
+    last_.proven = Proven::kWin;
+    last_.end_plies = r.proof_plies;
+    last_.value = 1;
+    last_.seconds = r.seconds;
+    last_.pv = r.line;
+    last_ply_ = game.ply();
+    return r.best_move;
+  }
+
   Move RunWithin(const Game& game, double seconds, int64_t nodes, bool early_stop) {
     SearchLimits limits;
     limits.seconds = seconds;
@@ -124,6 +164,8 @@ class SearchPlayer : public Player {
   std::function<void(uint64_t)> on_seed_;
   SearchResult last_;
   int last_ply_ = -1;  // the ply of the position last_ searched; -1: none this game
+  ProbeSettings probe_;
+  std::unique_ptr<solve::Solver> solver_;  // the probe's, made at its first use
 };
 
 // The keys of an mcts spec beyond the search's and the evaluator's own.
@@ -131,11 +173,13 @@ struct MctsSpec {
   std::string net;
   std::string evaluator;
   double time = 0;
+  ProbeSettings probe;
 
   void Visit(ParamVisitor& v) {
     v.String("net", net, true, "an export (.safetensors) or a checkpoint (.pt)");
     v.Choice("evaluator", evaluator, {"", "net", "uniform"}, "net (with net=FILE) or uniform");
     v.Double("time", time, 0, 1e6, "seconds per move; a timed clock overrides it");
+    probe.Visit(v);
   }
 };
 
@@ -171,11 +215,18 @@ SearchParams EngineSearchParams(SearchParams params) {
   return params;
 }
 
+void ProbeSettings::Visit(ParamVisitor& v) {
+  v.Int64("probe_nodes", nodes, 0, int64_t{1} << 40, "the solver at play time: positions a probe may search (0: none)");
+  v.Int("probe_pieces", pieces, 2, 24, "probe where the board holds at most this many pieces");
+  v.Double("probe_value", value, 0, 1, "probe where the last search's value was at least this either way");
+}
+
 std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evaluator> evaluator,
                                          const SearchParams& params, const SearchLimits& limits,
-                                         std::function<void(uint64_t)> on_seed) {
+                                         std::function<void(uint64_t)> on_seed, ProbeSettings probe) {
   params.Validate();
-  return std::make_unique<SearchPlayer>(std::move(name), std::move(evaluator), params, limits, std::move(on_seed));
+  return std::make_unique<SearchPlayer>(std::move(name), std::move(evaluator), params, limits, std::move(on_seed),
+                                        probe);
 }
 
 std::string DefaultNetPath() {
@@ -243,7 +294,7 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec, std::shared_ptr<E
   limits.playouts = spec.Has("playouts") ? read.params.playouts : 0;
   limits.seconds = read.keys.time;
   if (!shared) shared = MakeMctsEvaluator(spec);
-  return MakeSearchPlayer(spec.text(), std::move(shared), read.params, limits);
+  return MakeSearchPlayer(spec.text(), std::move(shared), read.params, limits, {}, read.keys.probe);
 }
 
 }  // namespace loa

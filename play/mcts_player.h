@@ -30,13 +30,25 @@ constexpr int kEngineLeavesPerBatch = 4;
 // plays its best).
 SearchParams EngineSearchParams(SearchParams base = SearchParams());
 
+// The solver at play time (docs/ENGINE.md, "The solver probe"): before its
+// search, where the board holds at most `pieces` pieces or the last
+// search's value was at least `value` either way, the player runs df-pn
+// (solve/dfpn.h) for at most `nodes` positions and half the move's time;
+// a proven win is played at once, else the search runs in the time left.
+struct ProbeSettings {
+  int64_t nodes = 0;  // 0: no probe
+  int pieces = 10;
+  double value = 0.9;
+  void Visit(ParamVisitor& v);
+};
+
 // Returns a player that runs the search over `evaluator` within `limits`
 // (a timed clock overrides the time; 800 playouts when neither is given);
-// on_seed, when set, receives the match's seeds. Throws loa::Error for
-// parameters out of range.
+// on_seed, when set, receives the match's seeds; probe, the solver at play
+// time. Throws loa::Error for parameters out of range.
 std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evaluator> evaluator,
                                          const SearchParams& params, const SearchLimits& limits,
-                                         std::function<void(uint64_t)> on_seed = {});
+                                         std::function<void(uint64_t)> on_seed = {}, ProbeSettings probe = {});
 
 // The net that mcts players search with when none is named: $LOAZ_NET when
 // set, else the shipped net, nets/default.safetensors (a bundle's own copy,

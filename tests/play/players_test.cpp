@@ -18,6 +18,7 @@
 #include "play/mcts_player.h"
 #include "play/player.h"
 #include "play/players.h"
+#include "solve/dfpn.h"
 #include "tests/net/random_net.h"
 
 namespace loa {
@@ -112,6 +113,24 @@ class ScopedEnv {
   const char* name_;
   std::optional<std::string> old_;
 };
+
+TEST(PlayersTest, TheSolverProbePlaysAProvenWin) {
+  // A win in 5 with 10 pieces on the board: the probe's ground (probe_pieces=10).
+  const Game game(Rules(), Position::FromString("7w/8/1w2w3/2b5/8/3b1b2/6w1/2bw2b1 b"));
+  const std::unique_ptr<Player> probe = MakePlayer("mcts:evaluator=uniform,playouts=8,probe_nodes=200000");
+  const Move move = probe->ChooseMove(game, Clock());
+  EXPECT_NE(probe->LastMoveInfo().find("proven win in"), std::string::npos) << probe->LastMoveInfo();
+  Game after = game;
+  after.Play(move);
+  solve::Solver solver(16);
+  EXPECT_EQ(solver.Solve(after, solve::SolveLimits()).outcome, solve::Outcome::kLoss) << FormatMove(move);
+  // Above the piece bound, and without a last value, it does not probe: the search plays.
+  const std::unique_ptr<Player> bounded =
+      MakePlayer("mcts:evaluator=uniform,playouts=8,probe_nodes=200000,probe_pieces=9");
+  bounded->ChooseMove(game, Clock());
+  EXPECT_EQ(bounded->LastMoveInfo().find("proven win in"), std::string::npos) << bounded->LastMoveInfo();
+  EXPECT_THROW(MakePlayer("mcts:evaluator=uniform,probe_nodes=-1"), ParseError);
+}
 
 TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
   const std::string path = ::testing::TempDir() + "loaz_default_net_" + std::to_string(::getpid()) + ".safetensors";
