@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/notation.h"
+#include "core/random_play.h"
 #include "tests/mcts/test_util.h"
 #include "tests/solve/solver_cases.h"
 
@@ -56,6 +57,39 @@ TEST_P(DfpnTest, ProvesTheCaseAndItsProofIsSound) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Positions, DfpnTest, ::testing::ValuesIn(kSolverCases));
+
+// Brute force to 3 plies and df-pn agree wherever brute force knows: a win
+// or a loss within 3 plies is proven so, and a proof of at most 3 plies is
+// one brute force finds; on boards of every size.
+TEST(DfpnTest, AgreesWithBruteForceOnRandomPositions) {
+  int checked = 0, known = 0;
+  for (int n : {6, 7, 8}) {
+    Rules rules;
+    rules.size = n;
+    for (const Game& played : RandomGames(40, 20 + n, rules, 20, 100, true)) {
+      Game game(rules, played.position());  // without the history: brute force sees none either
+      const Position& pos = game.position();
+      solve::Solver solver(4);
+      SolveLimits limits;
+      limits.nodes = 20000;
+      const SolveResult r = solver.Solve(game, limits);
+      const int brute = SolveWithin(game, 3);
+      ++checked;
+      if (brute != 0) {
+        ++known;
+        EXPECT_EQ(r.outcome, brute > 0 ? Outcome::kWin : Outcome::kLoss) << pos.ToString();
+      }
+      if (r.outcome == Outcome::kWin && r.proof_plies <= 3) {
+        EXPECT_EQ(brute, 1) << pos.ToString();
+      }
+      if (r.outcome == Outcome::kLoss && r.proof_plies <= 2) {
+        EXPECT_EQ(brute, -1) << pos.ToString();
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GE(known, 10);  // 19 of the 120 with these seeds
+}
 
 TEST(DfpnTest, ATableTooSmallForTheSearchStillProves) {
   Solver solver(1);
