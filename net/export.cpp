@@ -124,6 +124,11 @@ ExportedNet ParseExport(const std::string& bytes, const std::string& path) {
   }
   net.rules = meta("rules");
   try {
+    Rules::FromString(net.rules);  // readable now, not at its first use
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+  try {
     net.step = std::stoll(meta("step"));
   } catch (const std::exception&) {
     throw Error(path + ": step '" + meta("step") + "' is not a number");
@@ -150,7 +155,7 @@ ExportedNet AverageNets(const std::vector<ExportedNet>& nets) {
     if (net.config != first.config)
       throw Error(net.source + ": architecture " + net.config.ToJson() + " differs from " + first.source + "'s " +
                   first.config.ToJson() + "; only nets of one architecture can be averaged");
-    if (net.rules != first.rules)
+    if (!(Rules::FromString(net.rules) == Rules::FromString(first.rules)))
       throw Error(net.source + ": rules '" + net.rules + "' differ from " + first.source + "'s '" + first.rules + "'");
     CheckTensors(net);
     for (auto& [name, tensor] : mean.tensors) {

@@ -133,7 +133,9 @@ ExportedNet ReadInitialNet(const run::Config& config) {
   } catch (const Error& e) {
     throw Error(std::string("train.initial_net: ") + e.what());  // the message names the file
   }
-  if (net.rules != config.rules.ToString())
+  // Compared as rules, not as text: a net written before an option existed
+  // leaves it out (its default).
+  if (!(Rules::FromString(net.rules) == config.rules))
     throw Error(where + ": trained for rules '" + net.rules + "', the run plays '" + config.rules.ToString() + "'");
   if (!CanGrowInto(net.config, config.net.Exported()))
     throw Error(where + ": a " + net.config.ShortName() + " net cannot start a run of " + config.net.ShortName() +
