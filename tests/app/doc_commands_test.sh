@@ -20,7 +20,7 @@ import glob, os, re, shlex, subprocess, sys
 loaz, loaz_torch = sys.argv[1], sys.argv[2]
 files = ["README.md"] + sorted(f for f in glob.glob("docs/*.md") if not f.endswith("EXPERIMENTS.md"))
 program = re.compile(r"^\s*(\$loaz|build/app/loaz-torch|build/app/loaz|loaz-torch|loaz)\s")
-torch_only = {"train", "selfplay", "trainer", "eval", "export", "fork", "launch", "init-net", "bench"}
+torch_only = {"train", "selfplay", "trainer", "eval", "exam", "export", "fork", "launch", "init-net", "bench"}
 checked = skipped = 0
 failures = []
 
