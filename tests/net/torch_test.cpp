@@ -48,7 +48,7 @@ LoaNet ModelOf(const ExportedNet& net) {
 TEST(ModelTest, TensorNamesAndShapesMatchTheLayout) {
   for (const NetConfig& config : {SmallConfig(3, 16, 2, true), SmallConfig(2, 8, 0, false), NetConfig()}) {
     LoaNet model(config);
-    ExportedNet net = ToExport(model, "rules", 0);
+    ExportedNet net = ToExport(model, "simultaneous=draw", 0);
     auto layout = TensorLayout(config);
     ASSERT_EQ(net.tensors.size(), layout.size()) << config.ToJson();
     for (const auto& [name, shape] : layout) EXPECT_EQ(net.Get(name).shape, shape) << name;
@@ -354,7 +354,9 @@ TEST(GrowTest, ADeeperOrWiderNetComputesWhatTheSmallerOneDidAndThenLearns) {
       (out.value.select(1, 0).sum() + out.policy.select(1, 0).sum()).backward();
       sgd.step();
       auto params = grown->named_parameters();
-      if (blocks > 2) EXPECT_GT(params["blocks.3.bn2.weight"].abs().sum().item<float>(), 0.0f);
+      if (blocks > 2) {
+        EXPECT_GT(params["blocks.3.bn2.weight"].abs().sum().item<float>(), 0.0f);
+      }
       if (channels > 12) {
         EXPECT_GT(SliceMass(params["blocks.1.conv2.weight"], 12, 12), 0.0f);
         EXPECT_GT(SliceMass(params["blocks.1.conv1.weight"], 12, 12), 0.0f);
@@ -393,7 +395,7 @@ TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {
   UpdateAverage(average, model, 0.5);
   ASSERT_FALSE(SameWeights(model, average));
   std::string path = TempPath("average.pt");
-  SaveCheckpoint(path, model, &sgd, TrainingState{3, {}, "rules"}, &average);
+  SaveCheckpoint(path, model, &sgd, TrainingState{3, {}, "simultaneous=draw"}, &average);
   EXPECT_TRUE(ReadCheckpointInfo(path).has_average);
 
   LoaNet trained(config), averaged(config);
@@ -404,7 +406,7 @@ TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {
   LoaNet plays = LoadModel(path);
   EXPECT_TRUE(SameWeights(plays, average));
   EXPECT_EQ(ExportCheckpoint(path).Get("stem.conv.weight").data,
-            ToExport(average, "rules", 3).Get("stem.conv.weight").data);
+            ToExport(average, "simultaneous=draw", 3).Get("stem.conv.weight").data);
 
   // A checkpoint without an average gives the trained weights for both.
   std::string plain = TempPath("no_average.pt");
@@ -586,7 +588,7 @@ TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
   EXPECT_FALSE(torch::equal(out.reply, out.policy));  // a head of its own
 
   // The export: the same net without the heads, which plays as the model does.
-  ExportedNet net = ToExport(model, "rules", 3);
+  ExportedNet net = ToExport(model, "simultaneous=draw", 3);
   EXPECT_EQ(net.config, SmallConfig(2, 8, 1, true));
   for (const auto& [name, tensor] : net.tensors) {
     EXPECT_NE(name.rfind("ownership.", 0), 0u) << name;
@@ -602,7 +604,7 @@ TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
 
   // A checkpoint keeps the heads; its export and every evaluator leave them out.
   const std::string checkpoint = TempPath("ownership.pt");
-  SaveCheckpoint(checkpoint, model, nullptr, TrainingState{3, {}, "rules"});
+  SaveCheckpoint(checkpoint, model, nullptr, TrainingState{3, {}, "simultaneous=draw"});
   EXPECT_EQ(ReadCheckpointInfo(checkpoint).config, config);
   EXPECT_EQ(ExportCheckpoint(checkpoint).config, net.config);
   NetEvaluatorOptions options;
