@@ -142,7 +142,7 @@ async function start() {
   $('undo').addEventListener('click', () => undo().catch(showError));
   $('flip').addEventListener('click', () => { game.flipped = !game.flipped; render(); });
   $('colour').addEventListener('change', () => playLine(movesShown()).then((shown) => shown && maybeEngineMove()).catch(showError));
-  for (const id of ['simultaneous', 'start']) $(id).addEventListener('change', () => newGame().catch(showError));
+  for (const id of ['simultaneous', 'start', 'size']) $(id).addEventListener('change', () => newGame().catch(showError));
   $('set-position').addEventListener('click', () => newGame($('fen').value.trim() || null).catch(showError));
   $('load-record').addEventListener('click', () => loadRecord().catch(showError));
   $('copy-record').addEventListener('click', () => copyRecord().catch(showError));

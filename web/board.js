@@ -23,6 +23,10 @@ async function api(path, body) {
 
 // ---- the board --------------------------------------------------------------
 
+// Returns the board's size of a position string: its number of ranks (6, 7
+// or 8; docs/RULES.md, Board sizes).
+function sizeOf(fen) { return fen.split(' ')[0].split('/').length; }
+
 // Returns {square name: 'b' or 'w'} of a position string.
 function piecesOf(fen) {
   const pieces = {};
@@ -31,10 +35,17 @@ function piecesOf(fen) {
     let file = 0;
     for (const ch of row) {
       if (ch >= '1' && ch <= '8') file += Number(ch);
-      else { pieces[FILES[file] + (8 - i)] = ch.toLowerCase(); file += 1; }
+      else { pieces[FILES[file] + (ranks.length - i)] = ch.toLowerCase(); file += 1; }
     }
   });
   return pieces;
+}
+
+// Returns the centre of square `name` on a board of n drawn by drawBoard.
+function squareCentre(name, n, flipped) {
+  const file = FILES.indexOf(name[0]), rank = Number(name[1]) - 1;
+  const f = flipped ? n - 1 - file : file, r = flipped ? rank : n - 1 - rank;
+  return [MARGIN + f * SQUARE + SQUARE / 2, r * SQUARE + SQUARE / 2];
 }
 
 function element(name, attributes, parent) {
@@ -48,12 +59,13 @@ function element(name, attributes, parent) {
 // last ([from, to]), mine ('b' or 'w': pieces that can be picked), onSquare(name).
 function drawBoard(svg, fen, options = {}) {
   svg.textContent = '';
-  const pieces = piecesOf(fen);
+  const pieces = piecesOf(fen), n = sizeOf(fen);
+  svg.setAttribute('viewBox', `0 0 ${MARGIN + n * SQUARE} ${n * SQUARE + MARGIN}`);
   const targets = new Set(options.targets || []);
   const last = new Set(options.last || []);
-  for (let r = 0; r < 8; r++) {
-    for (let f = 0; f < 8; f++) {
-      const file = options.flipped ? 7 - f : f, rank = options.flipped ? r : 7 - r;
+  for (let r = 0; r < n; r++) {
+    for (let f = 0; f < n; f++) {
+      const file = options.flipped ? n - 1 - f : f, rank = options.flipped ? r : n - 1 - r;
       const name = FILES[file] + (rank + 1);
       const x = MARGIN + f * SQUARE, y = r * SQUARE;
       const classes = ['square', (file + rank) % 2 ? 'light' : 'dark'];
@@ -71,9 +83,9 @@ function drawBoard(svg, fen, options = {}) {
       }
     }
   }
-  for (let i = 0; i < 8; i++) {
-    const file = options.flipped ? 7 - i : i, rank = options.flipped ? i + 1 : 8 - i;
-    element('text', {x: MARGIN + i * SQUARE + SQUARE / 2 - 4, y: 8 * SQUARE + 15, class: 'coord'}, svg).textContent = FILES[file];
+  for (let i = 0; i < n; i++) {
+    const file = options.flipped ? n - 1 - i : i, rank = options.flipped ? i + 1 : n - i;
+    element('text', {x: MARGIN + i * SQUARE + SQUARE / 2 - 4, y: n * SQUARE + 15, class: 'coord'}, svg).textContent = FILES[file];
     element('text', {x: 4, y: i * SQUARE + SQUARE / 2 + 4, class: 'coord'}, svg).textContent = rank;
   }
 }

@@ -17,7 +17,13 @@ const game = {
   client: Math.random().toString(36).slice(2, 12),
 };
 
-function rules() { return {simultaneous: $('simultaneous').value, start: $('start').value}; }
+// The rules of the page's controls; the board's size only for a game from
+// the start (a position set by its string has its own).
+function rules() {
+  const r = {simultaneous: $('simultaneous').value, start: $('start').value};
+  if (!game.start) r.size = Number($('size').value);
+  return r;
+}
 function movesShown() { return game.line.slice(0, game.ply); }
 function request(moves = movesShown()) { return {fen: game.start, moves, rules: rules()}; }
 function humanColour() { return $('colour').value; }
@@ -58,13 +64,6 @@ async function streamSearch(path, body, onUpdate, signal) {
   }
 }
 
-// The centre of a square on the board as drawn.
-function squareCentre(name) {
-  const file = FILES.indexOf(name[0]), rank = Number(name[1]) - 1;
-  const f = game.flipped ? 7 - file : file, r = game.flipped ? rank : 7 - rank;
-  return [MARGIN + f * SQUARE + SQUARE / 2, r * SQUARE + SQUARE / 2];
-}
-
 // Draws arrows for the best moves of an analysis of the position shown:
 // the most visited in blue, others in green, thicker by their share.
 function drawArrows(svg, a) {
@@ -83,7 +82,9 @@ function drawArrows(svg, a) {
     return;
   }
   moves.forEach(({move, share}, i) => {
-    const [x1, y1] = squareCentre(move.slice(0, 2)), [x2, y2] = squareCentre(move.slice(3, 5));
+    const n = sizeOf(game.status.fen);
+    const [x1, y1] = squareCentre(move.slice(0, 2), n, game.flipped);
+    const [x2, y2] = squareCentre(move.slice(3, 5), n, game.flipped);
     const shorten = 0.3 * SQUARE / Math.hypot(x2 - x1, y2 - y1);
     element('line', {x1, y1, x2: x2 - (x2 - x1) * shorten, y2: y2 - (y2 - y1) * shorten, class: 'arrow',
       stroke: i === 0 ? ARROW_BEST : ARROW_OTHER, 'stroke-width': 4 + 8 * share, opacity: i === 0 ? 0.85 : 0.6,

@@ -197,6 +197,14 @@ def main():
         wait("document.getElementById('solve-result').textContent.startsWith('Proven')", what="the solver's result")
         solved = text("#solve-result")
         check(solved.startswith("Proven won for black with a3-b2"), f"the solver's result: {solved!r}")
+        # A 6x6 board (docs/RULES.md, Board sizes): its squares and its sixteen pieces.
+        Select(driver.find_element(By.ID, "size")).select_by_value("6")
+        wait("document.querySelectorAll('#board rect.square').length === 36", what="the 6x6 board")
+        pieces = js("return document.querySelectorAll('#board circle').length;")
+        check(pieces == 16, f"the 6x6 start shows {pieces} pieces")
+        driver.save_screenshot(f"{out_dir}/six.png")
+        Select(driver.find_element(By.ID, "size")).select_by_value("8")
+        wait("document.querySelectorAll('#board rect.square').length === 64", what="the 8x8 board again")
 
         # Runs: a chart draws the run's metrics.
         driver.find_element(By.ID, "tab-runs").click()

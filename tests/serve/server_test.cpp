@@ -204,6 +204,14 @@ TEST_F(ServerTest, SolveProvesThePositionShown) {
   const auto [bad, error] = Post("/api/solve", json{{"seconds", 1000}}.dump());
   EXPECT_EQ(bad, 400);
   EXPECT_NE(error["error"].get<std::string>().find("'seconds' must lie in"), std::string::npos);
+  // The alpha-beta player plays a 6x6 board; a net of 8x8 does not.
+  const auto [ab_status, ab] = Post("/api/genmove", json{{"rules", {{"size", 6}}}, {"player", "ab:depth=2"}}.dump());
+  ASSERT_EQ(ab_status, 200) << ab.dump();
+  EXPECT_NO_THROW(ParseMove(ab["move"].get<std::string>(), Position::Start(StartKind::kStandard, 6)));
+  const std::string net = Get("/api/info").second["players"].back();
+  const auto [net_status, refused] = Post("/api/genmove", json{{"rules", {{"size", 6}}}, {"player", net}}.dump());
+  EXPECT_EQ(net_status, 400) << refused.dump();
+  EXPECT_NE(refused["error"].get<std::string>().find("plays 8x8 boards (its net's), not 6x6"), std::string::npos);
   const auto [mismatch, why] =
       Post("/api/solve", json{{"fen", "1bbbb1/w4w/w4w/w4w/w4w/1bbbb1 b"}, {"rules", {{"size", 8}}}}.dump());
   EXPECT_EQ(mismatch, 400);
