@@ -160,8 +160,10 @@ def main():
         shown_side = js("return game.status.side;")
         check(shown_side == "black", f"after two steps back the board shows {shown_side} to move, not black")
         # Then another move there: a branch.
+        # The change shows the line again: wait for that reply (a new status object).
+        js("window.statusBefore = game.status;")
         Select(driver.find_element(By.ID, "colour")).select_by_value("both")  # the engine only analyses
-        time.sleep(0.5)
+        wait("game.status !== window.statusBefore", what="the position shown again")
         wait("document.getElementById('status').dataset.state === 'waiting'")
         legal = js("return game.status.legal.filter((m) => m !== game.line[2]);")
         branch = legal[0]
