@@ -9,7 +9,7 @@
 
 namespace loa::ab {
 
-int AlphaBeta::Worker::Quiescence(const Position& pos, int alpha, int beta, int ply, int quiescence_ply) {
+int SearchWorker::Quiescence(const Position& pos, int alpha, int beta, int ply, int quiescence_ply) {
   if (options_.leaf_win_check && CanUniteNow(pos)) return kWinScore - (ply + 1);
   const bool deeper = quiescence_ply < kMaxQuiescencePlies && ply + 1 < kMaxPly;
   // Threatened with a union on the opponent's next move: every move is
@@ -43,8 +43,8 @@ int AlphaBeta::Worker::Quiescence(const Position& pos, int alpha, int beta, int 
   return best;
 }
 
-bool AlphaBeta::Worker::ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut,
-                                   Move& table_move, int& score) const {
+bool SearchWorker::ProbeTable(const Position& pos, int alpha, int beta, int depth, int ply, bool may_cut,
+                              Move& table_move, int& score) const {
   TTEntry e;
   if (!options_.transposition_table || !table_.Probe(pos.hash(), e)) return false;
   table_move = Move::FromRaw(e.move);
@@ -57,7 +57,7 @@ bool AlphaBeta::Worker::ProbeTable(const Position& pos, int alpha, int beta, int
           (e.bound == Bound::kUpper && score <= alpha));
 }
 
-bool AlphaBeta::Worker::NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score) {
+bool SearchWorker::NullMoveCutoff(const Position& pos, int beta, int depth, int ply, int& score) {
   if (!options_.null_move || depth < kNullMoveMinDepth || IsDecisiveScore(beta) || StaticScore(pos, weights_) < beta)
     return false;
   const Position null_position = pos.Apply(Move::Pass());
@@ -71,8 +71,8 @@ bool AlphaBeta::Worker::NullMoveCutoff(const Position& pos, int beta, int depth,
   return true;
 }
 
-bool AlphaBeta::Worker::TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories, int beta,
-                                            int depth, int ply, int& score) {
+bool SearchWorker::TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories, int beta,
+                                       int depth, int ply, int& score) {
   if (!options_.enhanced_transposition_cutoffs || !options_.transposition_table || depth < kEtcMinDepth) return false;
   const Color us = pos.side_to_move();
   for (int i = 0; i < moves.size(); ++i) {
@@ -96,8 +96,8 @@ bool AlphaBeta::Worker::TranspositionCutoff(const Position& pos, const MoveList&
   return false;
 }
 
-bool AlphaBeta::Worker::MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta, int depth,
-                                 int ply) {
+bool SearchWorker::MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta, int depth,
+                            int ply) {
   if (!options_.multi_cut || depth < kMultiCutMinDepth || IsDecisiveScore(beta)) return false;
   const Color us = pos.side_to_move();
   int cuts = 0;
@@ -115,7 +115,7 @@ bool AlphaBeta::Worker::MultiCut(const Position& pos, MoveList& moves, int* keys
   return false;
 }
 
-bool AlphaBeta::Worker::EndsHere(const Position& child, Color mover, int ply, int& score) const {
+bool SearchWorker::EndsHere(const Position& child, Color mover, int ply, int& score) const {
   const Verdict verdict = UnitedVerdict(child, mover, rules_.simultaneous);
   if (verdict.over()) {
     score = verdict.result == Result::kDraw   ? 0
@@ -128,7 +128,7 @@ bool AlphaBeta::Worker::EndsHere(const Position& child, Color mover, int ply, in
   return rules_.max_plies > 0 && root_game_ply_ + ply >= rules_.max_plies;
 }
 
-bool AlphaBeta::Worker::CanUniteNow(const Position& pos) const {
+bool SearchWorker::CanUniteNow(const Position& pos) const {
   const Color us = pos.side_to_move();
   // One move takes a piece from its group (which cannot merge groups) and
   // joins at most four groups around its new square: more than five groups
@@ -142,7 +142,7 @@ bool AlphaBeta::Worker::CanUniteNow(const Position& pos) const {
   return false;
 }
 
-bool AlphaBeta::Worker::IsRepetitionDraw() const {
+bool SearchWorker::IsRepetitionDraw() const {
   // The rules draw at the third occurrence; inside the tree a second one is
   // already a draw, since the side that repeated could repeat again.
   const int top = int(frames_.size()) - 1;
@@ -155,8 +155,8 @@ bool AlphaBeta::Worker::IsRepetitionDraw() const {
   return false;
 }
 
-void AlphaBeta::Worker::OrderMoves(const Position& pos, MoveList& moves, int* keys, int* categories, Move table_move,
-                                   int ply) const {
+void SearchWorker::OrderMoves(const Position& pos, MoveList& moves, int* keys, int* categories, Move table_move,
+                              int ply) const {
   const Color us = pos.side_to_move();
   const bool by_category = options_.realization_probability;
   if (by_category) {
@@ -186,7 +186,7 @@ void AlphaBeta::Worker::OrderMoves(const Position& pos, MoveList& moves, int* ke
   }
 }
 
-void AlphaBeta::Worker::RewardCutoff(Color us, Move move, int depth, int ply, const MoveList& moves, int tried) {
+void SearchWorker::RewardCutoff(Color us, Move move, int depth, int ply, const MoveList& moves, int tried) {
   if (killers_[ply][0] != move) {
     killers_[ply][1] = killers_[ply][0];
     killers_[ply][0] = move;
@@ -211,12 +211,12 @@ void AlphaBeta::Worker::RewardCutoff(Color us, Move move, int depth, int ply, co
       for (int to = 0; to < kNumSquares; ++to) side[from][to] /= 2;
 }
 
-bool AlphaBeta::Worker::OutOfBudget() {
+bool SearchWorker::OutOfBudget() {
   if (stopped_) return true;
   if (!can_stop_) return false;
-  if (owner_.stop_all_.load(std::memory_order_relaxed)) return stopped_ = true;
+  if (stop_all_.load(std::memory_order_relaxed)) return stopped_ = true;
   if (index_ > 0) return false;
-  if (owner_.stop_requested_.load(std::memory_order_relaxed)) return stopped_ = true;
+  if (stop_requested_.load(std::memory_order_relaxed)) return stopped_ = true;
   if (limits_.nodes > 0 && nodes_ >= limits_.nodes) return stopped_ = true;
   if (limits_.seconds > 0 && (nodes_ & (kClockCheckNodes - 1)) == 0 &&
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= limits_.seconds)
@@ -224,7 +224,7 @@ bool AlphaBeta::Worker::OutOfBudget() {
   return false;
 }
 
-void AlphaBeta::Worker::PushFrame(const Position& child, Move move) {
+void SearchWorker::PushFrame(const Position& child, Move move) {
   frames_.push_back({child.hash(), move.is_capture() ? int(frames_.size()) : frames_.back().irreversible});
 }
 

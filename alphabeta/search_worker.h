@@ -1,17 +1,25 @@
 #pragma once
-// The inside of the alpha-beta search (alphabeta/search.cpp: iterative
-// deepening, the root, the negamax; alphabeta/search_node.cpp: quiescence,
-// the cutoffs, move ordering and the per-thread bookkeeping): one thread's
-// Worker and the constants both files use. Included by those two alone.
+// A private header of the alpha-beta search: one thread's SearchWorker
+// (alphabeta/search_worker.cpp: iterative deepening, the root, the negamax;
+// alphabeta/search_node.cpp: quiescence, the cutoffs, move ordering and the
+// per-thread bookkeeping) and the constants both files use. Included by
+// those two and by alphabeta/search.cpp, which runs the workers; below the
+// searcher (alphabeta/search.h), never including it.
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <vector>
 
-#include "alphabeta/search.h"
+#include "alphabeta/move_category.h"
+#include "alphabeta/search_types.h"
+#include "alphabeta/static_eval.h"
+#include "alphabeta/transposition_table.h"
+#include "core/game.h"
 
 namespace loa::ab {
 namespace search_internal {
@@ -152,13 +160,31 @@ inline void PickNext(MoveList& moves, int* keys, int* categories, int i) {
 
 using namespace search_internal;
 
+// What the threads of one searcher share: its settings, its table and the
+// flags that stop them.
+struct SharedSearch {
+  const SearchOptions& options;
+  const EvalWeights& weights;
+  const CategoryModel& categories;
+  TranspositionTable& table;
+  SearchingNow* searching;                  // with threads and abdada, else null
+  const std::atomic<bool>& stop_requested;  // AlphaBeta::Stop was called
+  const std::atomic<bool>& stop_all;        // the main worker ended: the helpers end too
+};
+
 // One thread's search: its killers, history, path and principal variation;
 // the table is the searcher's, shared.
-class AlphaBeta::Worker {
+class SearchWorker {
  public:
-  Worker(int index, AlphaBeta& owner, TranspositionTable& table)
-      : index_(index), owner_(owner), options_(owner.options_), weights_(owner.weights_), table_(table) {
-    const CategoryModel& model = owner.categories_;
+  SearchWorker(int index, const SharedSearch& shared)
+      : index_(index),
+        options_(shared.options),
+        weights_(shared.weights),
+        table_(shared.table),
+        searching_(shared.searching),
+        stop_requested_(shared.stop_requested),
+        stop_all_(shared.stop_all) {
+    const CategoryModel& model = shared.categories;
     for (int c = 0; c < kNumMoveCategories; ++c) {
       const float p = std::clamp(model.probability[c], 1e-6f, 1.0f);
       move_cost_[c] =
@@ -218,6 +244,13 @@ class AlphaBeta::Worker {
   bool TranspositionCutoff(const Position& pos, const MoveList& moves, const int* categories, int beta, int depth,
                            int ply, int& score);
   bool MultiCut(const Position& pos, MoveList& moves, int* keys, int* categories, int beta, int depth, int ply);
+  // Returns the depth (in sixteenths of a ply) at which moves' i-th, m
+  // (ordering key and category given), is searched below a node of depth:
+  // its realization-probability charge, or a ply less the late-move
+  // reductions; nullopt when it is pruned (futile: the node stands too far
+  // below alpha for a quiet move; have_score: a move was searched).
+  std::optional<int> ChildDepth(Move m, int i, int key, int category, int depth, bool pv_node, bool futile,
+                                bool have_score) const;
   int SearchChild(const Position& child, bool first, int alpha, int beta, int depth, int full_depth, int ply,
                   bool child_cut);
   bool EndsHere(const Position& child, Color mover, int ply, int& score) const;
@@ -229,10 +262,12 @@ class AlphaBeta::Worker {
   void PushFrame(const Position& child, Move move);
 
   const int index_;
-  AlphaBeta& owner_;
   const SearchOptions& options_;
   const EvalWeights& weights_;
   TranspositionTable& table_;
+  SearchingNow* const searching_;
+  const std::atomic<bool>& stop_requested_;
+  const std::atomic<bool>& stop_all_;
   int move_cost_[kNumMoveCategories];
   int order_key_[kNumMoveCategories];
   Move killers_[kMaxPly][2];

@@ -7,7 +7,7 @@
 
 #include "alphabeta/search.h"
 #include "play/openings.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "play/spec.h"
 
 namespace loa::app {

@@ -460,10 +460,10 @@ void AddScalingCommand(CLI::App& cli, NetChoice& net_choice, ScalingCommand* c) 
 // naming the option and the setting.
 void ApplySearchSettings(const std::vector<std::string>& list, const char* option, SearchParams* params) {
   std::map<std::string, std::string> settings;
-  for (const std::string& setting : list) {
-    const std::size_t eq = setting.find('=');
-    if (eq == std::string::npos || eq == 0) throw UsageError(std::string(option) + " " + setting + ": not KEY=VALUE");
-    settings[setting.substr(0, eq)] = setting.substr(eq + 1);
+  try {
+    settings = KeyValueMap(list, option);
+  } catch (const ParseError& e) {
+    throw UsageError(e.what());
   }
   MapParamReader reader(settings, option);
   params->Visit(reader);

@@ -17,7 +17,7 @@
 #include "net/cpu_net.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "run/config.h"
 
 namespace loa::app {

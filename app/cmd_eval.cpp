@@ -49,7 +49,7 @@ int RunEval(int argc, char** argv) {
       ->allow_extra_args(false);
   LOAZ_PARSE(cli, argc, argv);
 
-  const train::OpenedRun run = train::OpenRunDirectory(run_dir, overrides, false);
+  const run::OpenedRun run = run::OpenRunDirectory(run_dir, overrides, false);
   train::InstallStopHandlers();
   run::RunContext context(run.config, run.dir);
   run::Logger& log = context.log;

@@ -98,7 +98,7 @@ int RunExam(int argc, char** argv) {
   LOAZ_PARSE(cli, argc, argv);
 
   const run::RunDir dir(c.run);
-  dir.CheckHoldsRun(c.run);
+  dir.CheckHoldsRun("--run ");
   const run::Config config = run::LoadConfig(dir.ConfigPath());
   const std::vector<ExamPosition> set = ExamSet(dir, config.rules, c);
   PrintSet(set);

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
+#include "net/backends.h"
 #include "net/checkpoint.h"
 #include "net/export.h"
 #include "run/checkpoints.h"

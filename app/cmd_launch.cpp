@@ -16,9 +16,9 @@
 #include "app/command.h"
 #include "core/error.h"
 #include "core/file_util.h"
+#include "run/open_run.h"
 #include "run/run_state.h"
 #include "run/slurm.h"
-#include "train/run.h"
 
 namespace loa::app {
 namespace {
@@ -126,8 +126,8 @@ int RunLaunch(int argc, char** argv) {
   }
   // Before anything is written: a run whose jobs still live is not launched twice.
   CheckNoJobsLeft(run::RunDir(run_dir.empty() ? config.RunDirectory() : run_dir));
-  const train::OpenedRun opened = run_dir.empty() ? train::OpenRunFromConfig(config_path, overrides)
-                                                  : train::OpenRunDirectory(run_dir, overrides, true);
+  const run::OpenedRun opened = run_dir.empty() ? run::OpenRunFromConfig(config_path, overrides)
+                                                : run::OpenRunDirectory(run_dir, overrides, true);
   const run::RunDir dir(std::filesystem::absolute(opened.dir.root()).string());
   const run::SlurmScripts scripts = run::MakeSlurmScripts(AsJobsRunIt(opened.config), dir.root(), ThisLoaz());
   std::filesystem::create_directories(dir.ClusterLogDir());

@@ -47,7 +47,7 @@ int RunSelfplay(int argc, char** argv) {
   if (name.find('_') != std::string::npos || name.find('/') != std::string::npos)
     throw Error("--name '" + name + "': must not contain '_' or '/'");
 
-  const train::OpenedRun run = train::OpenRunDirectory(run_dir, overrides, false);
+  const run::OpenedRun run = run::OpenRunDirectory(run_dir, overrides, false);
   train::InstallStopHandlers();
   train::RunParts parts;
   parts.trainer = false;

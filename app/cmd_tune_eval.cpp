@@ -24,7 +24,7 @@
 #include "core/random.h"
 #include "net/net_evaluator.h"
 #include "play/mcts_player.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "play/spec.h"
 
 namespace loa::app {

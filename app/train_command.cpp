@@ -22,8 +22,8 @@ int RunTrainingCommand(int argc, char** argv, const std::string& description, tr
   LOAZ_PARSE(cli, argc, argv);
   if (config_path.empty() == run_dir.empty()) throw UsageError("give either CONFIG or --run DIR (see --help)");
 
-  const train::OpenedRun run = run_dir.empty() ? train::OpenRunFromConfig(config_path, overrides)
-                                               : train::OpenRunDirectory(run_dir, overrides, true);
+  const run::OpenedRun run = run_dir.empty() ? run::OpenRunFromConfig(config_path, overrides)
+                                             : run::OpenRunDirectory(run_dir, overrides, true);
   train::InstallStopHandlers();
   return train::RunTraining(run, parts);
 }

@@ -41,18 +41,14 @@ std::string Rules::ToString() const {
 }
 
 Rules Rules::FromString(std::string_view text) {
-  std::map<std::string, std::string> pairs;
   std::string normalized(text);
   for (char& ch : normalized)
     if (ch == ',') ch = ' ';
   std::istringstream in(normalized);
   const std::string context = "rules '" + Excerpt(text) + "'";
-  for (std::string pair; in >> pair;) {
-    const size_t eq = pair.find('=');
-    if (eq == std::string::npos) throw ParseError(context + ": '" + Excerpt(pair) + "' is not key=value");
-    if (!pairs.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second)
-      throw ParseError(context + ": " + Excerpt(pair.substr(0, eq)) + " is given twice");
-  }
+  std::vector<std::string> settings;
+  for (std::string setting; in >> setting;) settings.push_back(setting);
+  const std::map<std::string, std::string> pairs = KeyValueMap(settings, context);
   Rules rules;
   MapParamReader reader(pairs, context);
   try {

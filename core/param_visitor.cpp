@@ -9,6 +9,23 @@
 #include "core/error.h"
 
 namespace loa {
+
+std::optional<KeyValue> SplitKeyValue(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) return std::nullopt;
+  return KeyValue{text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::map<std::string, std::string> KeyValueMap(const std::vector<std::string>& settings, const std::string& context) {
+  std::map<std::string, std::string> map;
+  for (const std::string& setting : settings) {
+    const std::optional<KeyValue> pair = SplitKeyValue(setting);
+    if (!pair) throw ParseError(context + ": '" + Excerpt(setting) + "' is not key=value");
+    if (!map.emplace(pair->key, pair->value).second)
+      throw ParseError(context + ": " + Excerpt(pair->key) + " is given twice");
+  }
+  return map;
+}
 namespace {
 
 // Parses an integer written plainly or as an integral float ("1e5"); returns

@@ -98,6 +98,20 @@ class TextParamReader : public ParamVisitor {
   [[noreturn]] virtual void Fail(const std::string& key, const std::string& why, bool type_error) const = 0;
 };
 
+// A "key=value" setting split at its first '=' (the value may hold more).
+struct KeyValue {
+  std::string key, value;
+};
+
+// Returns text split at its first '=', or nullopt when it has none or its
+// key is empty.
+std::optional<KeyValue> SplitKeyValue(const std::string& text);
+
+// Returns the map of the "key=value" settings (for MapParamReader); throws
+// ParseError, after context, naming a setting that is not key=value or a
+// key given twice.
+std::map<std::string, std::string> KeyValueMap(const std::vector<std::string>& settings, const std::string& context);
+
 // Reads fields from a map of key -> text (a player spec's pairs, a rules
 // string). Keys no field declares are kept for UnknownKeys().
 class MapParamReader : public TextParamReader {

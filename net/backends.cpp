@@ -6,7 +6,6 @@
 
 #include "core/error.h"
 #include "net/cpu_net.h"
-#include "net/net_evaluator.h"
 #include "net/torch_backend.h"
 
 namespace loa {
@@ -144,6 +143,13 @@ std::unique_ptr<Evaluator> MakeBackendEvaluator(const ChosenBackend& chosen, con
   NetEvaluatorOptions resolved = options;
   resolved.device = chosen.device;
   return FindRow(chosen.name).make(net, resolved);
+}
+
+ExportedNet ReadNetFile(const std::string& path) {
+  if (LooksLikeSafeTensors(path)) return ReadExport(path);
+  const TorchBackend* torch = GetTorchBackend();
+  if (!torch) throw Error(NeedsTorchMessage(path + ": a checkpoint (not an export)"));
+  return torch->read_checkpoint(path);
 }
 
 }  // namespace loa

@@ -13,10 +13,9 @@
 
 #include "mcts/evaluator.h"
 #include "net/export.h"
+#include "net/net_options.h"
 
 namespace loa {
-
-struct NetEvaluatorOptions;
 
 // Where a backend runs and the precisions it takes there, the one `auto`
 // means first ("auto" resolves it further where the processor decides:
@@ -65,5 +64,10 @@ ChosenBackend ChooseBackend(const NetEvaluatorOptions& options);
 // Returns an evaluator of net on the chosen backend (ChooseBackend first).
 std::unique_ptr<Evaluator> MakeBackendEvaluator(const ChosenBackend& chosen, const ExportedNet& net,
                                                 const NetEvaluatorOptions& options);
+
+// Reads a net file of either kind, an export or a checkpoint (through the
+// LibTorch backend, net/torch_backend.h). Throws as ReadExport does, and
+// Error for a checkpoint when no backend is installed.
+ExportedNet ReadNetFile(const std::string& path);
 
 }  // namespace loa

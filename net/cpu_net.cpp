@@ -16,7 +16,7 @@
 #include "mcts/batch_server.h"
 #include "net/calibration.h"
 #include "net/encoder.h"
-#include "net/net_evaluator.h"
+#include "net/net_options.h"
 #include "net/onednn_trunk.h"
 
 namespace loa {

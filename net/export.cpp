@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
-#include "net/torch_backend.h"
 
 namespace loa {
 namespace {
@@ -136,13 +135,6 @@ ExportedNet ParseExport(const std::string& bytes, const std::string& path) {
   net.tensors = std::move(st.tensors);
   CheckTensors(net);
   return net;
-}
-
-ExportedNet ReadNetFile(const std::string& path) {
-  if (LooksLikeSafeTensors(path)) return ReadExport(path);
-  const TorchBackend* torch = GetTorchBackend();
-  if (!torch) throw Error(NeedsTorchMessage(path + ": a checkpoint (not an export)"));
-  return torch->read_checkpoint(path);
 }
 
 ExportedNet AverageNets(const std::vector<ExportedNet>& nets) {

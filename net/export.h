@@ -53,11 +53,6 @@ ExportedNet ReadExport(const std::string& path);
 // The same from the file's bytes; `name` (its path) goes into the messages.
 ExportedNet ParseExport(const std::string& bytes, const std::string& name);
 
-// Reads a net file of either kind, an export or a checkpoint (through the
-// LibTorch backend, net/torch_backend.h). Throws as ReadExport does, and
-// Error for a checkpoint when no backend is installed.
-ExportedNet ReadNetFile(const std::string& path);
-
 // Returns the element-wise mean of nets (stochastic weight averaging, as
 // KataGo exports an average of recent weights): every tensor, batch-norm
 // statistics included, averaged; the step is the newest net's. Throws Error

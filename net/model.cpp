@@ -150,13 +150,6 @@ void CopyWeights(LoaNet& from, LoaNet& to) {
   ForEachPair(to, from, [](torch::Tensor dst, const torch::Tensor& src) { dst.copy_(src); });
 }
 
-bool CanGrowInto(const NetConfig& from, const NetConfig& to) {
-  NetConfig same = to;
-  same.blocks = from.blocks;
-  same.channels = from.channels;
-  return same == from && to.blocks >= from.blocks && to.channels >= from.channels;
-}
-
 void GrowInto(LoaNet& from, LoaNet& to) {
   const NetConfig& small = from->config();
   if (!CanGrowInto(small, to->config()))

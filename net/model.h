@@ -146,10 +146,6 @@ ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
 // architecture, any devices). Not thread-safe with training on either.
 void CopyWeights(LoaNet& from, LoaNet& to);
 
-// Returns whether a net of config `from` grows into one of `to` (GrowInto):
-// the same config but for as many or more blocks and channels.
-bool CanGrowInto(const NetConfig& from, const NetConfig& to);
-
 // Copies `from` into `to`, a net of the same config but for as many or
 // more blocks and channels (CanGrowInto), so that `to` computes
 // what `from` did, in training and in eval mode, and learns from there (a

@@ -124,4 +124,11 @@ NetConfig NetConfig::FromJson(const std::string& text) {
   return config;
 }
 
+bool CanGrowInto(const NetConfig& from, const NetConfig& to) {
+  NetConfig same = to;
+  same.blocks = from.blocks;
+  same.channels = from.channels;
+  return same == from && to.blocks >= from.blocks && to.channels >= from.channels;
+}
+
 }  // namespace loa

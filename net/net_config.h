@@ -78,4 +78,8 @@ struct NetConfig {
   bool operator!=(const NetConfig& o) const { return !(*this == o); }
 };
 
+// Returns whether a net of config `from` grows into one of `to` (GrowInto,
+// net/model.h): the same config but for as many or more blocks and channels.
+bool CanGrowInto(const NetConfig& from, const NetConfig& to);
+
 }  // namespace loa

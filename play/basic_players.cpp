@@ -12,7 +12,7 @@
 #include "core/random.h"
 #include "mcts/search_params.h"
 #include "mcts/time_manager.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 
 namespace loa {
 namespace {

@@ -295,6 +295,7 @@ std::string GtpEngine::Solve(const std::vector<std::string>& words) const {
   if (words.size() > 1) throw CommandError{"loa_solve takes at most the seconds to try"};
   solve::SolveLimits limits;
   limits.seconds = words.empty() ? 10 : ParseInt(words[0], "seconds", 1);
+  limits.nodes = solve_nodes_;
   solve::Solver solver(256);
   const solve::SolveResult r = solver.Solve(game_, limits);
   std::string reply = solve::OutcomeName(r.outcome);

@@ -2,6 +2,7 @@
 // The text protocol of `loaz gtp`: GTP version 2 framing and standard
 // commands, with LOA commands (README, Text protocol).
 
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -26,6 +27,10 @@ class GtpEngine {
 
   // Makes genmove write the player's LastMoveInfo to log (nullptr: off).
   void set_log(std::ostream* log) { log_ = log; }
+
+  // Bounds every loa_solve, besides its seconds, to this many positions (0:
+  // no bound): the fuzz target's, so that no input runs for long.
+  void set_solve_nodes(int64_t nodes) { solve_nodes_ = nodes; }
 
   // Returns whether `quit` was received.
   bool quit() const { return quit_; }
@@ -54,6 +59,7 @@ class GtpEngine {
   Clock clocks_[2];
   bool quit_ = false;
   std::ostream* log_ = nullptr;
+  int64_t solve_nodes_ = 0;
 };
 
 }  // namespace loa

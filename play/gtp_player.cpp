@@ -24,7 +24,7 @@
 #include "core/error.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 
 extern char** environ;
 

@@ -15,7 +15,7 @@
 #include "core/random.h"
 #include "core/record.h"
 #include "play/openings.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 
 namespace loa {
 namespace {

@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "core/param_visitor.h"
 #include "play/mcts_player.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 
 namespace loa {
 namespace {
@@ -88,22 +88,26 @@ std::vector<PlayerKind> DescribePlayerKinds() {
 
 const PlayerLimits& LimitsOf(const PlayerSpec& spec) { return FindKind(spec).limits; }
 
-std::string SpecWithoutLimit(const std::string& text) {
-  const PlayerSpec spec = PlayerSpec::Parse(text);
+std::string SpecWithoutLimit(const PlayerSpec& spec) {
   const std::vector<std::string>& keys = LimitsOf(spec).keys;
   return spec.TextWith(std::set<std::string>(keys.begin(), keys.end()));
 }
 
-std::string SpecWithLimit(const std::string& text, double seconds, int64_t count) {
-  const PlayerSpec spec = PlayerSpec::Parse(text);
+std::string SpecWithoutLimit(const std::string& text) { return SpecWithoutLimit(PlayerSpec::Parse(text)); }
+
+PlayerSpec SpecWithLimit(const PlayerSpec& spec, double seconds, int64_t count) {
   const PlayerLimits& limits = LimitsOf(spec);
-  if (limits.keys.empty() || (seconds <= 0 && count <= 0)) return text;
+  if (limits.keys.empty() || (seconds <= 0 && count <= 0)) return spec;
   std::string limit;
   if (limits.count_key && (count > 0 || !limits.time))
     limit = std::string(limits.count_key) + "=" + std::to_string(count > 0 ? count : 1000);
   else
     limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
-  return spec.TextWith(std::set<std::string>(limits.keys.begin(), limits.keys.end()), limit);
+  return PlayerSpec::Parse(spec.TextWith(std::set<std::string>(limits.keys.begin(), limits.keys.end()), limit));
+}
+
+std::string SpecWithLimit(const std::string& text, double seconds, int64_t count) {
+  return SpecWithLimit(PlayerSpec::Parse(text), seconds, count).text();
 }
 
 }  // namespace loa

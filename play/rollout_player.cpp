@@ -12,7 +12,7 @@
 #include "core/random.h"
 #include "mcts/rollout_evaluator.h"
 #include "play/mcts_player.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 
 namespace loa {
 namespace {

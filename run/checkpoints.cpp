@@ -77,4 +77,19 @@ std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int avera
   return CheckpointsUpTo(dir, last, average, last / 2);
 }
 
+std::string CheckpointName(int64_t step) { return "step " + std::to_string(step); }
+
+std::optional<int64_t> CheckpointStep(const std::string& name) {
+  constexpr char kPrefix[] = "step ";
+  if (name.rfind(kPrefix, 0) != 0 || name.size() == sizeof kPrefix - 1 || name.size() > sizeof kPrefix + 17)
+    return std::nullopt;
+  int64_t step = 0;
+  for (size_t i = sizeof kPrefix - 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    step = step * 10 + (name[i] - '0');
+  }
+  if (CheckpointName(step) != name) return std::nullopt;  // leading zeros
+  return step;
+}
+
 }  // namespace loa::run

@@ -60,4 +60,12 @@ std::vector<int64_t> CheckpointsUpTo(const RunDir& dir, int64_t step, int count,
 // minutes' nets, in a run of few checkpoints).
 std::vector<int64_t> FinalExportSteps(const RunDir& dir, int64_t last, int average);
 
+// Returns the name of checkpoint `step` in results and tables: "step N"
+// (the page names a run's: "RUN step N").
+std::string CheckpointName(int64_t step);
+
+// Returns the step of a name CheckpointName wrote, or nothing for any other
+// name (a ladder player's spec).
+std::optional<int64_t> CheckpointStep(const std::string& name);
+
 }  // namespace loa::run

@@ -175,18 +175,19 @@ void ForEachSection(Config& c, const std::function<void(const char*, const std::
 // Applies one "section.key=value" to the YAML root; the value is parsed as
 // YAML, so "[a, b]" is a list and "3" a number.
 void ApplyOverride(YAML::Node& root, const std::string& text, SourceMap& sources) {
-  const size_t eq = text.find('='), dot = text.find('.');
-  if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || dot + 1 == eq)
+  const std::optional<KeyValue> setting = SplitKeyValue(text);
+  const size_t dot = setting ? setting->key.find('.') : std::string::npos;
+  if (dot == std::string::npos || dot == 0 || dot + 1 == setting->key.size())
     throw ParseError("--set " + text + ": expected section.key=value");
-  const std::string section = text.substr(0, dot), key = text.substr(dot + 1, eq - dot - 1);
+  const std::string section = setting->key.substr(0, dot), key = setting->key.substr(dot + 1);
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(eq + 1));
+    value = YAML::Load(setting->value);
   } catch (const YAML::Exception& e) {
     throw ParseError("--set " + text + ": " + e.msg);
   }
   if (!root[section] || !root[section].IsMap()) root[section] = YAML::Node(YAML::NodeType::Map);
-  root[section][key] = value.IsNull() ? YAML::Node(text.substr(eq + 1)) : value;
+  root[section][key] = value.IsNull() ? YAML::Node(setting->value) : value;
   sources.Override(section + "." + key, text);
 }
 

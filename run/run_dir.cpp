@@ -19,6 +19,8 @@ constexpr char kCheckpointPrefix[] = "ckpt_";
 constexpr char kCheckpointSuffix[] = ".pt";
 constexpr char kHeaderSuffix[] = ".json";
 constexpr char kShardSuffix[] = ".shard";
+constexpr char kRecordInfix[] = "_g";
+constexpr char kRecordSuffix[] = ".txt";
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -33,6 +35,13 @@ int64_t ParseDigits(const std::string& s, size_t begin, size_t end) {
     value = value * 10 + (s[i] - '0');
   }
   return value;
+}
+
+// Returns WRITER_SEQ, the name of shard's files before their ends.
+std::string ShardBase(const ShardName& shard) {
+  char number[32];
+  std::snprintf(number, sizeof number, "_%06" PRId64, shard.seq);
+  return shard.writer + number;
 }
 
 // Returns the file names in dir (none if it does not exist).
@@ -72,10 +81,32 @@ std::vector<std::string> RunDir::WrittenFolders() const {
   return folders;
 }
 
-std::string RunDir::ShardPath(const std::string& writer, int64_t seq) const {
-  char number[32];
-  std::snprintf(number, sizeof number, "_%06" PRId64, seq);
-  return SelfplayDir() + "/" + writer + number + kShardSuffix;
+std::string RunDir::ShardPath(const ShardName& shard) const {
+  return SelfplayDir() + "/" + ShardBase(shard) + kShardSuffix;
+}
+
+std::string RunDir::GameRecordPath(const ShardName& shard, int game) const {
+  return GamesDir() + "/" + ShardBase(shard) + kRecordInfix + std::to_string(game) + kRecordSuffix;
+}
+
+std::optional<ShardName> ShardOfFile(const std::string& name) {
+  std::string base;
+  if (EndsWith(name, kShardSuffix)) {
+    base = name.substr(0, name.size() - std::strlen(kShardSuffix));
+  } else if (EndsWith(name, kRecordSuffix)) {
+    const size_t game = name.rfind(kRecordInfix);
+    if (game == std::string::npos ||
+        ParseDigits(name, game + std::strlen(kRecordInfix), name.size() - std::strlen(kRecordSuffix)) < 0)
+      return std::nullopt;
+    base = name.substr(0, game);
+  } else {
+    return std::nullopt;
+  }
+  const size_t cut = base.rfind('_');
+  if (cut == std::string::npos || cut == 0) return std::nullopt;
+  const int64_t seq = ParseDigits(base, cut + 1, base.size());
+  if (seq < 0) return std::nullopt;
+  return ShardName{base.substr(0, cut), seq};
 }
 
 void RunDir::Create() const {
@@ -116,8 +147,8 @@ std::vector<ShardFile> RunDir::ListShards() const {
     std::error_code error;
     const auto time = entry.last_write_time(error);
     if (error) continue;  // removed meanwhile
-    shards.push_back(
-        {name, int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count())});
+    shards.push_back({name, entry.path().string(),
+                      int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count())});
   }
   std::sort(shards.begin(), shards.end(), [](const ShardFile& a, const ShardFile& b) {
     return a.mtime_ns != b.mtime_ns ? a.mtime_ns < b.mtime_ns : a.name < b.name;
@@ -127,12 +158,10 @@ std::vector<ShardFile> RunDir::ListShards() const {
 
 int64_t RunDir::NextShardSeq(const std::string& writer) const {
   int64_t next = 0;
-  const std::string prefix = writer + "_", suffix = kShardSuffix;
   for (const auto& entry : Entries(SelfplayDir())) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) != 0 || !EndsWith(name, suffix)) continue;
-    const int64_t seq = ParseDigits(name, prefix.size(), name.size() - suffix.size());
-    if (seq >= 0) next = std::max(next, seq + 1);
+    const std::optional<ShardName> shard = ShardOfFile(name);
+    if (shard && shard->writer == writer && EndsWith(name, kShardSuffix)) next = std::max(next, shard->seq + 1);
   }
   return next;
 }

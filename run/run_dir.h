@@ -7,7 +7,7 @@
 //   checkpoints/     ckpt_STEP.pt (zero-padded step, so names sort) and its
 //                    header ckpt_STEP.json (run/checkpoints.h)
 //   selfplay/        replay shards WRITER_SEQ.shard
-//   games/           game records WRITER_SEQ_GAME.txt
+//   games/           game records WRITER_SEQ_gK.txt (K: the game in its shard)
 //   workers/         one heartbeat a self-play process, NAME.json (run/workers.h)
 //   trainer.json     the trainer's heartbeat (run/workers.h)
 //   eval/            matches.jsonl, ratings.txt and .json, games/ (match records)
@@ -20,14 +20,31 @@
 // Every name of a file or folder of a run is spelled here and only here.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace loa::run {
 
+// A self-play shard: its writer (a process's worker, "main-w0") and its
+// sequence number. Its file is selfplay/WRITER_SEQ.shard (SEQ of six digits
+// or more), the records of its games games/WRITER_SEQ_gK.txt.
+struct ShardName {
+  std::string writer;
+  int64_t seq = 0;
+  bool operator<(const ShardName& o) const { return writer != o.writer ? writer < o.writer : seq < o.seq; }
+  bool operator==(const ShardName& o) const { return writer == o.writer && seq == o.seq; }
+};
+
+// Returns the shard a file of selfplay/ or games/ belongs to, from its name
+// ("main-w0_000012.shard", "main-w0_000012_g3.txt"), or nullopt for any
+// other name (a temporary file of a write cut short among them).
+std::optional<ShardName> ShardOfFile(const std::string& file_name);
+
 // A shard file as listed in the selfplay folder.
 struct ShardFile {
   std::string name;      // file name, e.g. "main-w0_000012.shard"
+  std::string path;      // selfplay/NAME under the run's root
   int64_t mtime_ns = 0;  // modification time, the order of the window
 };
 
@@ -70,8 +87,10 @@ class RunDir {
   std::string EvalMatchDir(const std::string& pair) const { return EvalGamesDir() + "/" + pair; }
   // Returns workers/NAME.json, the heartbeat of self-play process NAME.
   std::string WorkerPath(const std::string& name) const { return WorkersDir() + "/" + name + ".json"; }
-  // Returns games/NAME, a self-play game record.
+  // Returns games/NAME, the self-play game record of that file name.
   std::string GameRecordPath(const std::string& name) const { return GamesDir() + "/" + name; }
+  // Returns games/WRITER_SEQ_gK.txt, the record of game K of shard.
+  std::string GameRecordPath(const ShardName& shard, int game) const;
 
   // Returns whether path names a run's export (a folder's net.safetensors).
   static bool IsExportPath(const std::string& path);
@@ -86,7 +105,9 @@ class RunDir {
   // restart removes: the root and its folders, and each match's records.
   std::vector<std::string> WrittenFolders() const;
   // Returns selfplay/WRITER_SEQ.shard.
-  std::string ShardPath(const std::string& writer, int64_t seq) const;
+  std::string ShardPath(const ShardName& shard) const;
+  // Returns selfplay/NAME, the shard file of that name.
+  std::string ShardFilePath(const std::string& name) const { return SelfplayDir() + "/" + name; }
 
   // Creates the root and every subfolder; throws IoError naming a folder
   // that cannot be created.

@@ -11,7 +11,7 @@
 #include "core/notation.h"
 #include "core/param_visitor.h"
 #include "mcts/cached_evaluator.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "play/spec.h"
 
 namespace loa::serve {

@@ -17,7 +17,7 @@
 #include "core/game.h"
 #include "mcts/evaluator.h"
 #include "play/player.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "play/spec.h"
 
 namespace loa::serve {

@@ -12,6 +12,7 @@
 #include "core/record.h"
 #include "net/torch_backend.h"
 #include "play/spec.h"
+#include "run/checkpoints.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
 #include "run/run_state.h"
@@ -23,9 +24,9 @@ namespace loa::serve {
 
 namespace fs = std::filesystem;
 
-class WebServer::Impl::MetricsReadSlot {
+class ServerImpl::MetricsReadSlot {
  public:
-  explicit MetricsReadSlot(Impl& server) : server_(server) {
+  explicit MetricsReadSlot(ServerImpl& server) : server_(server) {
     std::unique_lock<std::mutex> lock(server_.metrics_mutex);
     server_.metrics_freed.wait(lock, [&] { return server_.metrics_reads < kMaxMetricsReads; });
     ++server_.metrics_reads;
@@ -40,7 +41,7 @@ class WebServer::Impl::MetricsReadSlot {
   }
 
  private:
-  Impl& server_;
+  ServerImpl& server_;
 };
 
 namespace {
@@ -53,14 +54,14 @@ std::string UnderPublicName(const RunView& run, const std::string& line) {
 
 }  // namespace
 
-const RunView& WebServer::Impl::RunAt(const std::string& index) const {
+const RunView& ServerImpl::RunAt(const std::string& index) const {
   const size_t i = std::stoul(index);  // the route's pattern allows digits only
   if (i >= runs.size())
     throw BadRequest{"no run " + index + " (this server shows " + std::to_string(runs.size()) + ")"};
   return runs[i];
 }
 
-json WebServer::Impl::RunGames(const RunView& run) const {
+json ServerImpl::RunGames(const RunView& run) const {
   static const std::regex record_pattern("[A-Za-z0-9_.-]+\\.txt");
   json games = json::array();
   const run::RunDir dir(run.dir);
@@ -78,7 +79,7 @@ json WebServer::Impl::RunGames(const RunView& run) const {
   return games;
 }
 
-json WebServer::Impl::RunGame(const RunView& run, const std::string& name) const {
+json ServerImpl::RunGame(const RunView& run, const std::string& name) const {
   // Only a record the listing offers: the name never becomes a path by itself.
   bool listed = false;
   for (const json& game : RunGames(run)) listed = listed || game["name"] == name;
@@ -110,7 +111,7 @@ json WebServer::Impl::RunGame(const RunView& run, const std::string& name) const
           {"reason", ReasonName(game.reason())}};
 }
 
-json WebServer::Impl::RunMetrics(const RunView& run, const std::string& since, const std::string& file) {
+json ServerImpl::RunMetrics(const RunView& run, const std::string& since, const std::string& file) {
   if (since.size() > 18 || since.find_first_not_of("0123456789") != std::string::npos)
     throw BadRequest{"'since' must be a byte offset (the 'next' of the last reply)"};
   if (file.size() > 48 || file.find_first_not_of("0123456789:") != std::string::npos)
@@ -132,13 +133,13 @@ json WebServer::Impl::RunMetrics(const RunView& run, const std::string& since, c
               {"more", piece.more}, {"reset", piece.reset}, {"file", piece.file}};
 }
 
-json WebServer::Impl::RunMetricsOf(const httplib::Request& request) {
+json ServerImpl::RunMetricsOf(const httplib::Request& request) {
   // From ?since= (the "next" of the last reply) on: a page appends what is
   // new instead of reading the run again.
   return RunMetrics(RunAt(request.matches[1]), request.get_param_value("since"), request.get_param_value("file"));
 }
 
-json WebServer::Impl::RunRatings(const httplib::Request& request) {
+json ServerImpl::RunRatings(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
   const std::string path = run::RunDir(run.dir).RatingsPath();
   std::string damage;
@@ -157,7 +158,7 @@ json WebServer::Impl::RunRatings(const httplib::Request& request) {
   return reply;
 }
 
-json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
+json ServerImpl::RunCheckpoints(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
   const run::RunDir dir(run.dir);
   // A checkpoint plays only where LibTorch is (loaz-torch serve); the run's
@@ -165,14 +166,14 @@ json WebServer::Impl::RunCheckpoints(const httplib::Request& request) {
   const bool playable = GetTorchBackend() != nullptr;
   json list = json::array();
   for (int64_t step : dir.ListCheckpoints())
-    list.push_back({{"step", step}, {"player", run.name + " step " + std::to_string(step)}});
+    list.push_back({{"step", step}, {"player", run.name + " " + run::CheckpointName(step)}});
   json export_player = nullptr;
   for (const NamedPlayer& player : players)
     if (player.spec.GetString("net", "") == dir.ExportPath()) export_player = player.name;
   return json{{"run", run.name}, {"checkpoints", list}, {"playable", playable}, {"export_player", export_player}};
 }
 
-json WebServer::Impl::RunWorkers(const httplib::Request& request) {
+json ServerImpl::RunWorkers(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
   const run::RunDir dir(run.dir);
   const double now = run::UnixNow();
@@ -189,12 +190,12 @@ json WebServer::Impl::RunWorkers(const httplib::Request& request) {
   return json{{"run", run.name}, {"trainer", trainer}, {"workers", workers}, {"damaged", damaged}};
 }
 
-json WebServer::Impl::RunGameList(const httplib::Request& request) {
+json ServerImpl::RunGameList(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
   return json{{"run", run.name}, {"games", RunGames(run)}};
 }
 
-json WebServer::Impl::RunGameOf(const httplib::Request& request) {
+json ServerImpl::RunGameOf(const httplib::Request& request) {
   return RunGame(RunAt(request.matches[1]), request.get_param_value("name"));
 }
 

@@ -8,14 +8,15 @@
 #include "core/error.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "play/spec.h"
+#include "serve/server.h"
 #include "serve/server_impl.h"
 #include "solve/dfpn.h"
 
 namespace loa::serve {
 
-SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
+SearchRequest ServerImpl::ParseSearch(const json& body, bool analyse) {
   SearchRequest r;
   r.game = GameOf(body);
   r.analyse = analyse;
@@ -40,20 +41,20 @@ SearchRequest WebServer::Impl::ParseSearch(const json& body, bool analyse) {
                      std::to_string(size)};
   // An analysis searches until stopped or its bounds: the spec's own limit
   // does not end it.
-  r.spec = analyse ? spec : PlayerSpec::Parse(SpecWithLimit(spec.text(), r.seconds, r.playouts));
-  r.name = PublicName(r.spec.text());
+  r.spec = analyse ? spec : SpecWithLimit(spec, r.seconds, r.playouts);
+  r.name = PublicName(r.spec);
   r.limits = LimitsOf(r.spec);
   return r;
 }
 
-std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& request) {
+std::unique_ptr<SearchPool::Lease> ServerImpl::Begin(const SearchRequest& request) {
   try {
     // A request that sets its own bounds (an analysis, a move with seconds
     // or playouts) takes the tab's player of this kind, net and settings
     // whatever its limit, so that a move asked for after an analysis (or an
     // analysis after a move) keeps the tree.
     const std::string spec = request.spec.text();
-    const std::string base = SpecWithoutLimit(spec);
+    const std::string base = SpecWithoutLimit(request.spec);
     const std::shared_ptr<Evaluator> evaluator = request.evaluator;
     return searches->Acquire(
         request.client, spec, [&] { return MakePlayer(spec, evaluator); },
@@ -67,7 +68,7 @@ std::unique_ptr<SearchPool::Lease> WebServer::Impl::Begin(const SearchRequest& r
   }
 }
 
-json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
+json ServerImpl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
   Player& player = lease.player();
   const uint64_t hits_before = CacheHits(request.evaluator.get());
   // An analysis without a limit runs until stopped, within the bounds of
@@ -95,9 +96,9 @@ json WebServer::Impl::Finish(SearchRequest& request, SearchPool::Lease& lease) {
 // {"analysis": ...} every kStreamPeriod, then the reply with "done": true.
 // The search runs on a thread of its own while the HTTP worker writes; a
 // write that fails (the tab went away) stops it.
-class WebServer::Impl::StreamedSearch {
+class ServerImpl::StreamedSearch {
  public:
-  StreamedSearch(WebServer::Impl& server, SearchRequest request, std::unique_ptr<SearchPool::Lease> lease)
+  StreamedSearch(ServerImpl& server, SearchRequest request, std::unique_ptr<SearchPool::Lease> lease)
       : server_(server), request_(std::move(request)), lease_(std::move(lease)) {}
   ~StreamedSearch() { End(); }
 
@@ -144,7 +145,7 @@ class WebServer::Impl::StreamedSearch {
   }
 
  private:
-  WebServer::Impl& server_;
+  ServerImpl& server_;
   SearchRequest request_;
   std::unique_ptr<SearchPool::Lease> lease_;
   std::thread thread_;
@@ -154,7 +155,7 @@ class WebServer::Impl::StreamedSearch {
   std::string reply_;
 };
 
-void WebServer::Impl::Search(const httplib::Request& http_request, httplib::Response& response, bool analyse) {
+void ServerImpl::Search(const httplib::Request& http_request, httplib::Response& response, bool analyse) {
   const json body = ParseBody(http_request);
   SearchRequest request = ParseSearch(body, analyse);
   const auto stream = body.find("stream");
@@ -173,15 +174,15 @@ void WebServer::Impl::Search(const httplib::Request& http_request, httplib::Resp
       [job](bool) { job->End(); });
 }
 
-void WebServer::Impl::Genmove(const httplib::Request& request, httplib::Response& response) {
+void ServerImpl::Genmove(const httplib::Request& request, httplib::Response& response) {
   Search(request, response, false);
 }
 
-void WebServer::Impl::Analyse(const httplib::Request& request, httplib::Response& response) {
+void ServerImpl::Analyse(const httplib::Request& request, httplib::Response& response) {
   Search(request, response, true);
 }
 
-json WebServer::Impl::Solve(const httplib::Request& request) {
+json ServerImpl::Solve(const httplib::Request& request) {
   const json body = ParseBody(request);
   const Game game = GameOf(body);
   solve::SolveLimits limits;
@@ -201,7 +202,7 @@ json WebServer::Impl::Solve(const httplib::Request& request) {
               {"seconds", r.seconds}};
 }
 
-json WebServer::Impl::StopSearch(const httplib::Request& request) {
+json ServerImpl::StopSearch(const httplib::Request& request) {
   const std::string client = StringField(ParseBody(request), "client");
   if (client.empty()) throw BadRequest{"'client' names the tab whose search stops"};
   return json{{"stopped", searches->Stop(client)}};

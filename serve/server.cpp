@@ -27,6 +27,7 @@
 #include "play/mcts_player.h"
 #include "play/player.h"
 #include "play/spec.h"
+#include "run/checkpoints.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
 #include "run/workers.h"
@@ -52,8 +53,10 @@ constexpr PageFile kPageFiles[] = {
 
 }  // namespace
 
-std::string PublicName(const std::string& spec) {
-  return PlayerSpec::Parse(spec).TextMapped([](const std::string& key, const std::string& value) {
+std::string PublicName(const std::string& spec) { return PublicName(PlayerSpec::Parse(spec)); }
+
+std::string PublicName(const PlayerSpec& spec) {
+  return spec.TextMapped([](const std::string& key, const std::string& value) {
     // An external engine shows its program's name, never its arguments.
     if (key == "cmd") return fs::path(value.substr(0, value.find(' '))).filename().string();
     const fs::path path(value);
@@ -76,7 +79,7 @@ std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   return players;
 }
 
-WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
+ServerImpl::ServerImpl(ServeOptions o) : options(std::move(o)) {
   for (const std::string& dir : options.runs) {
     run::RunDir(dir).CheckHoldsRun("--run ");
     std::string name = fs::path(dir).lexically_normal().filename().string();
@@ -89,10 +92,12 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
     std::shared_ptr<Evaluator> evaluator = MakeSharedEvaluator(spec);
     MakePlayer(spec, evaluator);
     // Two specs of one public name (two runs' folders alike) are told apart.
-    std::string name = PublicName(spec);
+    const PlayerSpec parsed = PlayerSpec::Parse(spec);
+    const std::string public_name = PublicName(parsed);
+    std::string name = public_name;
     for (int n = 2; std::any_of(players.begin(), players.end(), [&](const auto& p) { return p.name == name; }); ++n)
-      name = PublicName(spec) + " #" + std::to_string(n);
-    players.push_back({name, PlayerSpec::Parse(spec), std::move(evaluator)});
+      name = public_name + " #" + std::to_string(n);
+    players.push_back({name, parsed, std::move(evaluator)});
   }
   const int processors = int(std::max(1u, std::thread::hardware_concurrency()));
   const int max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
@@ -128,7 +133,7 @@ WebServer::Impl::Impl(ServeOptions o) : options(std::move(o)) {
   Routes();
 }
 
-bool WebServer::Impl::HostAllowed(const std::string& host) const {
+bool ServerImpl::HostAllowed(const std::string& host) const {
   const bool loopback = options.host == "127.0.0.1" || options.host == "localhost" || options.host == "::1";
   if (!loopback) return true;  // served to a network on purpose: the Origin check remains
   const std::string suffix = ":" + std::to_string(port.load());
@@ -137,7 +142,7 @@ bool WebServer::Impl::HostAllowed(const std::string& host) const {
   return false;
 }
 
-std::pair<PlayerSpec, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(const std::string& name) {
+std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std::string& name) {
   for (const NamedPlayer& player : players)
     if (player.name == name) return {player.spec, player.evaluator};
   // "RUN step N": a checkpoint of a run given on the command line. Parsed by
@@ -146,14 +151,15 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(cons
     throw BadRequest{"player name of " + std::to_string(name.size()) + " characters; at most " +
                      std::to_string(kMaxPlayerName)};
   const std::size_t step_at = name.rfind(" step ");
-  const std::string digits = step_at == std::string::npos ? "" : name.substr(step_at + 6);
-  if (step_at != std::string::npos && step_at > 0 && !digits.empty() && digits.size() <= 12 &&
-      digits.find_first_not_of("0123456789") == std::string::npos) {
+  const std::optional<int64_t> step =
+      step_at == std::string::npos || step_at == 0 ? std::nullopt : run::CheckpointStep(name.substr(step_at + 1));
+  if (step) {
     const std::string run_name = name.substr(0, step_at);
     for (const RunView& run : runs) {
       if (run.name != run_name) continue;
-      const std::string path = run::RunDir(run.dir).CheckpointPath(std::stoll(digits));
-      if (!fs::is_regular_file(path)) throw BadRequest{"run " + run.name + " has no checkpoint of step " + digits};
+      const std::string path = run::RunDir(run.dir).CheckpointPath(*step);
+      if (!fs::is_regular_file(path))
+        throw BadRequest{"run " + run.name + " has no checkpoint of " + run::CheckpointName(*step)};
       const std::string spec = NetPlayerSpec(path, 400);
       std::lock_guard<std::mutex> lock(checkpoints_mutex);
       auto& kept = checkpoint_evaluators;
@@ -183,32 +189,32 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> WebServer::Impl::PlayerOf(cons
                    ") or a run's checkpoint ('RUN step N'); a spec or a path in a request is refused"};
 }
 
-void WebServer::Impl::Routes() {
+void ServerImpl::Routes() {
   // The endpoints, one row each: method, path (a pattern for the runs'), and
   // the handler, which returns its reply or (a search that streams) writes it.
   // A new endpoint is a row here and its handler beside its kind.
   struct Route {
     const char* method;
     const char* path;
-    json (WebServer::Impl::*reply)(const httplib::Request&);
-    void (WebServer::Impl::*write)(const httplib::Request&, httplib::Response&);
+    json (ServerImpl::*reply)(const httplib::Request&);
+    void (ServerImpl::*write)(const httplib::Request&, httplib::Response&);
   };
 
   static const Route kRoutes[] = {
-      {"GET", "/api/info", &Impl::Info, nullptr},
-      {"POST", "/api/position", &Impl::Position, nullptr},
-      {"POST", "/api/genmove", nullptr, &Impl::Genmove},
-      {"POST", "/api/analyse", nullptr, &Impl::Analyse},
-      {"POST", "/api/stop", &Impl::StopSearch, nullptr},
-      {"POST", "/api/solve", &Impl::Solve, nullptr},
-      {"POST", "/api/record/read", &Impl::ReadRecordText, nullptr},
-      {"POST", "/api/record/write", &Impl::WriteRecordText, nullptr},
-      {"GET", R"(/api/runs/(\d{1,6})/metrics)", &Impl::RunMetricsOf, nullptr},
-      {"GET", R"(/api/runs/(\d{1,6})/ratings)", &Impl::RunRatings, nullptr},
-      {"GET", R"(/api/runs/(\d{1,6})/checkpoints)", &Impl::RunCheckpoints, nullptr},
-      {"GET", R"(/api/runs/(\d{1,6})/workers)", &Impl::RunWorkers, nullptr},
-      {"GET", R"(/api/runs/(\d{1,6})/games)", &Impl::RunGameList, nullptr},
-      {"GET", R"(/api/runs/(\d{1,6})/game)", &Impl::RunGameOf, nullptr},
+      {"GET", "/api/info", &ServerImpl::Info, nullptr},
+      {"POST", "/api/position", &ServerImpl::Position, nullptr},
+      {"POST", "/api/genmove", nullptr, &ServerImpl::Genmove},
+      {"POST", "/api/analyse", nullptr, &ServerImpl::Analyse},
+      {"POST", "/api/stop", &ServerImpl::StopSearch, nullptr},
+      {"POST", "/api/solve", &ServerImpl::Solve, nullptr},
+      {"POST", "/api/record/read", &ServerImpl::ReadRecordText, nullptr},
+      {"POST", "/api/record/write", &ServerImpl::WriteRecordText, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/metrics)", &ServerImpl::RunMetricsOf, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/ratings)", &ServerImpl::RunRatings, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/checkpoints)", &ServerImpl::RunCheckpoints, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/workers)", &ServerImpl::RunWorkers, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/games)", &ServerImpl::RunGameList, nullptr},
+      {"GET", R"(/api/runs/(\d{1,6})/game)", &ServerImpl::RunGameOf, nullptr},
   };
 
   const std::string& web = options.web_dir;
@@ -230,7 +236,7 @@ void WebServer::Impl::Routes() {
   http.set_error_handler(AnswerUnrouted);
 }
 
-json WebServer::Impl::Info(const httplib::Request&) {
+json ServerImpl::Info(const httplib::Request&) {
   json run_list = json::array();
   for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
   json names = json::array();
@@ -248,9 +254,9 @@ json WebServer::Impl::Info(const httplib::Request&) {
               {"resident_bytes", ResidentBytes()}};
 }
 
-json WebServer::Impl::Position(const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); }
+json ServerImpl::Position(const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); }
 
-json WebServer::Impl::ReadRecordText(const httplib::Request& request) {
+json ServerImpl::ReadRecordText(const httplib::Request& request) {
   const std::string text = StringField(ParseBody(request), "text");
   try {
     const Record record = ParseRecord(text, "record");
@@ -267,7 +273,7 @@ json WebServer::Impl::ReadRecordText(const httplib::Request& request) {
   }
 }
 
-json WebServer::Impl::WriteRecordText(const httplib::Request& request) {
+json ServerImpl::WriteRecordText(const httplib::Request& request) {
   const json body = ParseBody(request);
   const Game game = GameOf(body);
   Tags tags = {{"Event", "loaz serve"}};
@@ -277,7 +283,7 @@ json WebServer::Impl::WriteRecordText(const httplib::Request& request) {
   return json{{"text", FormatRecord(game, tags)}};
 }
 
-WebServer::WebServer(ServeOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+WebServer::WebServer(ServeOptions options) : impl_(std::make_unique<ServerImpl>(std::move(options))) {}
 
 WebServer::~WebServer() { Stop(); }
 

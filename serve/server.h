@@ -10,21 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "play/spec.h"
+#include "serve/serve_options.h"
+
 namespace loa::serve {
 
-// What the server serves.
-struct ServeOptions {
-  std::string host = "127.0.0.1";
-  int port = 8080;                   // 0: an ephemeral port (Bind returns it)
-  std::vector<std::string> players;  // player specs, each its own name
-  std::vector<std::string> runs;     // run directories
-  std::string web_dir;               // the page's files (index.html, style.css, board/play/runs/app.js)
-  std::string chart_js;              // Chart.js, served as /vendor/chart.js
-  // Searches (moves asked for) that run at once; those beyond wait in a
-  // queue of twice as many, and any beyond that are answered 503 at once.
-  // 0: one per processor, at most 8.
-  int max_searches = 0;
-};
+struct ServerImpl;  // its state and handlers (serve/server_impl.h)
 
 // Returns the name the page and the API show for a player spec: the spec
 // with every file path in it replaced by a short name (a run's export by
@@ -32,6 +23,7 @@ struct ServeOptions {
 // server's file system: "mcts:net=runs/quick/net.safetensors,playouts=400"
 // is "mcts:net=quick,playouts=400".
 std::string PublicName(const std::string& spec);
+std::string PublicName(const PlayerSpec& spec);
 
 // The players a server offers when none are given: each run's export
 // (RUN/net.safetensors) at 400 playouts, the shipped net (nets/) at 1 s a
@@ -61,8 +53,7 @@ class WebServer {
   void Stop();
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<ServerImpl> impl_;
 };
 
 }  // namespace loa::serve

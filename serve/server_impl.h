@@ -13,11 +13,11 @@
 
 #include "serve/request.h"
 #include "serve/search_pool.h"
-#include "serve/server.h"
+#include "serve/serve_options.h"
 
 namespace loa::serve {
 
-struct WebServer::Impl {
+struct ServerImpl {
   ServeOptions options;
   std::vector<NamedPlayer> players;
   std::vector<RunView> runs;
@@ -29,7 +29,7 @@ struct WebServer::Impl {
   std::mutex checkpoints_mutex;
   std::vector<std::pair<std::string, std::shared_ptr<Evaluator>>> checkpoint_evaluators;
 
-  explicit Impl(ServeOptions o);
+  explicit ServerImpl(ServeOptions o);
   // Registers the pages and the endpoints of kRoutes (server.cpp).
   void Routes();
 

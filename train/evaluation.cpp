@@ -51,21 +51,6 @@ int GamesPlayed(const std::vector<MatchRecord>& records, const std::string& a, c
 
 }  // namespace
 
-std::string CheckpointName(int64_t step) { return "step " + std::to_string(step); }
-
-std::optional<int64_t> CheckpointStep(const std::string& name) {
-  constexpr char kPrefix[] = "step ";
-  if (name.rfind(kPrefix, 0) != 0 || name.size() == sizeof kPrefix - 1 || name.size() > sizeof kPrefix + 17)
-    return std::nullopt;
-  int64_t step = 0;
-  for (size_t i = sizeof kPrefix - 1; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return std::nullopt;
-    step = step * 10 + (name[i] - '0');
-  }
-  if (CheckpointName(step) != name) return std::nullopt;  // leading zeros
-  return step;
-}
-
 EvalSide CheckpointSide(const std::string& name, const std::string& path, const run::Config& config) {
   SearchParams params = EngineSearchParams(config.mcts);
   SearchLimits limits;
@@ -112,7 +97,7 @@ std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run, std::string* d
       continue;
     }
     const auto hours = j.find("hours");
-    if (hours != j.end() && hours->is_number() && CheckpointStep(r.a)) r.hours = hours->get<double>();
+    if (hours != j.end() && hours->is_number() && run::CheckpointStep(r.a)) r.hours = hours->get<double>();
     records.push_back(r);
   }
   if (damage && skipped > 0)
@@ -151,16 +136,6 @@ double EvalPauseSeconds(double seconds, int threads, int cores, double max_share
   cores = std::max(1, cores);
   const double used = double(std::clamp(threads, 1, cores)) / cores;
   return std::max(0.0, seconds * (used / max_share - 1));
-}
-
-void CheckPlayerSpecs(const run::Config& config) {
-  for (const std::string& spec : config.eval.opponents) {
-    try {
-      MakePlayer(spec);
-    } catch (const Error& e) {
-      throw Error(std::string("eval.opponents: ") + e.what());
-    }
-  }
 }
 
 std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0]; }
@@ -238,7 +213,7 @@ void CheckpointRater::EnsureLadder(int games, double hours) {
 
 bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   if (games <= 0) games = config_.eval.games;
-  const std::string name = CheckpointName(step);
+  const std::string name = run::CheckpointName(step);
   ReadCheckpointInfo(run_.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
   const EvalSide side = CheckpointSide(name, run_.CheckpointPath(step), config_);
   const size_t matches_before = ReadMatchRecords(run_).size();
@@ -246,7 +221,7 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   std::optional<int64_t> best;
   if (config_.eval.previous_best) {
     for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor())) {
-      const std::optional<int64_t> other = CheckpointStep(r.name);
+      const std::optional<int64_t> other = run::CheckpointStep(r.name);
       if (!other || *other >= step || !std::filesystem::exists(run_.CheckpointPath(*other))) continue;
       try {
         ReadCheckpointInfo(run_.CheckpointPath(*other));
@@ -259,8 +234,8 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   }
   for (const std::string& opponent : config_.eval.opponents)
     if (!PlayAndRecord(side, LadderSide(opponent), games, step, hours)) return false;
-  if (best && !PlayAndRecord(side, CheckpointSide(CheckpointName(*best), run_.CheckpointPath(*best), config_), games,
-                             step, hours))
+  if (best && !PlayAndRecord(side, CheckpointSide(run::CheckpointName(*best), run_.CheckpointPath(*best), config_),
+                             games, step, hours))
     return false;
   if (ReadMatchRecords(run_).size() == matches_before) return true;  // nothing lacked: nothing new to rate
   WriteRatings();

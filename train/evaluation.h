@@ -12,6 +12,7 @@
 
 #include "play/match.h"
 #include "play/ratings.h"
+#include "run/checkpoints.h"
 #include "run/config.h"
 #include "run/run_context.h"
 #include "run/run_dir.h"
@@ -24,13 +25,6 @@ struct MatchRecord {
   int wins = 0, draws = 0, losses = 0;
   double hours = -1;  // a checkpoint's run time (-1: a ladder match, or not recorded)
 };
-
-// Returns the name of checkpoint `step` in results and tables: "step N".
-std::string CheckpointName(int64_t step);
-
-// Returns the step of a name CheckpointName wrote, or nothing for any other
-// name (a ladder player's spec).
-std::optional<int64_t> CheckpointStep(const std::string& name);
 
 // One side of an evaluation match: its name in the run's ratings ("step N"
 // or a ladder player's spec), the text matches.jsonl records for it, and
@@ -56,11 +50,6 @@ std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run, std::string* d
 // The ratings of every player in records, anchored at `anchor` (Elo 0; the
 // first player when it does not occur), best first.
 std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor);
-
-// Builds every player the config names (eval.opponents) once, so that a bad
-// spec fails when the run starts, not hours later; throws Error naming the
-// key and the spec.
-void CheckPlayerSpecs(const run::Config& config);
 
 // Seconds the evaluation in a training run waits after a round that took
 // `seconds` playing `threads` games at once on a machine of `cores`, so that

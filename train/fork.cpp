@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/param_visitor.h"
 #include "net/checkpoint.h"
 #include "net/model.h"
 #include "run/config.h"
@@ -53,8 +55,8 @@ std::string Joined(const std::vector<std::string>& lines) {
 // checks them, but for a net that grows (net.blocks, net.channels).
 run::Config ForkConfig(const std::string& from, const run::RunDir& source, const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) {
-    const std::string key = o.substr(0, o.find('='));
-    if (key == "run.name" || key == "run.directory")
+    const std::optional<KeyValue> setting = SplitKeyValue(o);
+    if (setting && (setting->key == "run.name" || setting->key == "run.directory"))
       throw Error("--set " + o + ": a fork's name and folder are --to's");
   }
   const run::Config saved = run::LoadConfig(source.ConfigPath());
@@ -99,13 +101,13 @@ std::vector<run::ShardFile> ShardsSeen(const run::RunDir& source, const Checkpoi
   if (counter == info.state.counters.end()) {
     const auto written = fs::last_write_time(checkpoint);
     for (const run::ShardFile& f : all)
-      if (fs::last_write_time(source.SelfplayDir() + "/" + f.name) <= written) seen.push_back(f);
+      if (fs::last_write_time(f.path) <= written) seen.push_back(f);
     return seen;
   }
   int64_t games = 0;
   for (const run::ShardFile& f : all) {
     if (games >= counter->second) break;
-    games += ReadShardCounts(source.SelfplayDir() + "/" + f.name).games;
+    games += ReadShardCounts(f.path).games;
     seen.push_back(f);
   }
   return seen;
@@ -151,19 +153,18 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
     }
     WriteMissingCheckpointHeaders(fork, nullptr);
     // Replay shards and their game records.
-    std::set<std::string> bases;
+    std::set<run::ShardName> kept;
     for (const run::ShardFile& f : ShardsSeen(source, info, checkpoint)) {
-      LinkOrCopy(source.SelfplayDir() + "/" + f.name, fork.SelfplayDir() + "/" + f.name);
-      summary.games += ReadShardCounts(fork.SelfplayDir() + "/" + f.name).games;
-      bases.insert(f.name.substr(0, f.name.size() - std::string(".shard").size()));
+      LinkOrCopy(f.path, fork.ShardFilePath(f.name));
+      summary.games += ReadShardCounts(f.path).games;
+      if (const std::optional<run::ShardName> shard = run::ShardOfFile(f.name)) kept.insert(*shard);
       ++summary.shards;
     }
     std::error_code error;
     for (fs::directory_iterator it(source.GamesDir(), error), end; !error && it != end; it.increment(error)) {
       const std::string name = it->path().filename().string();
-      const size_t cut = name.rfind("_g");
-      if (cut != std::string::npos && bases.count(name.substr(0, cut)))
-        LinkOrCopy(it->path(), fork.GameRecordPath(name));
+      const std::optional<run::ShardName> shard = run::ShardOfFile(name);
+      if (shard && kept.count(*shard)) LinkOrCopy(it->path(), fork.GameRecordPath(name));
     }
     // Metrics up to the checkpoint's event, less the shards left behind;
     // evaluations of the checkpoints kept.
@@ -172,8 +173,7 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
       const nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
       if (event.is_object() && event.value("event", "") == "selfplay" && event.contains("writer") &&
           event.contains("shard") && event["shard"].is_number_integer()) {
-        const std::string shard = source.ShardPath(event.value("writer", ""), event["shard"].get<int64_t>());
-        if (!bases.count(fs::path(shard).stem().string())) continue;
+        if (!kept.count({event.value("writer", ""), event["shard"].get<int64_t>()})) continue;
       }
       metrics.push_back(line);
       if (event.is_object() && event.value("event", "") == "checkpoint" && event.value("step", -1) == summary.step)

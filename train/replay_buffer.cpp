@@ -145,7 +145,7 @@ int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
     int64_t total = samples_seen_;
     for (size_t i = 0; i < fresh.size(); ++i) {
       try {
-        counts[i] = ReadShardCounts(run_.SelfplayDir() + "/" + fresh[i].name);
+        counts[i] = ReadShardCounts(fresh[i].path);
         readable[i] = true;
         total += counts[i].samples;
       } catch (const loa::Error& e) {
@@ -173,7 +173,7 @@ int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
     const std::string& name = fresh[i].name;
     seen_.insert(name);
     try {
-      auto shard = std::make_shared<const Shard>(ReadShard(run_.SelfplayDir() + "/" + name));
+      auto shard = std::make_shared<const Shard>(ReadShard(fresh[i].path));
       Count(name, {shard->games, int64_t(shard->samples.size())}, buffer);
       loaded.emplace_back(name, std::move(shard));
     } catch (const loa::Error& e) {

@@ -46,7 +46,7 @@ class EvalQueue {
   EvalQueue(CheckpointRater& rater, const run::EvalConfig& config, run::Logger& log, const run::RunDir& dir)
       : rater_(rater), config_(config), log_(log) {
     for (const MatchRecord& r : ReadMatchRecords(dir))
-      if (const std::optional<int64_t> step = CheckpointStep(r.a)) queued_.insert(*step);
+      if (const std::optional<int64_t> step = run::CheckpointStep(r.a)) queued_.insert(*step);
     thread_ = std::thread([this] { Loop(); });
   }
   ~EvalQueue() { Close(); }
@@ -229,104 +229,6 @@ bool EvalDue(const run::Config& c, int64_t step) {
 
 }  // namespace
 
-OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides) {
-  OpenedRun run{run::LoadConfig(config_path, overrides), run::RunDir(""), false};
-  CheckPlayerSpecs(run.config);
-  run.dir = run::RunDir(run.config.RunDirectory());
-  const std::string yaml = run::ConfigToYaml(run.config);
-  if (std::filesystem::exists(run.dir.ConfigPath()) || std::filesystem::exists(run.dir.CheckpointDir())) {
-    // (A run saved before configs had their last line is the same run.)
-    const std::string saved = run.dir.Exists() ? ReadFile(run.dir.ConfigPath(), kMaxTextBytes) : "";
-    if (!run.dir.Exists() || (saved != yaml && saved + run::kConfigEndLine != yaml))
-      throw Error(run.dir.root() + " already holds a run with another config; resume it with `loaz train --run " +
-                  run.dir.root() + "` (--set section.key=value to change a value), or choose another run.name");
-    run.resumed = true;
-    return run;
-  }
-  // A net that cannot start the run stops it before its folder exists.
-  if (!run.config.train.initial_net.empty()) ReadInitialNet(run.config);
-  run.dir.Create();
-  WriteFileAtomic(run.dir.ConfigPath(), yaml);
-  return run;
-}
-
-namespace {
-
-// A copy of the run's config in a checkpoint header.
-struct ConfigCopy {
-  std::string path;  // the header's
-  std::string text;
-  run::Config config;
-};
-
-// Returns the copy in the newest checkpoint header that holds one that
-// reads, or nothing.
-std::optional<ConfigCopy> NewestConfigCopy(const run::RunDir& dir) {
-  const std::vector<int64_t> steps = dir.ListCheckpoints();
-  for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
-    const std::optional<run::CheckpointHeader> header = run::ReadCheckpointHeader(dir, *step);
-    if (!header || header->config.empty()) continue;
-    try {
-      const std::string path = dir.CheckpointHeaderPath(*step);
-      return ConfigCopy{path, header->config, run::ParseConfig(header->config, path)};
-    } catch (const Error&) {
-    }
-  }
-  return std::nullopt;
-}
-
-bool EndsWith(const std::string& text, const std::string& end) {
-  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
-// Returns the run's saved config. One that is damaged (does not read; is
-// emptied, a folder, gone; or lacks its last line where its copies have
-// it: cut short) is set aside, and the copy in the newest checkpoint
-// header that holds one takes its place, with a warning naming both (the
-// run goes on as it was at that checkpoint); without a copy, the config's
-// own error is thrown.
-run::Config LoadSavedConfig(const run::RunDir& dir) {
-  const std::optional<ConfigCopy> copy = NewestConfigCopy(dir);
-  std::string damage;
-  try {
-    run::Config saved = run::LoadConfig(dir.ConfigPath());
-    if (!copy || !EndsWith(copy->text, run::kConfigEndLine) ||
-        EndsWith(ReadFile(dir.ConfigPath(), kMaxTextBytes), run::kConfigEndLine))
-      return saved;
-    damage = dir.ConfigPath() + ": cut short (its last line is missing)";
-  } catch (const Error& e) {
-    if (!copy) throw;
-    damage = e.what();
-  }
-  std::string aside;
-  std::error_code error;
-  if (std::filesystem::exists(std::filesystem::symlink_status(dir.ConfigPath(), error)))
-    aside = ", set aside as " + SetAsideDamaged(dir.ConfigPath());
-  WriteFileAtomic(dir.ConfigPath(), copy->text);
-  std::fprintf(stderr, "warning: %s%s; restored from the copy in %s\n", damage.c_str(), aside.c_str(),
-               copy->path.c_str());
-  return copy->config;
-}
-
-}  // namespace
-
-OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist) {
-  OpenedRun run{run::Config(), run::RunDir(dir), true};
-  run.dir.CheckHoldsRun();
-  // The saved config owns the run: an override may not change what its
-  // checkpoints are (the net, the encoder's rules) or where it lives.
-  const run::Config saved = LoadSavedConfig(run.dir);
-  run.config = run::LoadConfig(run.dir.ConfigPath(), overrides);
-  const std::string conflict = run::ResumeConflict(saved, run.config);
-  if (!conflict.empty())
-    throw Error(dir + ": a resumed run cannot change " + conflict +
-                " (its checkpoints hold one architecture under one set of rules; start a new run for another)");
-  CheckPlayerSpecs(run.config);
-  run.dir.Create();
-  if (persist && !overrides.empty()) WriteFileAtomic(run.dir.ConfigPath(), run::ConfigToYaml(run.config));
-  return run;
-}
-
 ExportedNet ExportRunNet(const run::RunDir& dir, const std::vector<int64_t>& steps) {
   if (steps.empty()) throw Error(dir.root() + ": no checkpoint to export");
   std::vector<ExportedNet> nets;
@@ -383,7 +285,7 @@ bool TrainAndEvaluate(run::RunContext& run, Trainer& trainer, std::atomic<bool>&
 
 }  // namespace
 
-int RunTraining(const OpenedRun& opened, const RunParts& parts) {
+int RunTraining(const run::OpenedRun& opened, const RunParts& parts) {
   run::RunContext run(opened.config, opened.dir);
   const run::RunDir& dir = run.dir;
   run::Logger& log = run.log;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -46,7 +47,7 @@ struct SelfPlay::Worker {
   int64_t seq = 0;     // of the next shard
   uint64_t seed = 0;
   Shard shard;
-  std::vector<std::pair<std::string, std::string>> records;  // file name, text
+  std::vector<std::pair<int, std::string>> records;  // game in the shard, record text
   // Playout games (resignation off) in which a side would have resigned.
   std::unordered_map<int64_t, Color> would_resign;
   int plies = 0, results[3] = {0, 0, 0}, resigned = 0, capped = 0;  // of the shard in the making
@@ -70,20 +71,12 @@ SelfPlay::~SelfPlay() = default;
 
 namespace {
 
-// Returns the writer of a file name NAME-wK_SEQ... of process `name` and the
-// length of "NAME-wK_SEQ", or "" when another process wrote it.
-std::pair<std::string, size_t> WriterOf(const std::string& file, const std::string& name) {
+// Returns whether writer is a worker of process `name` (NAME-wK).
+bool IsWorkerOf(const std::string& writer, const std::string& name) {
   const std::string prefix = name + "-w";
-  if (file.rfind(prefix, 0) != 0) return {"", 0};
-  size_t i = prefix.size();
-  const size_t digits = i;
-  while (i < file.size() && std::isdigit(static_cast<unsigned char>(file[i]))) ++i;
-  if (i == digits || i >= file.size() || file[i] != '_') return {"", 0};
-  const std::string writer = file.substr(0, i);
-  const size_t seq = ++i;
-  while (i < file.size() && std::isdigit(static_cast<unsigned char>(file[i]))) ++i;
-  if (i == seq) return {"", 0};
-  return {writer, i};
+  return writer.size() > prefix.size() && writer.compare(0, prefix.size(), prefix) == 0 &&
+         std::all_of(writer.begin() + prefix.size(), writer.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 }  // namespace
@@ -91,41 +84,36 @@ std::pair<std::string, size_t> WriterOf(const std::string& file, const std::stri
 Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::JsonLinesLog& metrics) {
   namespace fs = std::filesystem;
   Reconciled done;
-  std::set<std::string> shards;  // "WRITER_SEQ" of this process's shards
+  std::set<run::ShardName> shards;  // this process's
   for (const run::ShardFile& f : run.ListShards()) {
-    const auto [writer, length] = WriterOf(f.name, name);
-    if (!writer.empty() && f.name.compare(length, std::string::npos, ".shard") == 0)
-      shards.insert(f.name.substr(0, length));
+    const std::optional<run::ShardName> shard = run::ShardOfFile(f.name);
+    if (shard && IsWorkerOf(shard->writer, name)) shards.insert(*shard);
   }
   std::error_code error;
   for (fs::directory_iterator it(run.GamesDir(), error), end; !error && it != end; it.increment(error)) {
-    const std::string file = it->path().filename().string();
-    const auto [writer, length] = WriterOf(file, name);
-    if (writer.empty() || file.compare(length, 2, "_g") != 0 || shards.count(file.substr(0, length))) continue;
+    const std::optional<run::ShardName> shard = run::ShardOfFile(it->path().filename().string());
+    if (!shard || !IsWorkerOf(shard->writer, name) || shards.count(*shard)) continue;
     std::error_code ignored;
     done.records_removed += fs::remove(it->path(), ignored);
   }
-  std::set<std::pair<std::string, int64_t>> reported;
+  std::set<run::ShardName> reported;
   for (const nlohmann::json& event : run::ReadJsonLines(run.MetricsPath())) {
     const auto kind = event.find("event"), writer = event.find("writer"), seq = event.find("shard");
     if (kind != event.end() && *kind == "selfplay" && writer != event.end() && writer->is_string() &&
         seq != event.end() && seq->is_number_integer())
       reported.insert({writer->get<std::string>(), seq->get<int64_t>()});
   }
-  for (const std::string& base : shards) {
-    const size_t cut = base.rfind('_');
-    const std::string writer = base.substr(0, cut);
-    const int64_t seq = std::stoll(base.substr(cut + 1));
-    if (reported.count({writer, seq})) continue;
+  for (const run::ShardName& shard : shards) {
+    if (reported.count(shard)) continue;
     ShardCounts counts;
     try {
-      counts = ReadShardCounts(run.SelfplayDir() + "/" + base + ".shard");
+      counts = ReadShardCounts(run.ShardPath(shard));
     } catch (const loa::Error&) {
       continue;  // the trainer's feed warns about it and skips it
     }
     metrics.Write({{"event", "selfplay"},
-                   {"writer", writer},
-                   {"shard", seq},
+                   {"writer", shard.writer},
+                   {"shard", shard.seq},
                    {"shard_games", counts.games},
                    {"shard_samples", counts.samples},
                    {"reconciled", true}});
@@ -185,7 +173,7 @@ void SelfPlay::Run(const std::atomic<bool>& stop) {
               " shards that had no selfplay event");
   for (const run::ShardFile& f : run_.ListShards()) {
     try {
-      games_at_start_ += ReadShardCounts(run_.SelfplayDir() + "/" + f.name).games;
+      games_at_start_ += ReadShardCounts(f.path).games;
     } catch (const loa::Error&) {
       // The trainer's feed warns about it.
     }
@@ -301,7 +289,7 @@ void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
                  {"Round", std::to_string(g.index)}};
     if (outcome.resigned)
       tags.push_back({"Resigned", g.moves.back().position.side_to_move() == kBlack ? "black" : "white"});
-    w.records.emplace_back(std::to_string(game_index), FormatRecord(g.game, tags));
+    w.records.emplace_back(game_index, FormatRecord(g.game, tags));
   }
   if (sc.max_games > 0 && games_at_start_ + total >= sc.max_games) reached_max_games_ = true;
   if (w.shard.games >= sc.games_per_shard) WriteShard(w, false);
@@ -311,12 +299,11 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
   if (w.shard.games == 0) return;
   // Records, then the shard (the commit point), then its event: a kill
   // between them leaves what ReconcileSelfplay repairs.
-  const std::string path = run_.ShardPath(w.writer, w.seq);
-  const std::string base = path.substr(path.rfind('/') + 1, path.size() - path.rfind('/') - 1 - 6);  // no ".shard"
-  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GameRecordPath(base + "_g" + game + ".txt"), text);
-  train::WriteShard(path, w.shard);
+  const run::ShardName shard{w.writer, w.seq};
+  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GameRecordPath(shard, game), text);
+  train::WriteShard(run_.ShardPath(shard), w.shard);
   Report(w, w.shard.games, int(w.shard.samples.size()));
-  if (last) log_.Info("self-play: wrote the last shard " + path);
+  if (last) log_.Info("self-play: wrote the last shard " + run_.ShardPath(shard));
   ++w.seq;
   w.shard = Shard();
   w.records.clear();

@@ -9,10 +9,12 @@
 
 #include "core/error.h"
 #include "core/random.h"
+#include "net/backends.h"
 #include "net/checkpoint.h"
 #include "net/encoder.h"
 #include "net/model.h"
 #include "net/torch_evaluator.h"
+#include "run/open_run.h"
 #include "train/checkpoint_store.h"
 #include "train/losses.h"
 #include "train/replay_buffer.h"
@@ -124,33 +126,13 @@ struct Trainer::Impl {
   LossSums sums;
 };
 
-ExportedNet ReadInitialNet(const run::Config& config) {
-  const std::string& path = config.train.initial_net;
-  const std::string where = "train.initial_net: " + path;
-  ExportedNet net;
-  try {
-    net = ReadNetFile(path);
-  } catch (const Error& e) {
-    throw Error(std::string("train.initial_net: ") + e.what());  // the message names the file
-  }
-  // Compared as rules, not as text: a net written before an option existed
-  // leaves it out (its default).
-  if (!(Rules::FromString(net.rules) == config.rules))
-    throw Error(where + ": trained for rules '" + net.rules + "', the run plays '" + config.rules.ToString() + "'");
-  if (!CanGrowInto(net.config, config.net.Exported()))
-    throw Error(where + ": a " + net.config.ShortName() + " net cannot start a run of " + config.net.ShortName() +
-                " (only net.blocks and net.channels may differ, and only upwards; input_features, heads and the rest"
-                " must match)");
-  return net;
-}
-
 // Starts from train.initial_net: its weights, grown where it has fewer
 // blocks or channels than the run's net (GrowInto), the training-only
 // heads (which exports lack: ownership, reply) left at their
 // initialisation.
 void Trainer::Impl::LoadInitialNet() {
   const std::string& path = config.train.initial_net;
-  const ExportedNet net = ReadInitialNet(config);
+  const ExportedNet net = run::ReadInitialNet(config);
   NetConfig shape = config.net;
   shape.blocks = net.config.blocks;
   shape.channels = net.config.channels;

@@ -21,11 +21,6 @@ inline constexpr char kSamplesTrainedCounter[] = "samples_trained";
 inline constexpr char kGamesSeenCounter[] = "games_seen";
 inline constexpr char kSelfplaySamplesCounter[] = "selfplay_samples";
 
-// Reads train.initial_net and checks that it can start a run of config:
-// the run's net but for fewer or as many blocks, and the run's rules.
-// Throws Error (one line naming the key and the file) or IoError.
-ExportedNet ReadInitialNet(const run::Config& config);
-
 // The trainer of a run. Threads: one thread calls every member (LibTorch's
 // intra-op threads are its own); the checkpoint callback runs on that
 // thread. Lifetimes: config, run, log and metrics must outlive the object.

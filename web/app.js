@@ -6,8 +6,9 @@
 
 // ---- the address ------------------------------------------------------------
 // The page keeps what it shows in its address (as lichess's analysis board
-// and TensorBoard do): `#play?fen=F&moves=M1+M2&ply=P` (the position set,
-// the line on the board and the ply shown) or `#runs?run=I&game=NAME&ply=P`
+// and TensorBoard do): `#play?size=N&fen=F&moves=M1+M2&ply=P` (the board's
+// size of a game from the start when not 8, the position set, the line on
+// the board and the ply shown) or `#runs?run=I&game=NAME&ply=P`
 // (the run, the game in the viewer and its ply). A reload, a copied link and
 // the back button bring back what was seen; a step along the line replaces
 // the address, a change of view is a step of the history.
@@ -22,6 +23,7 @@ function addressOf() {
       params.set('ply', viewer.ply);
     }
   } else {
+    if (!game.start && $('size').value !== '8') params.set('size', $('size').value);
     if (game.start) params.set('fen', game.start);
     if (game.line.length) params.set('moves', game.line.join(' '));
     if (game.ply !== game.line.length) params.set('ply', game.ply);
@@ -82,6 +84,14 @@ async function applyAddress() {
     } else {
       if (view !== 'play' && view !== '') problems.push(`no view '${view}' (play or runs): showing play`);
       showView('play', false);
+      const size = params.get('size');
+      let resized = false;
+      if (size !== null && !['6', '7', '8'].includes(size)) {
+        problems.push(`its board size '${size}' is not 6, 7 or 8`);
+      } else if (size !== null || params.get('fen') === null) {
+        resized = $('size').value !== (size || '8');
+        $('size').value = size || '8';
+      }
       let start = params.get('fen') || null;
       if (start !== null) {
         try {
@@ -95,7 +105,7 @@ async function applyAddress() {
       const {moves, why} = await legalPrefix(start, asked);
       if (why) problems.push(`its moves stop after ${moves.length} of ${asked.length} (${why})`);
       // A first load has no board yet: it draws one whatever the address says.
-      if (game.status === null || start !== game.start || moves.join(' ') !== game.line.join(' '))
+      if (game.status === null || resized || start !== game.start || moves.join(' ') !== game.line.join(' '))
         await newGame(start, moves, false);
       const ply = params.get('ply');
       if (ply !== null && !/^\d+$/.test(ply)) problems.push(`its ply '${ply}' is not a number`);

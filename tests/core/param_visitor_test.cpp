@@ -102,6 +102,30 @@ TEST(ParamsTest, RulesAreReadAndWrittenThroughTheirDeclaration) {
   EXPECT_THROW(Rules::FromString("start"), ParseError);
 }
 
+TEST(ParamsTest, KeyValueSettingsSplitAtTheirFirstEqualsSign) {
+  const std::optional<KeyValue> cmd = SplitKeyValue("cmd=engine --opt=3");
+  ASSERT_TRUE(cmd.has_value());
+  EXPECT_EQ(cmd->key, "cmd");
+  EXPECT_EQ(cmd->value, "engine --opt=3");
+  EXPECT_EQ(SplitKeyValue("empty=")->value, "");
+  EXPECT_FALSE(SplitKeyValue("no equals sign").has_value());
+  EXPECT_FALSE(SplitKeyValue("=no key").has_value());
+  const auto map = KeyValueMap({"a=1", "b=x=y"}, "rules 'a=1 b=x=y'");
+  EXPECT_EQ(map, (std::map<std::string, std::string>{{"a", "1"}, {"b", "x=y"}}));
+  try {
+    KeyValueMap({"a=1", "b"}, "ctx");
+    FAIL() << "a setting without '=' was taken";
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "ctx: 'b' is not key=value");
+  }
+  try {
+    KeyValueMap({"a=1", "a=2"}, "ctx");
+    FAIL() << "a key given twice was taken";
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "ctx: a is given twice");
+  }
+}
+
 TEST(ParamsTest, FormatDoubleReadsBackExactly) {
   for (double d : {0.1, 1.0, 1e-8, 123456.789, 1e300}) EXPECT_EQ(std::stod(FormatDouble(d)), d) << FormatDouble(d);
   EXPECT_EQ(FormatDouble(3), "3.0");

@@ -1,11 +1,11 @@
 // libFuzzer target: a player spec ("kind:key=value,..."), parsed and read
-// by the kinds that build without a net or a program (play/players.h).
+// by the kinds that build without a net or a program (play/player_kinds.h).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "core/error.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "play/spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -20,6 +20,7 @@
 #include "core/random_play.h"
 #include "core/record.h"
 #include "mcts/search.h"
+#include "net/backends.h"
 #include "net/calibration.h"
 #include "net/cpu_net.h"
 #include "net/export.h"

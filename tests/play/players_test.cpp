@@ -17,7 +17,7 @@
 #include "net/export.h"
 #include "play/mcts_player.h"
 #include "play/player.h"
-#include "play/players.h"
+#include "play/player_kinds.h"
 #include "solve/dfpn.h"
 #include "tests/net/random_net.h"
 

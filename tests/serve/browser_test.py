@@ -205,6 +205,10 @@ def main():
         pieces = js("return document.querySelectorAll('#board circle').length;")
         check(pieces == 16, f"the 6x6 start shows {pieces} pieces")
         driver.save_screenshot(f"{out_dir}/six.png")
+        # The address keeps the board's size: a reload shows the 6x6 board again.
+        check("size=6" in js("return location.hash;"), f"the address {js('return location.hash;')} lacks size=6")
+        driver.refresh()
+        wait("document.querySelectorAll('#board rect.square').length === 36", what="the 6x6 board after a reload")
         Select(driver.find_element(By.ID, "size")).select_by_value("8")
         wait("document.querySelectorAll('#board rect.square').length === 64", what="the 8x8 board again")
 

@@ -231,9 +231,9 @@ class ShardFeedTest : public ::testing::Test {
 
 TEST_F(ShardFeedTest, CorruptShardIsSkippedWithAWarningNamingIt) {
   run::RunDir run(root_);
-  WriteShard(run.ShardPath("w", 0), *GameShard(0, 10));
-  WriteFileAtomic(run.ShardPath("w", 1), "garbage that is not a shard at all, 40 bytes or more, surely");
-  WriteShard(run.ShardPath("w", 2), *GameShard(2, 10));
+  WriteShard(run.ShardPath({"w", 0}), *GameShard(0, 10));
+  WriteFileAtomic(run.ShardPath({"w", 1}), "garbage that is not a shard at all, 40 bytes or more, surely");
+  WriteShard(run.ShardPath({"w", 2}), *GameShard(2, 10));
   WriteFileAtomic(run.SelfplayDir() + "/w_000003.shard.tmp.123", "half a shard");  // a write cut short
   const std::string log_path = root_ + "/log.txt";
   {
@@ -244,7 +244,7 @@ TEST_F(ShardFeedTest, CorruptShardIsSkippedWithAWarningNamingIt) {
     EXPECT_EQ(buffer.size(), 20);
     EXPECT_EQ(feed.games_seen(), 2);
     EXPECT_EQ(feed.Poll(buffer), 0);  // nothing new, and no second warning
-    WriteShard(run.ShardPath("w", 4), *GameShard(4, 5));
+    WriteShard(run.ShardPath({"w", 4}), *GameShard(4, 5));
     EXPECT_EQ(feed.Poll(buffer), 5);
     EXPECT_EQ(feed.train_samples_seen(), 25);
   }
@@ -256,7 +256,7 @@ TEST_F(ShardFeedTest, CorruptShardIsSkippedWithAWarningNamingIt) {
 
 TEST_F(ShardFeedTest, ResumeReadsOnlyTheNewestWindowButCountsAll) {
   run::RunDir run(root_);
-  for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath("w", i), *GameShard(i, 10));
+  for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath({"w", i}), *GameShard(i, 10));
   run::Logger log("", run::LogLevel::kError);
   ShardFeed feed(run, log);
   ReplayBuffer buffer(NoValidation(30), 1);
@@ -284,7 +284,7 @@ TEST(WindowSizeTest, GrowsWithTheDataAsKataGosDoesUpToItsCap) {
 
 TEST_F(ShardFeedTest, AResumeSizesTheGrowingWindowForEveryShardBeforeReading) {
   run::RunDir run(root_);
-  for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath("w", i), *GameShard(i, 10));
+  for (int i = 0; i < 10; ++i) WriteShard(run.ShardPath({"w", i}), *GameShard(i, 10));
   run::ReplayConfig c = NoValidation(1000);
   c.window_start = 20;
   c.window_growth = 1;
@@ -299,8 +299,8 @@ TEST_F(ShardFeedTest, AResumeSizesTheGrowingWindowForEveryShardBeforeReading) {
   ReplayBuffer half(c, 1);
   EXPECT_EQ(feed2.Poll(half), 60);
   EXPECT_EQ(half.size(), 60);
-  WriteShard(run.ShardPath("w", 10), *GameShard(10, 10));
-  WriteShard(run.ShardPath("w", 11), *GameShard(11, 10));
+  WriteShard(run.ShardPath({"w", 10}), *GameShard(10, 10));
+  WriteShard(run.ShardPath({"w", 11}), *GameShard(11, 10));
   EXPECT_EQ(feed2.Poll(half), 20);
   EXPECT_EQ(half.size(), 70);
 }

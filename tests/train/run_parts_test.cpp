@@ -184,7 +184,7 @@ bool SameParameters(LoaNet& a, LoaNet& b) {
 }
 
 TEST_F(RunPartsTest, TheTrainerKeepsAWeightAverageThatPlaysAndResumes) {
-  WriteShard(run_->ShardPath("test-w0", 0), UniformShard(4, 16));
+  WriteShard(run_->ShardPath({"test-w0", 0}), UniformShard(4, 16));
   config_.replay.min_samples = 8;
   config_.replay.max_train_ratio = 1e6;
   config_.replay.validation_share = 0;
@@ -379,8 +379,8 @@ TEST_F(RunPartsTest, ReconcileRepairsWhatAKillBetweenTheWritesLeft) {
   shard.games = 2;
   Sample sample;
   shard.Add(sample, {{0, 1.0f}});
-  WriteShard(run_->ShardPath("test-w0", 0), shard);
-  WriteShard(run_->ShardPath("test-w0", 1), shard);
+  WriteShard(run_->ShardPath({"test-w0", 0}), shard);
+  WriteShard(run_->ShardPath({"test-w0", 1}), shard);
   for (const char* record : {"test-w0_000000_g0.txt", "test-w0_000000_g1.txt", "test-w0_000001_g0.txt",
                              "test-w0_000001_g1.txt", "test-w0_000002_g0.txt", "other-w0_000005_g0.txt"})
     WriteFileAtomic(run_->GamesDir() + "/" + record, "1. d1-b3\n");
@@ -426,7 +426,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   WriteFileAtomic(run_->ConfigPath(), run::ConfigToYaml(config_));
   run::JsonLinesLog metrics(run_->MetricsPath());
   auto add_shard = [&](int seq) {
-    WriteShard(run_->ShardPath("test-w0", seq), UniformShard(2, 16));
+    WriteShard(run_->ShardPath({"test-w0", seq}), UniformShard(2, 16));
     WriteFileAtomic(run_->GamesDir() + "/test-w0_00000" + std::to_string(seq) + "_g0.txt", "1. d1-b3\n");
     metrics.Write({{"event", "selfplay"}, {"writer", "test-w0"}, {"shard", seq}, {"shard_games", 2}});
   };
@@ -536,13 +536,13 @@ TEST(CheckPlayerSpecsTest, ABadOpponentFailsAtTheStart) {
   run::Config config;
   config.eval.opponents = {"ab:depth=2", "ab:depth=0"};
   try {
-    CheckPlayerSpecs(config);
+    run::CheckPlayerSpecs(config);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("eval.opponents: player 'ab:depth=0'"), std::string::npos) << e.what();
   }
   config.eval.opponents = {"ab:depth=2", "random"};
-  EXPECT_NO_THROW(CheckPlayerSpecs(config));
+  EXPECT_NO_THROW(run::CheckPlayerSpecs(config));
 }
 
 TEST_F(RunPartsTest, NetSourceTakesTheNewestLoadableCheckpoint) {
@@ -667,14 +667,14 @@ TEST_F(RunPartsTest, ADamagedConfigIsRestoredFromTheNewestCheckpointsCopy) {
     run::WriteCheckpointHeader(*run_, header);
     WriteFileAtomic(run_->CheckpointPath(20), "weights");
     loa::testing::DamageFile(run_->ConfigPath(), damage);
-    const OpenedRun opened = OpenRunDirectory(root_.string(), {}, false);
+    const run::OpenedRun opened = run::OpenRunDirectory(root_.string(), {}, false);
     EXPECT_EQ(run::ConfigToYaml(opened.config), yaml);
     EXPECT_EQ(ReadFile(run_->ConfigPath()), yaml);
     EXPECT_TRUE(fs::exists(run_->ConfigPath() + ".damaged"));
     // Cut at a line's end, what is left reads: its lost last line tells.
     fs::remove(run_->ConfigPath() + ".damaged");
     WriteFileAtomic(run_->ConfigPath(), yaml.substr(0, yaml.find("\nmcts:") + 1));
-    EXPECT_EQ(run::ConfigToYaml(OpenRunDirectory(root_.string(), {}, false).config), yaml);
+    EXPECT_EQ(run::ConfigToYaml(run::OpenRunDirectory(root_.string(), {}, false).config), yaml);
     EXPECT_TRUE(fs::exists(run_->ConfigPath() + ".damaged"));
     // Without a copy (a run from before copies): the error names the file
     // (a cut that still reads cannot be told from a config of before the
@@ -687,7 +687,7 @@ TEST_F(RunPartsTest, ADamagedConfigIsRestoredFromTheNewestCheckpointsCopy) {
       run::WriteCheckpointHeader(*run_, header);
     }
     try {
-      OpenRunDirectory(root_.string(), {}, false);
+      run::OpenRunDirectory(root_.string(), {}, false);
       ADD_FAILURE() << "a damaged config was taken";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(run_->ConfigPath()), std::string::npos) << e.what();
@@ -763,13 +763,13 @@ TEST(EvalPauseTest, TheInRunEvaluationWaitsUntilItHasTakenItsShareOfTheCores) {
 }
 
 TEST(CheckpointNameTest, StepsReadBackOnlyFromCheckpointNames) {
-  EXPECT_EQ(CheckpointStep(CheckpointName(1234)), 1234);
-  EXPECT_EQ(CheckpointStep(CheckpointName(0)), 0);
-  EXPECT_FALSE(CheckpointStep("step x"));
-  EXPECT_FALSE(CheckpointStep("step "));
-  EXPECT_FALSE(CheckpointStep("step 012"));
-  EXPECT_FALSE(CheckpointStep("ab:depth=2"));
-  EXPECT_FALSE(CheckpointStep("step 99999999999999999999999"));
+  EXPECT_EQ(run::CheckpointStep(run::CheckpointName(1234)), 1234);
+  EXPECT_EQ(run::CheckpointStep(run::CheckpointName(0)), 0);
+  EXPECT_FALSE(run::CheckpointStep("step x"));
+  EXPECT_FALSE(run::CheckpointStep("step "));
+  EXPECT_FALSE(run::CheckpointStep("step 012"));
+  EXPECT_FALSE(run::CheckpointStep("ab:depth=2"));
+  EXPECT_FALSE(run::CheckpointStep("step 99999999999999999999999"));
 }
 
 }  // namespace
