@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two binaries (docs/DESIGN.md, Build):
 #  1. loaz maps no LibTorch library;
-#  2. loaz runs its own commands (perft, config) without loaz-torch;
+#  2. loaz runs its own commands (perft, config, launch) without loaz-torch;
 #  3. loaz hands a LibTorch command to loaz-torch beside it (when built),
 #     `bench train` among them, which prints a row for each precision, and
 #     `bench net --device cuda`, its rows on a GPU or one error line without;
@@ -68,6 +68,9 @@ if [ -n "$loaz_torch" ]; then
 fi
 
 cp "$loaz" "$tmp/loaz"
+# `loaz launch` needs no LibTorch: its scripts, alone in a folder.
+scripts=$("$tmp/loaz" launch slurm configs/tiny.yaml --dry-run --set run.directory="$tmp/runs")
+grep -q "selfplay --run" <<<"$scripts" || fail "loaz launch --dry-run without loaz-torch: $scripts"
 set +e
 message=$("$tmp/loaz" train configs/tiny.yaml 2>&1 >/dev/null)
 code=$?
