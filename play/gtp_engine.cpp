@@ -296,7 +296,7 @@ std::string GtpEngine::Solve(const std::vector<std::string>& words) const {
   solve::SolveLimits limits;
   limits.seconds = words.empty() ? 10 : ParseInt(words[0], "seconds", 1);
   limits.nodes = solve_nodes_;
-  solve::Solver solver(256);
+  solve::Solver solver(solve_memory_mb_);
   const solve::SolveResult r = solver.Solve(game_, limits);
   std::string reply = solve::OutcomeName(r.outcome);
   if (!r.best_move.is_null()) reply += " " + FormatMove(r.best_move);

@@ -28,9 +28,13 @@ class GtpEngine {
   // Makes genmove write the player's LastMoveInfo to log (nullptr: off).
   void set_log(std::ostream* log) { log_ = log; }
 
-  // Bounds every loa_solve, besides its seconds, to this many positions (0:
-  // no bound): the fuzz target's, so that no input runs for long.
-  void set_solve_nodes(int64_t nodes) { solve_nodes_ = nodes; }
+  // Bounds every loa_solve, besides its seconds, to `nodes` positions (0:
+  // no bound) and its table to `memory_mb` (256 unless set): the fuzz
+  // target's, so that no input runs for long.
+  void set_solve_bounds(int64_t nodes, int64_t memory_mb) {
+    solve_nodes_ = nodes;
+    solve_memory_mb_ = memory_mb;
+  }
 
   // Returns whether `quit` was received.
   bool quit() const { return quit_; }
@@ -60,6 +64,7 @@ class GtpEngine {
   bool quit_ = false;
   std::ostream* log_ = nullptr;
   int64_t solve_nodes_ = 0;
+  int64_t solve_memory_mb_ = 256;
 };
 
 }  // namespace loa

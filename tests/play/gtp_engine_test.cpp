@@ -133,7 +133,7 @@ TEST(GtpEngineTest, SolveProvesThePosition) {
   EXPECT_EQ(ab.game().rules().size, 6);
   // A bound on positions ends the proof of the 6x6 start (not proven in
   // 600 s, docs/SOLVER.md) as unknown, whatever the seconds.
-  ab.set_solve_nodes(2000);
+  ab.set_solve_bounds(2000, 1);
   EXPECT_EQ(ab.Handle("loa_solve 3600"), "= unknown\n\n");
 }
 
