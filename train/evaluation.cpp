@@ -138,30 +138,31 @@ double EvalPauseSeconds(double seconds, int threads, int cores, double max_share
   return std::max(0.0, seconds * (used / max_share - 1));
 }
 
-std::string CheckpointRater::Anchor() const { return config_.eval.opponents.empty() ? "" : config_.eval.opponents[0]; }
+std::string CheckpointRater::Anchor() const {
+  return run_.config.eval.opponents.empty() ? "" : run_.config.eval.opponents[0];
+}
 
-CheckpointRater::CheckpointRater(run::RunContext& run)
-    : config_(run.config), run_(run.dir), log_(run.log), metrics_(run.metrics) {
+CheckpointRater::CheckpointRater(run::RunContext& run) : run_(run) {
   // What the evaluation writes must be files: anything else in their place
   // (a folder, a device) is set aside, and the evaluation goes on.
-  for (const std::string& path : {run_.MatchesPath(), run_.RatingsPath(), run_.RatingsTablePath()}) {
+  for (const std::string& path : {run_.dir.MatchesPath(), run_.dir.RatingsPath(), run_.dir.RatingsTablePath()}) {
     std::error_code error;
     const auto status = std::filesystem::symlink_status(path, error);
     if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-      log_.Warn(path + ": not a file: set aside as " + SetAsideDamaged(path));
+      run_.log.Warn(path + ": not a file: set aside as " + SetAsideDamaged(path));
   }
   std::string damage;
-  ReadMatchRecords(run_, &damage);
-  if (!damage.empty()) log_.Warn(damage);
+  ReadMatchRecords(run_.dir, &damage);
+  if (!damage.empty()) run_.log.Warn(damage);
 }
 
 bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours) {
   const std::string &a_name = a.name, &b_name = b.name;
   // A pair that has played before plays only the games it lacks, with
   // openings and a records folder of their own.
-  const int played = GamesPlayed(ReadMatchRecords(run_), a_name, b_name);
+  const int played = GamesPlayed(ReadMatchRecords(run_.dir), a_name, b_name);
   if (played >= games) return true;
-  const run::EvalConfig& ec = config_.eval;
+  const run::EvalConfig& ec = run_.config.eval;
   MatchConfig mc;
   mc.player_a = a.spec;
   mc.player_b = b.spec;
@@ -170,15 +171,15 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
   mc.games = games - played;
   mc.openings = ec.random_plies > 0 ? "random:plies=" + std::to_string(ec.random_plies) : "none";
   mc.threads = ec.threads;
-  mc.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(a_name) ^ Mix(Fnv1a64(b_name))) ^ uint64_t(played));
-  mc.rules = config_.rules;
+  mc.seed = Mix(uint64_t(run_.config.run.seed) ^ Mix(Fnv1a64(a_name) ^ Mix(Fnv1a64(b_name))) ^ uint64_t(played));
+  mc.rules = run_.config.rules;
   mc.rules.max_plies = ec.max_plies;
   mc.forfeit_on_timeout = false;  // a silent engine is an error of the evaluation, not a result
-  mc.out_dir =
-      run_.EvalMatchDir(FileSafe(a_name + "_vs_" + b_name) + (played > 0 ? "_from_" + std::to_string(played + 1) : ""));
+  mc.out_dir = run_.dir.EvalMatchDir(FileSafe(a_name + "_vs_" + b_name) +
+                                     (played > 0 ? "_from_" + std::to_string(played + 1) : ""));
   mc.on_progress = [&](const MatchProgress& p) {
     if (StopRequested()) throw MatchStopped();
-    log_.Progress("eval " + a_name + " vs " + b_name + ": " + FormatProgress(p));
+    run_.log.Progress("eval " + a_name + " vs " + b_name + ": " + FormatProgress(p));
   };
   MatchResult result;
   try {
@@ -195,36 +196,36 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
       {"event", "eval"}, {"step", step}, {"hours", hours}, {"player", a_name}, {"opponent", b_name}};
   for (const char* key : {"games", "wins", "draws", "losses"}) record[key] = outcome[key];
   for (const char* key : {"wins", "draws", "losses", "score", "elo", "elo_ci95"}) event[key] = outcome[key];
-  run::JsonLinesLog(run_.MatchesPath()).Write(record);
-  metrics_.Write(event);
-  log_.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
-            std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +
-            std::to_string(int(result.elo.elo)) + " +- " + std::to_string(int(result.elo.ci95)) + ")");
+  run::JsonLinesLog(run_.dir.MatchesPath()).Write(record);
+  run_.metrics.Write(event);
+  run_.log.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
+                std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +
+                std::to_string(int(result.elo.elo)) + " +- " + std::to_string(int(result.elo.ci95)) + ")");
   return true;
 }
 
 void CheckpointRater::EnsureLadder(int games, double hours) {
-  const std::vector<std::string>& ladder = config_.eval.opponents;
+  const std::vector<std::string>& ladder = run_.config.eval.opponents;
   for (size_t i = 0; i < ladder.size(); ++i)
     for (size_t j = i + 1; j < ladder.size(); ++j)
-      if (GamesPlayed(ReadMatchRecords(run_), ladder[i], ladder[j]) == 0 && !StopRequested())
+      if (GamesPlayed(ReadMatchRecords(run_.dir), ladder[i], ladder[j]) == 0 && !StopRequested())
         PlayAndRecord(LadderSide(ladder[i]), LadderSide(ladder[j]), games, -1, hours);
 }
 
 bool CheckpointRater::Rate(int64_t step, double hours, int games) {
-  if (games <= 0) games = config_.eval.games;
+  if (games <= 0) games = run_.config.eval.games;
   const std::string name = run::CheckpointName(step);
-  ReadCheckpointInfo(run_.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
-  const EvalSide side = CheckpointSide(name, run_.CheckpointPath(step), config_);
-  const size_t matches_before = ReadMatchRecords(run_).size();
+  ReadCheckpointInfo(run_.dir.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
+  const EvalSide side = CheckpointSide(name, run_.dir.CheckpointPath(step), run_.config);
+  const size_t matches_before = ReadMatchRecords(run_.dir).size();
   EnsureLadder(games, hours);
   std::optional<int64_t> best;
-  if (config_.eval.previous_best) {
-    for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor())) {
+  if (run_.config.eval.previous_best) {
+    for (const Rating& r : RateAll(ReadMatchRecords(run_.dir), Anchor())) {
       const std::optional<int64_t> other = run::CheckpointStep(r.name);
-      if (!other || *other >= step || !std::filesystem::exists(run_.CheckpointPath(*other))) continue;
+      if (!other || *other >= step || !std::filesystem::exists(run_.dir.CheckpointPath(*other))) continue;
       try {
-        ReadCheckpointInfo(run_.CheckpointPath(*other));
+        ReadCheckpointInfo(run_.dir.CheckpointPath(*other));
       } catch (const Error&) {
         continue;  // damaged since it was rated: the next best
       }
@@ -232,27 +233,28 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
       break;
     }
   }
-  for (const std::string& opponent : config_.eval.opponents)
+  for (const std::string& opponent : run_.config.eval.opponents)
     if (!PlayAndRecord(side, LadderSide(opponent), games, step, hours)) return false;
-  if (best && !PlayAndRecord(side, CheckpointSide(run::CheckpointName(*best), run_.CheckpointPath(*best), config_),
-                             games, step, hours))
+  if (best &&
+      !PlayAndRecord(side, CheckpointSide(run::CheckpointName(*best), run_.dir.CheckpointPath(*best), run_.config),
+                     games, step, hours))
     return false;
-  if (ReadMatchRecords(run_).size() == matches_before) return true;  // nothing lacked: nothing new to rate
+  if (ReadMatchRecords(run_.dir).size() == matches_before) return true;  // nothing lacked: nothing new to rate
   WriteRatings();
-  for (const Rating& r : RateAll(ReadMatchRecords(run_), Anchor()))
+  for (const Rating& r : RateAll(ReadMatchRecords(run_.dir), Anchor()))
     if (r.name == name)
-      metrics_.Write({{"event", "rating"},
-                      {"step", step},
-                      {"hours", hours},
-                      {"elo", r.elo},
-                      {"elo_ci95", r.ci95},
-                      {"anchor", Anchor()}});
+      run_.metrics.Write({{"event", "rating"},
+                          {"step", step},
+                          {"hours", hours},
+                          {"elo", r.elo},
+                          {"elo_ci95", r.ci95},
+                          {"anchor", Anchor()}});
   return true;
 }
 
 std::string CheckpointRater::WriteRatings() {
   const std::string anchor = Anchor();
-  const std::vector<MatchRecord> records = ReadMatchRecords(run_);
+  const std::vector<MatchRecord> records = ReadMatchRecords(run_.dir);
   const std::vector<Rating> ratings = RateAll(records, anchor);
   std::map<std::string, double> hours;  // of the checkpoints
   for (const MatchRecord& r : records)
@@ -274,8 +276,8 @@ std::string CheckpointRater::WriteRatings() {
   }
   table += "(Bradley-Terry over every match in eval/matches.jsonl; " +
            (anchor.empty() ? std::string("the first player") : anchor) + " fixed at Elo 0)\n";
-  WriteFileAtomic(run_.RatingsTablePath(), table);
-  WriteFileAtomic(run_.RatingsPath(), json.dump(2) + "\n");
+  WriteFileAtomic(run_.dir.RatingsTablePath(), table);
+  WriteFileAtomic(run_.dir.RatingsPath(), json.dump(2) + "\n");
   return table;
 }
 

@@ -85,10 +85,7 @@ class CheckpointRater {
   bool PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours);
   void EnsureLadder(int games, double hours);
 
-  const run::Config& config_;
-  const run::RunDir& run_;
-  run::Logger& log_;
-  run::JsonLinesLog& metrics_;
+  run::RunContext& run_;  // its config, directory, log and metrics
 };
 
 }  // namespace loa::train

@@ -60,11 +60,10 @@ struct SelfPlay::Shared {
       : net(run, options, uniform_first, log) {}
 };
 
-SelfPlay::SelfPlay(run::RunContext& run, std::string name)
-    : config_(run.config), run_(run.dir), log_(run.log), metrics_(run.metrics), name_(std::move(name)) {
-  NetEvaluatorOptions options = config_.selfplay.evaluator;
-  options.device = config_.run.device;
-  shared_ = std::make_unique<Shared>(run_, options, config_.selfplay.uniform_first, log_);
+SelfPlay::SelfPlay(run::RunContext& run, std::string name) : run_(run), name_(std::move(name)) {
+  NetEvaluatorOptions options = run_.config.selfplay.evaluator;
+  options.device = run_.config.run.device;
+  shared_ = std::make_unique<Shared>(run_.dir, options, run_.config.selfplay.uniform_first, run_.log);
 }
 
 SelfPlay::~SelfPlay() = default;
@@ -127,15 +126,16 @@ bool SelfPlay::WaitForTheName(const std::atomic<bool>& stop) {
   bool told = false;
   for (;;) {
     if (stop || StopRequested()) return false;
-    const std::vector<run::WorkerBeat> beats = run::ReadWorkerBeats(run_);
+    const std::vector<run::WorkerBeat> beats = run::ReadWorkerBeats(run_.dir);
     const auto it = std::find_if(beats.begin(), beats.end(), [&](const run::WorkerBeat& b) { return b.name == name_; });
     if (it == beats.end() || run::LivenessAt(*it, run::UnixNow()) != run::WorkerLiveness::kAlive) return true;
     // This host's process that is gone (a kill -9 and a quick restart).
     if (it->host == host && (it->pid == ::getpid() || (::kill(pid_t(it->pid), 0) != 0 && errno == ESRCH))) return true;
     if (!told)
-      log_.Info("self-play: another process named " + name_ + " (" + it->host + " pid " + std::to_string(it->pid) +
-                (it->job.empty() ? "" : " job " + it->job) + ") beat " +
-                std::to_string(std::lround(run::UnixNow() - it->time)) + " s ago; waiting until it ends or goes stale");
+      run_.log.Info("self-play: another process named " + name_ + " (" + it->host + " pid " + std::to_string(it->pid) +
+                    (it->job.empty() ? "" : " job " + it->job) + ") beat " +
+                    std::to_string(std::lround(run::UnixNow() - it->time)) +
+                    " s ago; waiting until it ends or goes stale");
     told = true;
     std::this_thread::sleep_for(std::chrono::seconds(2));
   }
@@ -155,9 +155,9 @@ void SelfPlay::Beat(bool ended) {
   beat.net_step = shared_->net.step();
   beat.ended = ended;
   try {
-    run::WriteWorkerBeat(run_, beat);
+    run::WriteWorkerBeat(run_.dir, beat);
   } catch (const IoError& e) {
-    log_.Warn(std::string("self-play: heartbeat not written: ") + e.what());  // a full disk: play on
+    run_.log.Warn(std::string("self-play: heartbeat not written: ") + e.what());  // a full disk: play on
   }
 }
 
@@ -166,12 +166,12 @@ void SelfPlay::Run(const std::atomic<bool>& stop) {
   started_ = Now();
   started_unix_ = run::UnixNow();
   Beat(false);
-  const Reconciled repaired = ReconcileSelfplay(run_, name_, metrics_);
+  const Reconciled repaired = ReconcileSelfplay(run_.dir, name_, run_.metrics);
   if (repaired.records_removed > 0 || repaired.metrics_added > 0)
-    log_.Info("self-play: after a crash, removed " + std::to_string(repaired.records_removed) +
-              " records of unwritten shards and logged " + std::to_string(repaired.metrics_added) +
-              " shards that had no selfplay event");
-  for (const run::ShardFile& f : run_.ListShards()) {
+    run_.log.Info("self-play: after a crash, removed " + std::to_string(repaired.records_removed) +
+                  " records of unwritten shards and logged " + std::to_string(repaired.metrics_added) +
+                  " shards that had no selfplay event");
+  for (const run::ShardFile& f : run_.dir.ListShards()) {
     try {
       games_at_start_ += ReadShardCounts(f.path).games;
     } catch (const loa::Error&) {
@@ -186,13 +186,13 @@ void SelfPlay::Run(const std::atomic<bool>& stop) {
     std::this_thread::sleep_for(kNoNetWait);  // a separate trainer has not written step 0 yet
   }
   NoteNetAge();
-  log_.Info("self-play: " + std::to_string(config_.selfplay.workers) + " workers x " +
-            std::to_string(config_.selfplay.games_per_worker) + " games, net of step " +
-            std::to_string(shared_->net.step()) + ", " + std::to_string(Playouts()) + " playouts");
+  run_.log.Info("self-play: " + std::to_string(run_.config.selfplay.workers) + " workers x " +
+                std::to_string(run_.config.selfplay.games_per_worker) + " games, net of step " +
+                std::to_string(shared_->net.step()) + ", " + std::to_string(Playouts()) + " playouts");
   std::vector<std::thread> threads;
   std::exception_ptr error;
   std::mutex error_mutex;
-  for (int i = 0; i < config_.selfplay.workers; ++i) {
+  for (int i = 0; i < run_.config.selfplay.workers; ++i) {
     threads.emplace_back([&, i] {
       try {
         WorkerLoop(i, stop);
@@ -226,12 +226,13 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   Worker w;
   w.index = index;
   w.writer = name_ + "-w" + std::to_string(index);
-  w.seq = run_.NextShardSeq(w.writer);
+  w.seq = run_.dir.NextShardSeq(w.writer);
   // The same run directory state and config give the same games; a resumed
   // worker starts past its last shard, so it never replays old games.
-  w.seed = Mix(uint64_t(config_.run.seed) ^ Mix(Fnv1a64(w.writer) ^ Mix(uint64_t(w.seq))));
-  SelfPlayDriver driver(&shared_->net, config_.mcts, config_.rules, config_.selfplay.games_per_worker, w.seed);
-  const run::SelfplayConfig& sc = config_.selfplay;
+  w.seed = Mix(uint64_t(run_.config.run.seed) ^ Mix(Fnv1a64(w.writer) ^ Mix(uint64_t(w.seq))));
+  SelfPlayDriver driver(&shared_->net, run_.config.mcts, run_.config.rules, run_.config.selfplay.games_per_worker,
+                        w.seed);
+  const run::SelfplayConfig& sc = run_.config.selfplay;
   driver.set_resign_check([&](const SelfPlayGame& g) {
     if (!WouldResign(g, sc.resign_threshold, sc.resign_consecutive)) return false;
     const bool playout = double(Mix(w.seed ^ Mix(uint64_t(g.index) + 1)) >> 11) * 0x1.0p-53 < sc.resign_playout_share;
@@ -245,7 +246,7 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   while (!stop && !StopRequested() && !reached_max_games_) {
     if (index == 0 && Now() - last_refresh >= sc.checkpoint_poll_seconds) {
       if (shared_->net.Refresh()) {
-        log_.Info("self-play: now playing with the net of step " + std::to_string(shared_->net.step()));
+        run_.log.Info("self-play: now playing with the net of step " + std::to_string(shared_->net.step()));
         NoteNetAge();
       }
       last_refresh = Now();
@@ -265,7 +266,7 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
 }
 
 void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
-  const run::SelfplayConfig& sc = config_.selfplay;
+  const run::SelfplayConfig& sc = run_.config.selfplay;
   const GameOutcome outcome = OutcomeOf(g);
   Rng rng(w.seed ^ Mix(uint64_t(g.index) + 2));
   samples_ += AppendGame(g, outcome, &w.shard, sc.policy_surprise_weight, &rng);
@@ -283,7 +284,7 @@ void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
   const int64_t total = ++games_;
   if (sc.record_every > 0 && total % sc.record_every == 0) {
     const std::string players = "net step " + std::to_string(shared_->net.step());
-    Tags tags = {{"Event", config_.run.name + " self-play"},
+    Tags tags = {{"Event", run_.config.run.name + " self-play"},
                  {"Black", players},
                  {"White", players},
                  {"Round", std::to_string(g.index)}};
@@ -300,10 +301,10 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
   // Records, then the shard (the commit point), then its event: a kill
   // between them leaves what ReconcileSelfplay repairs.
   const run::ShardName shard{w.writer, w.seq};
-  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.GameRecordPath(shard, game), text);
-  train::WriteShard(run_.ShardPath(shard), w.shard);
+  for (const auto& [game, text] : w.records) WriteFileAtomic(run_.dir.GameRecordPath(shard, game), text);
+  train::WriteShard(run_.dir.ShardPath(shard), w.shard);
   Report(w, w.shard.games, int(w.shard.samples.size()));
-  if (last) log_.Info("self-play: wrote the last shard " + run_.ShardPath(shard));
+  if (last) run_.log.Info("self-play: wrote the last shard " + run_.dir.ShardPath(shard));
   ++w.seq;
   w.shard = Shard();
   w.records.clear();
@@ -312,16 +313,16 @@ void SelfPlay::WriteShard(Worker& w, bool last) {
 }
 
 SelfPlay::StagePlayouts SelfPlay::PlayoutsOf(int stage) const {
-  if (stage == 0) return {config_.mcts.playouts, config_.mcts.cheap_playouts};
-  const run::PlayoutsStep& step = config_.selfplay.playouts_schedule[std::size_t(stage - 1)];
+  if (stage == 0) return {run_.config.mcts.playouts, run_.config.mcts.cheap_playouts};
+  const run::PlayoutsStep& step = run_.config.selfplay.playouts_schedule[std::size_t(stage - 1)];
   return {step.full, step.cheap};
 }
 
 void SelfPlay::NoteNetAge() {
-  const std::vector<run::PlayoutsStep>& schedule = config_.selfplay.playouts_schedule;
+  const std::vector<run::PlayoutsStep>& schedule = run_.config.selfplay.playouts_schedule;
   if (schedule.empty()) return;
   const int64_t step = shared_->net.step();
-  const double hours = step > 0 ? run::CheckpointHours(run_, step) : 0.0;
+  const double hours = step > 0 ? run::CheckpointHours(run_.dir, step) : 0.0;
   int stage = 0;
   while (stage < int(schedule.size()) && hours >= schedule[std::size_t(stage)].hours) ++stage;
   if (stage <= stage_.load()) return;
@@ -332,7 +333,7 @@ void SelfPlay::NoteNetAge() {
                 "self-play: the net of step %lld has %.2f hours of run time (selfplay.playouts_schedule[%d].hours "
                 "%g): searches now use %d playouts, cheap ones %d",
                 (long long)step, hours, stage - 1, schedule[std::size_t(stage - 1)].hours, p.full, p.cheap);
-  log_.Info(text);
+  run_.log.Info(text);
 }
 
 int SelfPlay::Playouts() const { return PlayoutsOf(stage_.load()).full; }
@@ -340,29 +341,29 @@ int SelfPlay::Playouts() const { return PlayoutsOf(stage_.load()).full; }
 void SelfPlay::Report(const Worker& w, int games, int samples) {
   const double hours = std::max(1e-9, (Now() - started_) / 3600);
   const int64_t checked = resign_checked_.load();
-  metrics_.Write({{"event", "selfplay"},
-                  {"writer", w.writer},
-                  {"host", ThisHost()},
-                  {"shard", w.seq},
-                  {"net_step", shared_->net.step()},
-                  {"playouts", Playouts()},
-                  {"shard_games", games},
-                  {"shard_samples", samples},
-                  {"mean_plies", double(w.plies) / std::max(1, games)},
-                  {"black_wins", w.results[0]},
-                  {"white_wins", w.results[1]},
-                  {"draws", w.results[2]},
-                  {"resigned", w.resigned},
-                  {"capped", w.capped},
-                  {"games", games_.load()},
-                  {"run_games", games_at_start_ + games_.load()},
-                  {"positions", positions_.load()},
-                  {"samples", samples_.load()},
-                  {"games_per_hour", double(games_.load()) / hours},
-                  {"positions_per_hour", double(positions_.load()) / hours},
-                  {"evaluations_per_second", double(evaluations_.load()) / (hours * 3600)},
-                  {"resign_playouts", checked},
-                  {"false_resign_rate", checked > 0 ? double(false_resigns_.load()) / double(checked) : 0.0}});
+  run_.metrics.Write({{"event", "selfplay"},
+                      {"writer", w.writer},
+                      {"host", ThisHost()},
+                      {"shard", w.seq},
+                      {"net_step", shared_->net.step()},
+                      {"playouts", Playouts()},
+                      {"shard_games", games},
+                      {"shard_samples", samples},
+                      {"mean_plies", double(w.plies) / std::max(1, games)},
+                      {"black_wins", w.results[0]},
+                      {"white_wins", w.results[1]},
+                      {"draws", w.results[2]},
+                      {"resigned", w.resigned},
+                      {"capped", w.capped},
+                      {"games", games_.load()},
+                      {"run_games", games_at_start_ + games_.load()},
+                      {"positions", positions_.load()},
+                      {"samples", samples_.load()},
+                      {"games_per_hour", double(games_.load()) / hours},
+                      {"positions_per_hour", double(positions_.load()) / hours},
+                      {"evaluations_per_second", double(evaluations_.load()) / (hours * 3600)},
+                      {"resign_playouts", checked},
+                      {"false_resign_rate", checked > 0 ? double(false_resigns_.load()) / double(checked) : 0.0}});
 }
 
 }  // namespace loa::train

@@ -82,10 +82,7 @@ class SelfPlay {
   // The playouts of a full search now.
   int Playouts() const;
 
-  const run::Config& config_;
-  const run::RunDir& run_;
-  run::Logger& log_;
-  run::JsonLinesLog& metrics_;
+  run::RunContext& run_;  // its config, directory, log and metrics
   const std::string name_;
   int64_t games_at_start_ = 0;
   std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};
