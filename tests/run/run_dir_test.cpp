@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,30 @@ TEST_F(RunDirTest, EveryFileHasItsPlace) {
   const std::vector<std::string> folders = run_.WrittenFolders();
   EXPECT_NE(std::find(folders.begin(), folders.end(), run_.EvalMatchDir("x_vs_y")), folders.end());
   EXPECT_NE(std::find(folders.begin(), folders.end(), run_.WorkersDir()), folders.end());
+}
+
+// A shard's files are named in run_dir alone, and read back from their names.
+TEST_F(RunDirTest, ShardsAndTheirRecordsAreNamedAndReadBack) {
+  const ShardName shard{"main-w3", 12};
+  EXPECT_EQ(run_.ShardPath(shard), run_.root() + "/selfplay/main-w3_000012.shard");
+  EXPECT_EQ(run_.GameRecordPath(shard, 7), run_.root() + "/games/main-w3_000012_g7.txt");
+  EXPECT_EQ(ShardOfFile("main-w3_000012.shard"), shard);
+  EXPECT_EQ(ShardOfFile("main-w3_000012_g7.txt"), shard);
+  EXPECT_EQ(ShardOfFile("a_b-w0_1234567.shard"), (ShardName{"a_b-w0", 1234567}));  // '_' in a name
+  for (const char* other :
+       {"main-w3_000012.shard.tmp.host.9.1", "main-w3.shard", "_000012.shard", "main-w3_00x012.shard",
+        "main-w3_000012_g.txt", "main-w3_000012_gx.txt", "main-w3_000012.json", "notes.txt", ""})
+    EXPECT_FALSE(ShardOfFile(other).has_value()) << other;
+  // The next sequence number of a writer counts its shards, not its records
+  // or another writer's.
+  std::ofstream(run_.ShardPath({"main-w3", 4})) << "x";
+  std::ofstream(run_.ShardPath({"main-w30", 9})) << "x";
+  std::ofstream(run_.GameRecordPath({"main-w3", 20}, 0)) << "x";
+  EXPECT_EQ(run_.NextShardSeq("main-w3"), 5);
+  EXPECT_EQ(run_.NextShardSeq("main-w4"), 0);
+  const std::vector<ShardFile> listed = run_.ListShards();
+  ASSERT_EQ(listed.size(), 2u);
+  for (const ShardFile& f : listed) EXPECT_EQ(f.path, run_.ShardFilePath(f.name));
 }
 
 TEST_F(RunDirTest, HeadersGiveTheCheckpointsHoursWithoutLibTorch) {
