@@ -191,10 +191,19 @@ void ApplyOverride(YAML::Node& root, const std::string& text, SourceMap& sources
   sources.Override(section + "." + key, text);
 }
 
+// The deepest nesting of maps a config has (a section, a record in a
+// list, its fields) is three; an alias can make a map that holds itself.
+constexpr int kMaxMapDepth = 8;
+
 // Throws ParseError naming the source and the key at a key that a map of
 // node (or of a map inside it) holds twice; YAML forbids it, and yaml-cpp
-// would keep one of them silently.
-void CheckNoDuplicateKeys(const YAML::Node& node, const std::string& source, const std::string& prefix) {
+// would keep one of them silently. Also at maps nested deeper than
+// kMaxMapDepth: an alias to a map inside itself (`&a {k: *a}`) nests
+// without end.
+void CheckNoDuplicateKeys(const YAML::Node& node, const std::string& source, const std::string& prefix, int depth = 1) {
+  if (depth > kMaxMapDepth)
+    throw ParseError(source + ": key '" + Excerpt(prefix, 60) + "...' nests maps more than " +
+                     std::to_string(kMaxMapDepth) + " deep (an alias to a map that holds it?)");
   std::set<std::string> keys;
   for (const auto& item : node) {
     if (!item.first.IsScalar()) continue;
@@ -202,7 +211,7 @@ void CheckNoDuplicateKeys(const YAML::Node& node, const std::string& source, con
     if (!keys.insert(key).second)
       throw ParseError(source + ": key '" + Excerpt(prefix + key) + "' appears twice (line " +
                        std::to_string(item.first.Mark().line + 1) + ")");
-    if (item.second.IsMap()) CheckNoDuplicateKeys(item.second, source, prefix + key + ".");
+    if (item.second.IsMap()) CheckNoDuplicateKeys(item.second, source, prefix + key + ".", depth + 1);
   }
 }
 

@@ -359,6 +359,19 @@ TEST(ConfigTest, AStrayTokenIsAnErrorNotAHang) {
     EXPECT_NE(ErrorOf<ParseError>(text).find("test.yaml: "), std::string::npos) << text;
 }
 
+// An alias to a map inside itself made the duplicate-key check recurse
+// until the stack overflowed (found by tests/fuzz/fuzz_config; its input is
+// in tests/fuzz/regressions/config/): one error naming the file now, and a
+// list that holds itself is an error of its key.
+TEST(ConfigTest, AMapThatHoldsItselfIsAnErrorNotACrash) {
+  for (const char* text : {"  &00\nkes: *00\n", "run: &a {name: t, x: *a}\n", "&r {run: *r}\n"}) {
+    const std::string message = ErrorOf<ParseError>(text);
+    EXPECT_NE(message.find("test.yaml: "), std::string::npos) << text << ": " << message;
+    EXPECT_NE(message.find("nests maps more than 8 deep"), std::string::npos) << text << ": " << message;
+  }
+  EXPECT_NE(ErrorOf("eval: {opponents: &l [ab, *l]}").find("eval.opponents"), std::string::npos);
+}
+
 TEST(ConfigTest, RunNamesArePlainNames) {
   for (const char* name : {"../escape", "a/b", "..", ".", "/abs"}) {
     const std::string message = ErrorOf(std::string("run: {name: ") + name + "}");
