@@ -264,6 +264,7 @@ def main():
         for address, note in [("#play", ""), ("", ""), ("#play?fen=not-a-position", "position could not be read"),
                               ("#play?moves=b1-b3+zz-zz", "moves stop after 1 of 2"),
                               ("#play?moves=b1-b3&ply=x", "ply 'x' is not a number"),
+                              ("#play?size=9", "board size '9' is not 6, 7 or 8"),
                               ("#nosuch?x=1", "no view 'nosuch'"), ("#runs?run=9", "no run 9"), ("#runs", "")]:
             driver.get("about:blank")
             driver.get(base + address)
