@@ -25,9 +25,10 @@ namespace {
 
 struct ExamCommand {
   std::string run;
-  int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1;
+  int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1, symmetries = 1;
   double solve_seconds = 0.5;
   int64_t memory_mb = 256;
+  std::string misjudged;  // where to write the last checkpoint's misjudged positions
 };
 
 // The run's self-play games, each record replayed; a record that does not
@@ -94,7 +95,12 @@ int RunExam(int argc, char** argv) {
   cli.add_option("--playouts", c.playouts, "the engine's playouts a move")->check(CLI::Range(1, 1000000));
   cli.add_option("--games", c.games, "games from proven wins against the solver")->check(CLI::Range(0, 100000));
   cli.add_option("--every", c.every, "mark every k-th checkpoint (and the last)")->check(CLI::Range(1, 100000));
+  cli.add_option("--symmetries", c.symmetries, "average the net over this many board symmetries (value and engine)")
+      ->check(CLI::Range(1, 8));
   cli.add_option("--memory", c.memory_mb, "megabytes of the solver's table")->check(CLI::Range(1, 1 << 20));
+  cli.add_option("--misjudged", c.misjudged,
+                 "write the positions whose proven result the last checkpoint's value has the wrong sign of "
+                 "(FEN|PROVEN|VALUE a line)");
   LOAZ_PARSE(cli, argc, argv);
 
   const run::RunDir dir(c.run);
@@ -114,8 +120,9 @@ int RunExam(int argc, char** argv) {
       "| --- | --- | --- | --- | --- |\n");
   for (size_t i = 0; i < steps.size(); ++i) {
     if (i % size_t(c.every) != 0 && i + 1 != steps.size()) continue;
-    const std::string spec_text =
-        "mcts:net=" + dir.CheckpointPath(steps[i]) + ",playouts=" + std::to_string(c.playouts) + ",threads=1";
+    const std::string spec_text = "mcts:net=" + dir.CheckpointPath(steps[i]) +
+                                  ",playouts=" + std::to_string(c.playouts) + ",threads=1" +
+                                  ",symmetries=" + std::to_string(c.symmetries);
     const PlayerSpec spec = PlayerSpec::Parse(spec_text);
     const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
     const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
@@ -125,6 +132,11 @@ int RunExam(int argc, char** argv) {
                 100 * m.Share(m.value_right, m.value_asked), m.value_asked, 100 * m.Share(m.moves_kept, m.moves_asked),
                 m.moves_asked, m.moves_unknown, 100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
     std::fflush(stdout);
+    if (!c.misjudged.empty() && i + 1 == steps.size()) {
+      std::string text;
+      for (const std::string& line : m.misjudged) text += line + "\n";
+      WriteFileAtomic(c.misjudged, text);
+    }
   }
   return 0;
 }

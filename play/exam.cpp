@@ -136,7 +136,11 @@ ExamMarks TakeExam(const std::vector<ExamPosition>& set, Evaluator& net, Player&
     EvalOutput out;
     net.Evaluate(&e.position, 1, &out);
     ++marks.value_asked;
-    marks.value_right += (truth == solve::Outcome::kWin) == (out.Value() > 0) && out.Value() != 0;
+    const bool right = (truth == solve::Outcome::kWin) == (out.Value() > 0) && out.Value() != 0;
+    marks.value_right += right;
+    if (!right)
+      marks.misjudged.push_back(e.position.ToString() + "|" + solve::OutcomeName(truth) + "|" +
+                                std::to_string(out.Value()));
     if (truth != solve::Outcome::kWin) continue;
     // The engine's move in a proven win: is the position after it lost for the opponent?
     Game game(rules, e.position);

@@ -45,6 +45,7 @@ struct ExamMarks {
   int moves_asked = 0, moves_kept = 0;            // proven wins: the engine's move keeps the win
   int moves_unknown = 0;                          // ... or the solver did not settle the move
   int games = 0, games_won = 0, games_drawn = 0;  // from proven wins, against the solver defending
+  std::vector<std::string> misjudged;             // "FEN|PROVEN|VALUE" where the value's sign is wrong
   double Share(int part, int whole) const { return whole ? double(part) / whole : 0.0; }
 };
 

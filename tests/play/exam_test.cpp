@@ -72,7 +72,10 @@ TEST(ExamTest, AnEngineThatSeesTheShortWinsKeepsThemAll) {
   }
   EXPECT_EQ(wins, 4);
   EXPECT_EQ(m.value_asked, wins + losses);
-  EXPECT_EQ(m.value_right, 0);  // the uniform evaluator's value is 0: no sign
+  EXPECT_EQ(m.value_right, 0);                           // the uniform evaluator's value is 0: no sign
+  ASSERT_EQ(m.misjudged.size(), size_t(m.value_asked));  // each named, with its proof and value
+  EXPECT_EQ(m.misjudged[0].substr(m.misjudged[0].find('|')),
+            std::string("|") + solve::OutcomeName(set[0].draw_rule) + "|0.000000");
   EXPECT_EQ(m.moves_asked, wins);
   EXPECT_EQ(m.moves_kept, wins);
   EXPECT_EQ(m.games, 2);
