@@ -29,7 +29,32 @@ struct ExamCommand {
   double solve_seconds = 0.5;
   int64_t memory_mb = 256;
   std::string misjudged;  // where to write the last checkpoint's misjudged positions
+  std::string net;        // a net file to mark instead of the checkpoints
 };
+
+// A net the exam marks: its row's first two columns and its file.
+struct Examinee {
+  std::string step, hours, path;
+};
+
+// The run's checkpoints to mark (every k-th and the last), or the one net
+// file the command names.
+std::vector<Examinee> Examinees(const run::RunDir& dir, const ExamCommand& c) {
+  if (!c.net.empty()) {
+    if (!std::filesystem::is_regular_file(c.net)) throw Error("--net " + c.net + ": no such file");
+    return {{c.net, "-", c.net}};
+  }
+  const std::vector<int64_t> steps = dir.ListCheckpoints();
+  if (steps.empty()) throw Error(c.run + ": no checkpoint to mark");
+  std::vector<Examinee> marked;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (i % size_t(c.every) != 0 && i + 1 != steps.size()) continue;
+    char hours[32];
+    std::snprintf(hours, sizeof hours, "%.2f", run::CheckpointHours(dir, steps[i]));
+    marked.push_back({std::to_string(steps[i]), hours, dir.CheckpointPath(steps[i])});
+  }
+  return marked;
+}
 
 // The run's self-play games, each record replayed; a record that does not
 // read is named and skipped.
@@ -99,17 +124,17 @@ int RunExam(int argc, char** argv) {
       ->check(CLI::Range(1, 8));
   cli.add_option("--memory", c.memory_mb, "megabytes of the solver's table")->check(CLI::Range(1, 1 << 20));
   cli.add_option("--misjudged", c.misjudged,
-                 "write the positions whose proven result the last checkpoint's value has the wrong sign of "
+                 "write the positions whose proven result the last net marked has the wrong sign of "
                  "(FEN|PROVEN|VALUE a line)");
+  cli.add_option("--net", c.net, "mark this net file (a checkpoint or an export) instead of the run's checkpoints");
   LOAZ_PARSE(cli, argc, argv);
 
   const run::RunDir dir(c.run);
   dir.CheckHoldsRun("--run ");
   const run::Config config = run::LoadConfig(dir.ConfigPath());
+  const std::vector<Examinee> examinees = Examinees(dir, c);
   const std::vector<ExamPosition> set = ExamSet(dir, config.rules, c);
   PrintSet(set);
-  std::vector<int64_t> steps = dir.ListCheckpoints();
-  if (steps.empty()) throw Error(c.run + ": no checkpoint to mark");
   ExamOptions opts;
   opts.rules = config.rules;
   opts.limits.seconds = c.solve_seconds;
@@ -118,21 +143,18 @@ int RunExam(int argc, char** argv) {
   std::printf(
       "\n| step | hours | value has the proven sign | move keeps a proven win | wins against the solver |\n"
       "| --- | --- | --- | --- | --- |\n");
-  for (size_t i = 0; i < steps.size(); ++i) {
-    if (i % size_t(c.every) != 0 && i + 1 != steps.size()) continue;
-    const std::string spec_text = "mcts:net=" + dir.CheckpointPath(steps[i]) +
-                                  ",playouts=" + std::to_string(c.playouts) + ",threads=1" +
-                                  ",symmetries=" + std::to_string(c.symmetries);
-    const PlayerSpec spec = PlayerSpec::Parse(spec_text);
+  for (const Examinee& e : examinees) {
+    const PlayerSpec spec = PlayerSpec::Parse("mcts:net=" + e.path + ",playouts=" + std::to_string(c.playouts) +
+                                              ",threads=1,symmetries=" + std::to_string(c.symmetries));
     const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
     const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
     const ExamMarks m = TakeExam(set, *net, *engine, solver, opts);
-    std::printf("| %lld | %.2f | %.1f%% of %d | %.1f%% of %d (%d unsettled) | %.1f%% of %d (%d drawn) |\n",
-                static_cast<long long>(steps[i]), run::CheckpointHours(dir, steps[i]),
-                100 * m.Share(m.value_right, m.value_asked), m.value_asked, 100 * m.Share(m.moves_kept, m.moves_asked),
-                m.moves_asked, m.moves_unknown, 100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
+    std::printf("| %s | %s | %.1f%% of %d | %.1f%% of %d (%d unsettled) | %.1f%% of %d (%d drawn) |\n", e.step.c_str(),
+                e.hours.c_str(), 100 * m.Share(m.value_right, m.value_asked), m.value_asked,
+                100 * m.Share(m.moves_kept, m.moves_asked), m.moves_asked, m.moves_unknown,
+                100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
     std::fflush(stdout);
-    if (!c.misjudged.empty() && i + 1 == steps.size()) {
+    if (!c.misjudged.empty() && &e == &examinees.back()) {
       std::string text;
       for (const std::string& line : m.misjudged) text += line + "\n";
       WriteFileAtomic(c.misjudged, text);

@@ -103,6 +103,16 @@ if "$loaz" export --run "$run" --step 20 --average 1000 -o "$tmp/none.safetensor
 fi
 grep -q "needs 1000 checkpoints" "$tmp/avg.err" || fail "export --average error: $(cat "$tmp/avg.err")"
 [ ! -e "$tmp/none.safetensors" ] || fail "a refused average left a file"
+# loaz exam: the set drawn and kept, the first and last checkpoints marked, then a net file alone.
+exam=$("$loaz" exam --run "$run" --positions 6 --solve-seconds 0.02 --playouts 2 --games 1 --every 1000 2>&1) ||
+  fail "loaz exam: $exam"
+[ "$(wc -l <"$run/exam/positions.txt")" -eq 6 ] || fail "exam set: $(cat "$run/exam/positions.txt")"
+grep -qE '^\| 0 \| 0\.00 \|' <<<"$exam" && grep -qE '^\| 60 \|' <<<"$exam" || fail "exam rows: $exam"
+exam=$("$loaz" exam --run "$run" --net "$run/net.safetensors" --playouts 2 --games 0 --misjudged "$tmp/mis.txt" 2>&1) ||
+  fail "loaz exam --net: $exam"
+grep -qF "| $run/net.safetensors | - |" <<<"$exam" && [ -f "$tmp/mis.txt" ] || fail "exam --net: $exam"
+if "$loaz" exam --run "$run" --net "$tmp/no.safetensors" 2>"$tmp/exam.err"; then fail "exam of a missing net"; fi
+grep -q "no.safetensors" "$tmp/exam.err" && [ "$(wc -l <"$tmp/exam.err")" -eq 1 ] || fail "exam error: $(cat "$tmp/exam.err")"
 # scripts/curve.sh: the checkpoint at each hour (here the first and, nearest to 9 hours, the last) in a fresh match.
 curve=$(LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>/dev/null) || fail "curve.sh"
 grep -qE '^\| 0 h \(0\.00\) \| 0 \| 2 \| \+[0-2] =[0-2] -[0-2] \|' <<<"$curve" || fail "curve.sh, step 0: $curve"
