@@ -28,7 +28,7 @@ struct ExamCommand {
   int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1, symmetries = 1;
   double solve_seconds = 0.5;
   int64_t memory_mb = 256;
-  std::string misjudged;  // where to write the last checkpoint's misjudged positions
+  std::string misjudged;  // where to write the positions the last net marked misjudges
   std::string net;        // a net file to mark instead of the checkpoints
 };
 
