@@ -65,7 +65,7 @@ void AddNetOptions(CLI::App* cli, NetChoice& net) {
       ->capture_default_str()
       ->excludes(file);
   cli->add_option("--features", net.config.input_features, "input set of the fresh net")
-      ->check(CLI::IsMember({"basic", "connection"}))
+      ->check(CLI::IsMember(InputFeaturesNames()))
       ->capture_default_str()
       ->excludes(file);
 }
@@ -274,12 +274,12 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
   std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
-  // Both input sets, so that the connection planes' cost stands next to
-  // the net's (the net encodes with its own: net.config.input_features).
-  std::printf(
-      "encoding (batches of %d into one buffer): basic %.0f ns, connection %.0f ns per position; this net: %s\n\n",
-      options.max_batch, EncodeNanoseconds(positions, InputFeatures::kBasic, seconds, cpu_time),
-      EncodeNanoseconds(positions, InputFeatures::kConnection, seconds, cpu_time), net.config.input_features.c_str());
+  // Every input set, so that the added planes' cost stands next to the
+  // net's (the net encodes with its own: net.config.input_features).
+  std::printf("encoding (batches of %d into one buffer), per position:", options.max_batch);
+  for (const std::string& name : InputFeaturesNames())
+    std::printf(" %s %.0f ns,", name.c_str(), EncodeNanoseconds(positions, InputFeaturesOf(name), seconds, cpu_time));
+  std::printf(" this net: %s\n\n", net.config.input_features.c_str());
   std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "backend", "eval/s", "GFLOP/s", "% peak", "vs cpu fp32");
   for (int batch : batches) {
     std::vector<double> rates;

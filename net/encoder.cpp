@@ -83,14 +83,48 @@ void EncodeConnection(const Position& pos, float* out) {
     if (!m.is_pass()) targets[m.to()] = std::min(1.0f, targets[m.to()] + 0.25f);
 }
 
+// Writes one side's threat planes: the wins in one move of `mover` against
+// `other` (origins, landings) and each piece's fewest groups after a move.
+void EncodeSideThreats(Bitboard mover, Bitboard other, Bitboard board, float* win_from, float* win_to,
+                       float* move_groups) {
+  std::fill(win_from, win_from + kNumSquares, 0.0f);
+  std::fill(win_to, win_to + kNumSquares, 0.0f);
+  std::fill(move_groups, move_groups + kNumSquares, 0.0f);
+  int fewest[kNumSquares];
+  const int now = CountGroups(mover);
+  for (Bitboard b = mover; b; b &= b - 1) fewest[LowestSquare(b)] = now;
+  ForEachMove(mover, other, board, [&](Square from, Square to, Direction, bool) {
+    const int groups = CountGroups((mover & ~SquareBB(from)) | SquareBB(to));
+    fewest[from] = std::min(fewest[from], groups);
+    if (groups == 1) win_from[from] = win_to[to] = 1.0f;
+  });
+  for (Bitboard b = mover; b; b &= b - 1) move_groups[LowestSquare(b)] = float(fewest[LowestSquare(b)]) / 12.0f;
+}
+
+// Writes the threat set's planes (after the connection ones) of pos.
+void EncodeThreats(const Position& pos, float* out) {
+  const Bitboard own = pos.pieces(pos.side_to_move()), enemy = pos.pieces(Opponent(pos.side_to_move()));
+  auto plane = [out](int p) { return out + p * kNumSquares; };
+  EncodeSideThreats(own, enemy, pos.board(), plane(kOwnWinFromPlane), plane(kOwnWinToPlane),
+                    plane(kOwnMoveGroupsPlane));
+  EncodeSideThreats(enemy, own, pos.board(), plane(kEnemyWinFromPlane), plane(kEnemyWinToPlane),
+                    plane(kEnemyMoveGroupsPlane));
+}
+
 }  // namespace
 
-const char* InputFeaturesName(InputFeatures f) { return f == InputFeatures::kBasic ? "basic" : "connection"; }
+const std::vector<std::string>& InputFeaturesNames() {
+  static const std::vector<std::string> names = {"basic", "connection", "threat"};
+  return names;
+}
+
+const char* InputFeaturesName(InputFeatures f) { return InputFeaturesNames()[std::size_t(f)].c_str(); }
 
 InputFeatures InputFeaturesOf(const std::string& name) {
-  if (name == "basic") return InputFeatures::kBasic;
-  if (name == "connection") return InputFeatures::kConnection;
-  throw Error("input features '" + name + "': basic or connection");
+  const std::vector<std::string>& names = InputFeaturesNames();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return InputFeatures(i);
+  throw Error("input features '" + name + "': basic, connection or threat");
 }
 
 void EncodePosition(const Position& pos, float* out, InputFeatures f) {
@@ -107,7 +141,8 @@ void EncodePosition(const Position& pos, float* out, InputFeatures f) {
     for (int s = 0; s < kNumSquares; ++s) plane[s] = scaled[index[s]];
   }
   std::fill(out + kOnesPlane * kNumSquares, out + (kOnesPlane + 1) * kNumSquares, 1.0f);
-  if (f == InputFeatures::kConnection) EncodeConnection(pos, out);
+  if (f != InputFeatures::kBasic) EncodeConnection(pos, out);
+  if (f == InputFeatures::kThreat) EncodeThreats(pos, out);
   if (pos.size() != kBoardSize) {
     // A smaller board is the corner of the planes: nothing off it, and the
     // ones plane its edge (as KataGo's on-board plane).

@@ -3,6 +3,7 @@
 // decoding of the heads into an EvalOutput. No LibTorch here.
 
 #include <string>
+#include <vector>
 
 #include "core/move.h"
 #include "core/position.h"
@@ -40,8 +41,11 @@ inline constexpr int kInputSize = kNumInputPlanes * kNumSquares;
 // input_features); the encoder version covers both.
 //   basic: the planes above;
 //   connection: the basic planes, then the game's own structure, as MIA's
-//     evaluation reads it (connection by groups, concentration, mobility).
-enum class InputFeatures { kBasic, kConnection };
+//     evaluation reads it (connection by groups, concentration, mobility);
+//   threat: the connection planes, then one move of lookahead for each side
+//     (the wins in one move, and the fewest groups a piece's move leaves), as
+//     KataGo's ladder planes hand the net a tactic it would need depth for.
+enum class InputFeatures { kBasic, kConnection, kThreat };
 
 // The planes the connection set adds after the basic ones. Values of a
 // piece's plane are 0 on the squares without one.
@@ -55,14 +59,32 @@ enum ConnectionPlane : int {
   kTargetPlane,                          // each square: the moves of the side to move that land there / 4, at most 1
   kNumConnectionPlanes
 };
-inline constexpr int kMaxInputPlanes = kNumConnectionPlanes;
+
+// The planes the threat set adds after the connection ones. The enemy's are
+// its moves as if it were to move now (a null move of the side to move). A
+// move "wins" when the mover's pieces are one group after it (whatever the
+// rules' `simultaneous` then says).
+enum ThreatPlane : int {
+  kOwnWinFromPlane = kNumConnectionPlanes,  // each own piece with a move that wins: 1
+  kOwnWinToPlane,                           // each square a winning move of the side to move lands on: 1
+  kEnemyWinFromPlane,                       // the same for the enemy
+  kEnemyWinToPlane,
+  kOwnMoveGroupsPlane,    // each own piece: the fewest own groups one of its moves leaves / 12 (no move: now's)
+  kEnemyMoveGroupsPlane,  // each enemy piece: the same for its side
+  kNumThreatPlanes
+};
+inline constexpr int kMaxInputPlanes = kNumThreatPlanes;
 
 // Returns the planes of an input set.
 constexpr int NumInputPlanes(InputFeatures f) {
-  return f == InputFeatures::kBasic ? int(kNumInputPlanes) : int(kNumConnectionPlanes);
+  return f == InputFeatures::kBasic        ? int(kNumInputPlanes)
+         : f == InputFeatures::kConnection ? int(kNumConnectionPlanes)
+                                           : int(kNumThreatPlanes);
 }
-// Returns the name of an input set ("basic", "connection") / the set of a
-// name; throws Error naming an unknown one.
+// The names of the input sets, in the enum's order: the config's choices.
+const std::vector<std::string>& InputFeaturesNames();
+// Returns the name of an input set ("basic", "connection", "threat") / the
+// set of a name; throws Error naming an unknown one.
 const char* InputFeaturesName(InputFeatures f);
 InputFeatures InputFeaturesOf(const std::string& name);
 

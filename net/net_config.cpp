@@ -54,8 +54,9 @@ class JsonReader : public TextParamReader {
 }  // namespace
 
 void NetConfig::Visit(ParamVisitor& v) {
-  v.Choice("input_features", input_features, {"basic", "connection"},
-           "input planes: basic (pieces, line counts) or connection (and groups, spread, move targets)");
+  v.Choice("input_features", input_features, InputFeaturesNames(),
+           "input planes: basic (pieces, line counts), connection (and groups, spread, move targets) or threat "
+           "(and each side's wins in one move, groups after a move)");
   v.Int("blocks", blocks, 1, 64, "residual blocks in the trunk");
   v.Int("channels", channels, 8, 512, "trunk width");
   v.Int("global_pooling_every", global_pooling_every, 0, 64, "every k-th block adds a global pooling bias (0: none)");

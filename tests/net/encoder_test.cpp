@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "core/bitboard.h"
+#include "core/error.h"
 #include "net/encoder.h"
 #include "net/symmetry.h"
 #include "tests/core/test_util.h"
@@ -85,6 +87,66 @@ TEST(EncoderTest, GroupPlanesCountTheGroups) {
         inverse += 1 / (12 * planes[kOwnGroupSizePlane * kNumSquares + s]);
     EXPECT_NEAR(inverse, float(CountGroups(pos.pieces(us))), 1e-4);
   }
+}
+
+// Black a1, c1 and White h5, h8, Black to move: each side wins in one move
+// (c1-b2; White, were it to move, h8-h6 or h5-h7). a1 does not: its
+// diagonal holds h8 too, so it moves two squares (c3), as along the file
+// (a2), and Black stays in two groups.
+TEST(EncoderTest, ThreatPlanesShowTheWinsInOne) {
+  const Position pos = Position::FromString("7w/8/8/7w/8/8/8/b1b5 b");
+  const std::vector<float> planes = Encode(pos, InputFeatures::kThreat);
+  ASSERT_EQ(planes.size(), std::size_t(kNumThreatPlanes) * kNumSquares);
+  const std::vector<float> connection = Encode(pos, InputFeatures::kConnection);
+  EXPECT_TRUE(std::equal(connection.begin(), connection.end(), planes.begin()));
+  auto squares = [&](int plane) {
+    std::string names;
+    for (Square s = 0; s < kNumSquares; ++s)
+      if (planes[plane * kNumSquares + s] != 0) names += SquareName(s) + " ";
+    return names;
+  };
+  EXPECT_EQ(squares(kOwnWinFromPlane), "c1 ");
+  EXPECT_EQ(squares(kOwnWinToPlane), "b2 ");
+  EXPECT_EQ(squares(kEnemyWinFromPlane), "h5 h8 ");
+  EXPECT_EQ(squares(kEnemyWinToPlane), "h6 h7 ");
+  EXPECT_EQ(planes[kOwnMoveGroupsPlane * kNumSquares + ParseSquare("a1")], 2.0f / 12);
+  EXPECT_EQ(planes[kOwnMoveGroupsPlane * kNumSquares + ParseSquare("c1")], 1.0f / 12);
+  EXPECT_EQ(planes[kEnemyMoveGroupsPlane * kNumSquares + ParseSquare("h5")], 1.0f / 12);
+  EXPECT_EQ(squares(kOwnMoveGroupsPlane), "a1 c1 ");
+}
+
+// The threat planes against moves made by Position::Apply, each side's as
+// if it were to move, on every board size.
+TEST(EncoderTest, ThreatPlanesMatchTheMovesMade) {
+  for (int n : {8, 7, 6})
+    for (const Position& pos : RandomPositions(200, 8, true, 200, n)) {
+      const std::vector<float> planes = Encode(pos, InputFeatures::kThreat);
+      for (int side = 0; side < 2; ++side) {
+        const Color mover = side == 0 ? pos.side_to_move() : Opponent(pos.side_to_move());
+        const Position view(pos.pieces(kBlack), pos.pieces(kWhite), mover, n);
+        std::vector<float> win_from(kNumSquares), win_to(kNumSquares), fewest(kNumSquares);
+        for (Square s = 0; s < kNumSquares; ++s)
+          if (view.pieces(mover) & SquareBB(s)) fewest[s] = float(CountGroups(view.pieces(mover)));
+        MoveList moves;
+        view.GenerateMoves(moves);
+        for (Move m : moves) {
+          if (m.is_pass()) continue;
+          const Position after = view.Apply(m);
+          fewest[m.from()] = std::min(fewest[m.from()], float(CountGroups(after.pieces(mover))));
+          if (after.IsUnited(mover)) win_from[m.from()] = win_to[m.to()] = 1;
+        }
+        for (float& f : fewest) f /= 12;
+        auto plane = [&](int p) { return std::vector<float>(planes.begin() + p * kNumSquares, planes.begin() + (p + 1) * kNumSquares); };
+        ASSERT_EQ(plane(side == 0 ? kOwnWinFromPlane : kEnemyWinFromPlane), win_from) << pos.ToString();
+        ASSERT_EQ(plane(side == 0 ? kOwnWinToPlane : kEnemyWinToPlane), win_to) << pos.ToString();
+        ASSERT_EQ(plane(side == 0 ? kOwnMoveGroupsPlane : kEnemyMoveGroupsPlane), fewest) << pos.ToString();
+      }
+    }
+}
+
+TEST(EncoderTest, InputSetsByName) {
+  for (const std::string& name : InputFeaturesNames()) EXPECT_EQ(InputFeaturesName(InputFeaturesOf(name)), name);
+  EXPECT_THROW(InputFeaturesOf("threats"), Error);
 }
 
 TEST(EncoderTest, SideToMoveSwapsOwnAndEnemy) {
@@ -211,7 +273,7 @@ TEST(SymmetryTest, MovesCommuteWithSymmetries) {
 
 TEST(SymmetryTest, EncoderCommutesWithSymmetries) {
   for (int n : {8, 7, 6})
-    for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection}) {
+    for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection, InputFeatures::kThreat}) {
       for (const Position& pos : RandomPositions(n == 8 ? 500 : 200, 6, true, 200, n)) {
         std::vector<float> planes = Encode(pos, f);
         for (int t = 0; t < kNumSymmetries; ++t) {
@@ -226,7 +288,7 @@ TEST(SymmetryTest, EncoderCommutesWithSymmetries) {
 
 TEST(EncoderTest, ASmallerBoardIsTheCornerOfThePlanes) {
   const Position six = Position::Start(StartKind::kStandard, 6);
-  for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection}) {
+  for (InputFeatures f : {InputFeatures::kBasic, InputFeatures::kConnection, InputFeatures::kThreat}) {
     const std::vector<float> planes = Encode(six, f);
     for (int p = 0; p < NumInputPlanes(f); ++p)
       for (Square s = 0; s < kNumSquares; ++s) {
