@@ -136,7 +136,9 @@ TEST(EncoderTest, ThreatPlanesMatchTheMovesMade) {
           if (after.IsUnited(mover)) win_from[m.from()] = win_to[m.to()] = 1;
         }
         for (float& f : fewest) f /= 12;
-        auto plane = [&](int p) { return std::vector<float>(planes.begin() + p * kNumSquares, planes.begin() + (p + 1) * kNumSquares); };
+        auto plane = [&](int p) {
+          return std::vector<float>(planes.begin() + p * kNumSquares, planes.begin() + (p + 1) * kNumSquares);
+        };
         ASSERT_EQ(plane(side == 0 ? kOwnWinFromPlane : kEnemyWinFromPlane), win_from) << pos.ToString();
         ASSERT_EQ(plane(side == 0 ? kOwnWinToPlane : kEnemyWinToPlane), win_to) << pos.ToString();
         ASSERT_EQ(plane(side == 0 ? kOwnMoveGroupsPlane : kEnemyMoveGroupsPlane), fewest) << pos.ToString();

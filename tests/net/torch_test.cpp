@@ -87,10 +87,15 @@ double RelativeError(const float* a, const float* b, int64_t n) {
 }
 
 TEST(CpuEvaluatorTest, MatchesLibTorchOnRandomNets) {
-  NetConfig connection = SmallConfig(2, 16, 1, true);
+  NetConfig connection = SmallConfig(2, 16, 1, true), threat = SmallConfig(2, 8, 1, true);
   connection.input_features = "connection";
-  const NetConfig configs[] = {SmallConfig(3, 16, 2, true), SmallConfig(2, 8, 0, false), SmallConfig(1, 24, 1, true),
-                               NetConfig(), connection};
+  threat.input_features = "threat";
+  const NetConfig configs[] = {SmallConfig(3, 16, 2, true),
+                               SmallConfig(2, 8, 0, false),
+                               SmallConfig(1, 24, 1, true),
+                               NetConfig(),
+                               connection,
+                               threat};
   uint32_t seed = 10;
   for (const NetConfig& config : configs) {
     ExportedNet net = RandomExport(config, seed++);
@@ -117,9 +122,10 @@ TEST(CpuEvaluatorTest, MatchesLibTorchOnRandomNets) {
 void ConcurrentCallersAgreeWithTheCpuBackend(const ExportedNet& net, NetEvaluatorOptions options);
 
 TEST(TorchEvaluatorTest, ConcurrentCallersShareBatchesAndAgreeWithTheCpuBackend) {
-  NetConfig connection = SmallConfig(2, 16, 2, true);
+  NetConfig connection = SmallConfig(2, 16, 2, true), threat = SmallConfig(2, 16, 2, true);
   connection.input_features = "connection";
-  for (const NetConfig& config : {SmallConfig(2, 16, 2, true), connection}) {
+  threat.input_features = "threat";
+  for (const NetConfig& config : {SmallConfig(2, 16, 2, true), connection, threat}) {
     SCOPED_TRACE(config.input_features);
     ConcurrentCallersAgreeWithTheCpuBackend(RandomExport(config, 20), NetEvaluatorOptions());
   }
