@@ -124,7 +124,9 @@ InputFeatures InputFeaturesOf(const std::string& name) {
   const std::vector<std::string>& names = InputFeaturesNames();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return InputFeatures(i);
-  throw Error("input features '" + name + "': basic, connection or threat");
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  throw Error("input features '" + name + "': one of " + known);
 }
 
 void EncodePosition(const Position& pos, float* out, InputFeatures f) {

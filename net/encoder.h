@@ -38,7 +38,7 @@ inline constexpr int kLineCountPlane = kFileCountPlane;
 inline constexpr int kInputSize = kNumInputPlanes * kNumSquares;
 
 // The input sets. A net's architecture names its set (NetConfig::
-// input_features); the encoder version covers both.
+// input_features); the encoder version covers them all.
 //   basic: the planes above;
 //   connection: the basic planes, then the game's own structure, as MIA's
 //     evaluation reads it (connection by groups, concentration, mobility);

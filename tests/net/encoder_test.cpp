@@ -148,7 +148,12 @@ TEST(EncoderTest, ThreatPlanesMatchTheMovesMade) {
 
 TEST(EncoderTest, InputSetsByName) {
   for (const std::string& name : InputFeaturesNames()) EXPECT_EQ(InputFeaturesName(InputFeaturesOf(name)), name);
-  EXPECT_THROW(InputFeaturesOf("threats"), Error);
+  try {
+    InputFeaturesOf("threats");
+    ADD_FAILURE() << "an unknown input set was accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "input features 'threats': one of basic, connection, threat");
+  }
 }
 
 TEST(EncoderTest, SideToMoveSwapsOwnAndEnemy) {
