@@ -49,6 +49,8 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
   v.Int("record_every", record_every, 0, 1000000, "keep the record of every k-th game (0: none)");
   v.Double("policy_surprise_weight", policy_surprise_weight, 0, 1,
            "share of a game's samples placed by policy surprise (KataGo)");
+  v.Int64("proof_nodes", proof_nodes, 0, 100000000,
+          "solve each sampled position within this many df-pn nodes; a proof is its value target (0: off)");
   RecordsOf<PlayoutsStep> schedule(playouts_schedule);
   v.Records("playouts_schedule", schedule,
             "from a net `hours` of run time old, searches use `full` and `cheap` playouts (steps in order of hours)");

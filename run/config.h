@@ -72,6 +72,12 @@ struct SelfplayConfig {
   // game's expected samples is placed in proportion to how far the search's
   // target is from the net's raw policy; 0 writes each full search once.
   double policy_surprise_weight = 0.5;
+  // The solver's proofs as value targets (docs/TRAINING.md, Proven value
+  // targets): each finished game's sampled positions, from its last back,
+  // are solved by df-pn within this many nodes each, and a proven result
+  // (won, lost, drawn) replaces the game's outcome as the position's value
+  // target; 0 turns it off.
+  int64_t proof_nodes = 0;
   // A run's later hours search deeper: from the first net whose checkpoint
   // is `hours` of run time old, self-play's full and cheap searches use a
   // step's `full` and `cheap` playouts instead of mcts.playouts and

@@ -33,7 +33,38 @@ bool IsSample(const SearchedMove& m) { return m.full_search && !m.policy.empty()
 
 }  // namespace
 
-int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share, Rng* rng) {
+std::vector<int8_t> ProveSamples(const SelfPlayGame& g, solve::Solver* solver, int64_t nodes, int give_up) {
+  const int plies = int(g.moves.size());
+  std::vector<int8_t> proven(size_t(plies), kUnproven);
+  Game game = g.game;
+  assert(game.ply() == plies);
+  solve::SolveLimits limits;
+  limits.nodes = nodes;
+  int misses = 0;
+  for (int ply = plies - 1; ply >= 0 && misses < give_up; --ply) {
+    game.Undo();
+    if (!IsSample(g.moves[size_t(ply)])) continue;
+    switch (solver->Solve(game, limits).outcome) {
+      case solve::Outcome::kWin:
+        proven[size_t(ply)] = 1;
+        break;
+      case solve::Outcome::kLoss:
+        proven[size_t(ply)] = -1;
+        break;
+      case solve::Outcome::kDraw:
+        proven[size_t(ply)] = 0;
+        break;
+      case solve::Outcome::kUnknown:
+        ++misses;
+        continue;
+    }
+    misses = 0;
+  }
+  return proven;
+}
+
+int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share, Rng* rng,
+               const std::vector<int8_t>* proven) {
   assert(surprise_share <= 0 || rng);
   // Games read from an older shard (no final boards) keep unknown ones.
   shard->finals.resize(size_t(shard->games));
@@ -66,6 +97,10 @@ int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, 
     s.flags = kFullSearch | (outcome.capped ? kGameCapped : 0) | (outcome.resigned ? kGameResigned : 0) |
               SizeFlags(m.position.size());
     s.outcome = outcome.result == Result::kDraw ? 0 : outcome.result == WinFor(side) ? 1 : -1;
+    if (proven && (*proven)[size_t(ply)] != kUnproven) {
+      s.outcome = (*proven)[size_t(ply)];
+      s.flags |= kProven;
+    }
     s.root_value = std::clamp(m.root_value, -1.0f, 1.0f);
     s.plies_left = uint16_t(std::min(plies - ply, 65535));
     s.game = uint16_t(game_index);

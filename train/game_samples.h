@@ -3,10 +3,12 @@
 // (played out, capped or resigned), the resignation test, the samples.
 
 #include <cstdint>
+#include <vector>
 
 #include "core/game.h"
 #include "core/random.h"
 #include "mcts/selfplay_driver.h"
+#include "solve/dfpn.h"
 #include "train/shard.h"
 
 namespace loa::train {
@@ -42,7 +44,21 @@ GameOutcome OutcomeOf(const SelfPlayGame& g);
 // probability frac(w), drawn from rng: the game keeps its expected number
 // of samples, moved towards the positions where the search disagreed with
 // the net.
+//
+// With proven (ProveSamples's answer for g), a position it proved takes the
+// proven result as its outcome, flagged kProven.
 int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share = 0,
-               Rng* rng = nullptr);
+               Rng* rng = nullptr, const std::vector<int8_t>* proven = nullptr);
+
+// ProveSamples's mark of a ply not proven (or not a sample).
+inline constexpr int8_t kUnproven = -128;
+
+// The solver's verdicts on g's sampled positions: for each ply, +1, 0 or -1
+// for the side to move there (won, drawn, lost, under the game's rules and
+// with its history), or kUnproven. Plies are solved from the last back, each
+// within `nodes` df-pn nodes, so that each proof starts from the table the
+// later ones filled; after `give_up` unproven samples in a row the earlier
+// plies are left unproven (a position further from the end is rarely easier).
+std::vector<int8_t> ProveSamples(const SelfPlayGame& g, solve::Solver* solver, int64_t nodes, int give_up);
 
 }  // namespace loa::train

@@ -67,7 +67,8 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
   float* wdl = &batch->wdl[size_t(row) * 3];
   wdl[0] = s.outcome > 0, wdl[1] = s.outcome == 0, wdl[2] = s.outcome < 0;
   batch->moves_left[row] = float(s.plies_left) / kMovesLeftScale;
-  batch->root_value[row] = s.root_value;
+  // A proof is exact: the search's value does not blur it (train.value_q_weight).
+  batch->root_value[row] = (s.flags & kProven) ? float(s.outcome) : s.root_value;
 
   const FinalBoard final_board = shard.FinalOf(s);
   float* ownership = &batch->ownership[size_t(row) * kOwnershipClasses * kNumSquares];

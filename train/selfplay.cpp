@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -38,6 +39,11 @@ double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::n
 // How long a worker sleeps while it waits for the first checkpoint.
 constexpr std::chrono::milliseconds kNoNetWait{500};
 
+// selfplay.proof_nodes: each worker's solver table, and the unproven samples
+// in a row (from a game's end back) after which ProveSamples stops.
+constexpr int64_t kProofTableMb = 32;
+constexpr int kProofGiveUp = 4;
+
 }  // namespace
 
 // The state of one worker thread: its shard and records in the making.
@@ -52,6 +58,7 @@ struct SelfPlay::Worker {
   std::unordered_map<int64_t, Color> would_resign;
   int plies = 0, results[3] = {0, 0, 0}, resigned = 0, capped = 0;  // of the shard in the making
   int stage = 0;  // the step of the playouts schedule its driver searches with (SelfPlay::stage_)
+  std::unique_ptr<solve::Solver> solver;  // with selfplay.proof_nodes > 0
 };
 
 struct SelfPlay::Shared {
@@ -269,7 +276,15 @@ void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
   const run::SelfplayConfig& sc = run_.config.selfplay;
   const GameOutcome outcome = OutcomeOf(g);
   Rng rng(w.seed ^ Mix(uint64_t(g.index) + 2));
-  samples_ += AppendGame(g, outcome, &w.shard, sc.policy_surprise_weight, &rng);
+  std::vector<int8_t> proven;
+  if (sc.proof_nodes > 0) {
+    if (!w.solver) w.solver = std::make_unique<solve::Solver>(kProofTableMb);
+    const double started = Now();
+    proven = ProveSamples(g, w.solver.get(), sc.proof_nodes, kProofGiveUp);
+    proof_micros_ += int64_t((Now() - started) * 1e6);
+    proven_ += std::count_if(proven.begin(), proven.end(), [](int8_t v) { return v != kUnproven; });
+  }
+  samples_ += AppendGame(g, outcome, &w.shard, sc.policy_surprise_weight, &rng, proven.empty() ? nullptr : &proven);
   const int game_index = w.shard.games - 1;
   positions_ += int64_t(g.moves.size());
   w.plies += int(g.moves.size());
@@ -362,6 +377,8 @@ void SelfPlay::Report(const Worker& w, int games, int samples) {
                       {"games_per_hour", double(games_.load()) / hours},
                       {"positions_per_hour", double(positions_.load()) / hours},
                       {"evaluations_per_second", double(evaluations_.load()) / (hours * 3600)},
+                      {"proven_positions", proven_.load()},
+                      {"proof_seconds", double(proof_micros_.load()) * 1e-6},
                       {"resign_playouts", checked},
                       {"false_resign_rate", checked > 0 ? double(false_resigns_.load()) / double(checked) : 0.0}});
 }

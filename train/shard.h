@@ -14,7 +14,7 @@
 //     65535: none), then all policy entries (u16 policy index, u16
 //     probability * 65535), sample by sample.
 // A fixed record: u64 black, u64 white, u8 side to move, u8 flags (bits 3-4:
-// 8 minus the board's size), i8
+// 8 minus the board's size; bit 5: the outcome is proven), i8
 // outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
 // index in the shard, u32 ply of the game. Versions 1 to 3 are still read:
 // their samples have no reply target, and those of versions 1 and 2 no
@@ -42,6 +42,9 @@ enum SampleFlags : uint8_t {
   // 1: 7x7; 2: 6x6). SizeFlags and Sample::size() spell it.
   kSizeShift = 3,
   kSizeMask = 3 << kSizeShift,
+  // The outcome is the solver's proven result for the side to move, not the
+  // game's (selfplay.proof_nodes): the value's target, the root value's too.
+  kProven = 1 << 5,
 };
 
 // The flags bits of a board of size n.
@@ -63,7 +66,7 @@ struct Sample {
   uint64_t black = 0, white = 0;
   uint8_t side_to_move = 0;  // Color
   uint8_t flags = 0;
-  int8_t outcome = 0;       // +1 win, 0 draw, -1 loss for the side to move
+  int8_t outcome = 0;       // +1 win, 0 draw, -1 loss for the side to move (proven if kProven)
   uint8_t num_policy = 0;   // entries in the policy target
   float root_value = 0;     // the search's root value, win - loss, [-1, 1]
   uint16_t plies_left = 0;  // plies from here to the end of the game

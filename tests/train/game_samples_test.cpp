@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/solve/solver_cases.h"
+
 namespace loa::train {
 namespace {
 
@@ -118,6 +120,67 @@ TEST(GameSamplesTest, SurpriseWeightingMovesSamplesToSurprisingPositions) {
   for (SearchedMove& m : g.moves) m.surprise = 0;
   Shard flat;
   EXPECT_EQ(AppendGame(g, o, &flat, 1.0, &rng), 6);
+}
+
+// The self-play game of a forced win's proving line (full searches only).
+SelfPlayGame ProvingLine(const char* fen) {
+  SelfPlayGame g;
+  g.game = Game(Rules(), Position::FromString(fen));
+  solve::Solver solver(16);
+  const solve::SolveResult r = solver.Solve(g.game, solve::SolveLimits());
+  EXPECT_EQ(r.outcome, solve::Outcome::kWin);
+  for (Move move : r.line) {
+    SearchedMove m;
+    m.position = g.game.position();
+    m.move = move;
+    m.policy = {{move, 1.0f}};
+    g.game.Play(move);
+    g.moves.push_back(m);
+  }
+  EXPECT_TRUE(g.game.over());
+  return g;
+}
+
+TEST(GameSamplesTest, ProofsGiveEachSampleTheResultForItsSideToMove) {
+  const testing::SolverCase& c = testing::kSolverCases[1];  // Black wins in 3
+  ASSERT_TRUE(c.win);
+  ASSERT_EQ(c.plies, 3);
+  SelfPlayGame g = ProvingLine(c.position);
+  ASSERT_EQ(g.moves.size(), 3u);
+  solve::Solver solver(16);
+  EXPECT_EQ(ProveSamples(g, &solver, 100000, 4), (std::vector<int8_t>{1, -1, 1}));
+
+  // Only samples are solved: White's move (ply 1) a cheap search.
+  g.moves[1].full_search = false;
+  EXPECT_EQ(ProveSamples(g, &solver, 100000, 4), (std::vector<int8_t>{1, kUnproven, 1}));
+
+  // Too few nodes to prove anything but the win in one; giving up after one
+  // miss, nothing before it is tried.
+  solver.Clear();
+  g.moves[1].full_search = true;
+  EXPECT_EQ(ProveSamples(g, &solver, 1, 1), (std::vector<int8_t>{kUnproven, kUnproven, 1}));
+}
+
+TEST(GameSamplesTest, AProvenResultReplacesTheGamesOutcome) {
+  const SelfPlayGame g = ProvingLine(testing::kSolverCases[1].position);
+  // As if the game had been resigned by Black, the proven winner: the
+  // samples say what the proof says, flagged; an unproven one keeps the
+  // game's outcome.
+  GameOutcome o;
+  o.result = Result::kWhiteWins;
+  const std::vector<int8_t> proven = {1, -1, kUnproven};
+  Shard shard;
+  ASSERT_EQ(AppendGame(g, o, &shard, 0, nullptr, &proven), 3);
+  EXPECT_EQ(shard.samples[0].outcome, 1);
+  EXPECT_TRUE(shard.samples[0].flags & kProven);
+  EXPECT_EQ(shard.samples[1].outcome, -1);
+  EXPECT_TRUE(shard.samples[1].flags & kProven);
+  EXPECT_EQ(shard.samples[2].outcome, -1);  // Black to move; White won the game
+  EXPECT_FALSE(shard.samples[2].flags & kProven);
+  // The flag survives the shard's bytes.
+  const Shard read = ParseShard(SerializeShard(shard), "proven");
+  EXPECT_TRUE(read.samples[0].flags & kProven);
+  EXPECT_FALSE(read.samples[2].flags & kProven);
 }
 
 }  // namespace

@@ -72,6 +72,19 @@ TEST(ReplayBufferTest, WindowKeepsTheNewestShards) {
   }
 }
 
+TEST(ReplayBufferTest, AProvenSampleTakesItsProofAsTheRootValueToo) {
+  const std::shared_ptr<Shard> shard = GameShard(0, 2, -1);
+  for (Sample& s : shard->samples) s.root_value = 0.5f;
+  shard->samples[1].flags |= kProven;  // its outcome, -1, is exact
+  Batch batch;
+  batch.Resize(2);
+  for (int r = 0; r < 2; ++r) FillBatchRow(*shard, shard->samples[size_t(r)], 0, r, &batch);
+  EXPECT_EQ(batch.root_value[0], 0.5f);  // the search's value
+  EXPECT_EQ(batch.root_value[1], -1.0f);
+  EXPECT_EQ(batch.wdl[2], 1.0f);
+  EXPECT_EQ(batch.wdl[5], 1.0f);
+}
+
 TEST(ReplayBufferTest, SamplesAreConsistentUnderSymmetries) {
   run::ReplayConfig config = NoValidation(1000);
   ReplayBuffer buffer(config, 3);
