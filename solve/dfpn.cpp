@@ -182,12 +182,45 @@ class Solver::Table {
 
 namespace {
 
+// The limits of one Solve call, checked by the searching threads themselves
+// (a watcher thread would add its polling period to every call): the nodes
+// at each node, the clock and the caller's stop every 1,024.
+class Budget {
+ public:
+  Budget(const SolveLimits& limits, std::chrono::steady_clock::time_point begin) : limits_(limits), begin_(begin) {}
+
+  // Counts a node; returns the count before it.
+  int64_t Spend() {
+    const int64_t n = nodes_.fetch_add(1, std::memory_order_relaxed);
+    if ((limits_.nodes > 0 && n >= limits_.nodes) || ((n & 1023) == 0 && (OverTime() || Stopped())))
+      spent_.store(true, std::memory_order_relaxed);
+    return n;
+  }
+  // Whether a limit was reached.
+  bool spent() const { return spent_.load(std::memory_order_relaxed); }
+  int64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+
+ private:
+  bool OverTime() const {
+    return limits_.seconds > 0 &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - begin_).count() >= limits_.seconds;
+  }
+  bool Stopped() const { return limits_.stop && limits_.stop->load(std::memory_order_relaxed); }
+
+  const SolveLimits& limits_;
+  const std::chrono::steady_clock::time_point begin_;
+  std::atomic<int64_t> nodes_{0};
+  std::atomic<bool> spent_{false};
+};
+
 // One thread's df-pn for one attacker.
 class Search {
  public:
-  Search(Solver::Table* table, const Rules& rules, Color attacker, int thread, const std::atomic<bool>* stop,
-         std::atomic<int64_t>* nodes)
-      : table_(table), rules_(rules), attacker_(attacker), thread_(thread), stop_(stop), nodes_(nodes) {}
+  // Searches until it is done, another thread's search is (*done), or the
+  // budget is spent.
+  Search(Solver::Table* table, const Rules& rules, Color attacker, int thread, const std::atomic<bool>* done,
+         Budget* budget)
+      : table_(table), rules_(rules), attacker_(attacker), thread_(thread), done_(done), budget_(budget) {}
 
   // The positions of the game before the root: meeting one again is a repetition.
   void SetHistory(const std::vector<uint64_t>& hashes) {
@@ -197,11 +230,13 @@ class Search {
   // Searches pos until it is proven or disproved or stop is set.
   Numbers Run(const Position& pos) {
     Numbers n = table_->Find(KeyOf(pos, attacker_));
-    while (!n.final() && !stop_->load(std::memory_order_relaxed)) n = Mid(pos, kInfinity - 1, kInfinity - 1);
+    while (!n.final() && !Halted()) n = Mid(pos, kInfinity - 1, kInfinity - 1);
     return n;
   }
 
  private:
+  bool Halted() const { return done_->load(std::memory_order_relaxed) || budget_->spent(); }
+
   struct Child {
     Position pos;
     Numbers numbers;
@@ -264,14 +299,14 @@ class Search {
   // Multiple iterative deepening at pos, the attacker to move or not, until
   // its numbers reach a threshold; returns them (stored in the table too).
   Numbers Mid(const Position& pos, uint32_t th_pn, uint32_t th_dn) {
-    const int64_t start = nodes_->fetch_add(1, std::memory_order_relaxed);
+    const int64_t start = budget_->Spend();
     const bool or_node = pos.side_to_move() == attacker_;
     std::vector<Child> children;
     Expand(pos, children);
     ++path_[pos.hash()];
     Numbers n = Combine(children, or_node);
     const size_t count = children.size(), offset = size_t(thread_) * 7 % count;
-    while (n.pn < th_pn && n.dn < th_dn && !stop_->load(std::memory_order_relaxed)) {
+    while (n.pn < th_pn && n.dn < th_dn && !Halted()) {
       // The most proving child (OR) or most disproving (AND), and the runner-up's number.
       size_t best = 0;
       uint32_t best_value = kInfinity + 1, second = kInfinity;
@@ -300,7 +335,7 @@ class Search {
       n = Combine(children, or_node);
     }
     if (--path_[pos.hash()] == 0) path_.erase(pos.hash());
-    const int64_t work = nodes_->load(std::memory_order_relaxed) - start;
+    const int64_t work = budget_->nodes() - start;
     table_->Store(KeyOf(pos, attacker_), n, uint32_t(std::min<int64_t>(work, UINT32_MAX)));
     return n;
   }
@@ -309,8 +344,8 @@ class Search {
   const Rules& rules_;
   const Color attacker_;
   const int thread_;
-  const std::atomic<bool>* stop_;
-  std::atomic<int64_t>* nodes_;
+  const std::atomic<bool>* done_;
+  Budget* budget_;
   std::unordered_map<uint64_t, int> path_;  // hashes of the positions from the game's start to here
 };
 
@@ -406,35 +441,22 @@ SolveResult Solver::Solve(const Game& game, const SolveLimits& limits) {
       pos = pos.Apply(m);
     }
   }
-  std::atomic<int64_t> nodes{0};
-  std::atomic<bool> stop{false}, done{false};
+  Budget budget(limits, begin);
+  std::atomic<bool> done{false};
   // One search for one attacker with every thread; returns the root's numbers.
   auto search = [&](Color attacker) {
     std::vector<Numbers> found(size_t(std::max(1, limits.threads)));
     done = false;
     auto work = [&](int thread) {
-      Search s(table_.get(), game.rules(), attacker, thread, &done, &nodes);
+      Search s(table_.get(), game.rules(), attacker, thread, &done, &budget);
       s.SetHistory(history);
       found[size_t(thread)] = s.Run(root);
       done = true;  // the first to finish ends the others
     };
     std::vector<std::thread> helpers;
     for (int t = 1; t < limits.threads; ++t) helpers.emplace_back(work, t);
-    // The first thread also watches the limits.
-    std::thread watcher([&] {
-      while (!done) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        if ((limits.seconds > 0 && elapsed >= limits.seconds) || (limits.nodes > 0 && nodes >= limits.nodes) ||
-            (limits.stop && limits.stop->load())) {
-          stop = true;
-          done = true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    });
     work(0);
     for (auto& h : helpers) h.join();
-    watcher.join();
     for (const Numbers& n : found)
       if (n.final()) return n;
     return found[0];
@@ -445,13 +467,13 @@ SolveResult Solver::Solve(const Game& game, const SolveLimits& limits) {
     result.outcome = Outcome::kWin;
     result.proof_plies = win.plies;
     ReadProof(*table_, game.rules(), root, us, result);
-  } else if (win.disproved() && !stop) {
+  } else if (win.disproved() && !budget.spent()) {
     const Numbers loss = search(Opponent(us));
     if (loss.proven() && loss.plies <= remaining) {
       result.outcome = Outcome::kLoss;
       result.proof_plies = loss.plies;
       ReadProof(*table_, game.rules(), root, Opponent(us), result);
-    } else if (loss.disproved() && !stop) {
+    } else if (loss.disproved() && !budget.spent()) {
       result.outcome = Outcome::kDraw;
       MoveList moves;
       root.GenerateMoves(moves);
@@ -462,7 +484,7 @@ SolveResult Solver::Solve(const Game& game, const SolveLimits& limits) {
         }
     }
   }
-  result.nodes = nodes;
+  result.nodes = budget.nodes();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return result;
 }

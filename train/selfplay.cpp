@@ -42,7 +42,7 @@ constexpr std::chrono::milliseconds kNoNetWait{500};
 // selfplay.proof_nodes: each worker's solver table, and the unproven samples
 // in a row (from a game's end back) after which ProveSamples stops.
 constexpr int64_t kProofTableMb = 32;
-constexpr int kProofGiveUp = 4;
+constexpr int kProofGiveUp = 2;
 
 }  // namespace
 

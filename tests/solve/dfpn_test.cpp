@@ -124,7 +124,13 @@ TEST(DfpnTest, TheLimitsStopItUnknown) {
   const SolveResult r = solver.Solve(Game(), limits);  // the 8x8 start: far beyond 2,000 positions
   EXPECT_EQ(r.outcome, Outcome::kUnknown);
   EXPECT_TRUE(r.best_move.is_null());
+  // The searching threads count against the limit themselves: it is kept
+  // to the node, one more for each other thread at most.
   EXPECT_GE(r.nodes, 2000);
+  EXPECT_LE(r.nodes, 2001);
+  limits.threads = 2;
+  EXPECT_LE(solver.Solve(Game(), limits).nodes, 2002);
+  limits.threads = 1;
   std::atomic<bool> stop{true};
   limits = SolveLimits();
   limits.stop = &stop;
