@@ -26,6 +26,7 @@ namespace {
 struct ExamCommand {
   std::string run;
   int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1, symmetries = 1;
+  std::string precision = "auto";  // the net's arithmetic (net/net_options.h)
   double solve_seconds = 0.5;
   int64_t memory_mb = 256;
   std::string misjudged;  // where to write the positions the last net marked misjudges
@@ -122,6 +123,9 @@ int RunExam(int argc, char** argv) {
   cli.add_option("--every", c.every, "mark every k-th checkpoint (and the last)")->check(CLI::Range(1, 100000));
   cli.add_option("--symmetries", c.symmetries, "average the net over this many board symmetries (value and engine)")
       ->check(CLI::Range(1, 8));
+  cli.add_option("--precision", c.precision,
+                 "the net's arithmetic on the cpu: auto (int8 with AVX2, as the engine plays), fp32 or int8")
+      ->check(CLI::IsMember({"auto", "fp32", "int8"}));
   cli.add_option("--memory", c.memory_mb, "megabytes of the solver's table")->check(CLI::Range(1, 1 << 20));
   cli.add_option("--misjudged", c.misjudged,
                  "write the positions whose proven result the last net marked has the wrong sign of "
@@ -145,7 +149,8 @@ int RunExam(int argc, char** argv) {
       "| --- | --- | --- | --- | --- |\n");
   for (const Examinee& e : examinees) {
     const PlayerSpec spec = PlayerSpec::Parse("mcts:net=" + e.path + ",playouts=" + std::to_string(c.playouts) +
-                                              ",threads=1,symmetries=" + std::to_string(c.symmetries));
+                                              ",threads=1,symmetries=" + std::to_string(c.symmetries) +
+                                              ",precision=" + c.precision);
     const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
     const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
     const ExamMarks m = TakeExam(set, *net, *engine, solver, opts);
