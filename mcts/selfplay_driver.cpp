@@ -4,6 +4,7 @@
 #include <cassert>
 #include <limits>
 
+#include "core/random_play.h"
 #include "mcts/gumbel.h"
 
 namespace loa {
@@ -20,12 +21,13 @@ struct SelfPlayDriver::Slot {
 };
 
 SelfPlayDriver::SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, int parallel_games,
-                               uint64_t seed, int64_t first_game, int64_t num_games)
+                               uint64_t seed, int64_t first_game, int64_t num_games, int random_opening_plies)
     : evaluator_(evaluator),
       params_(params),
       gumbel_(params.root == "gumbel"),
       rules_(rules),
       seed_(seed),
+      random_opening_plies_(random_opening_plies),
       next_game_(first_game),
       end_game_(num_games < 0 ? std::numeric_limits<int64_t>::max() : first_game + num_games) {
   params_.Validate();
@@ -56,6 +58,15 @@ bool SelfPlayDriver::StartGame(Slot& slot) {
   slot.record.index = next_game_++;
   slot.record.game = Game(rules_);
   slot.rng.Seed(GameSeed(seed_, slot.record.index));
+  if (random_opening_plies_ > 0) {
+    Game opening(rules_);
+    for (int ply = 0; ply < random_opening_plies_ && !opening.over(); ++ply) {
+      MoveList moves;
+      opening.LegalMoves(moves);
+      opening.Play(RandomMove(moves, slot.rng));
+    }
+    if (!opening.over()) slot.record.game = Game(rules_, opening.position());
+  }
   slot.tree.Clear();
   BeginMove(slot);
   return true;

@@ -46,8 +46,12 @@ class SelfPlayDriver {
   // Plays games first_game .. first_game + num_games - 1 (num_games < 0:
   // without end), parallel_games at a time. evaluator must outlive the
   // driver; params are copied and validated (loa::Error if out of range).
+  // With random_opening_plies > 0 each game starts where that many
+  // uniformly random moves from the rules' start led (drawn from the game's
+  // seed; none of them searched or recorded), or at the start if they ended
+  // the game.
   SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, int parallel_games,
-                 uint64_t seed, int64_t first_game = 0, int64_t num_games = -1);
+                 uint64_t seed, int64_t first_game = 0, int64_t num_games = -1, int random_opening_plies = 0);
   ~SelfPlayDriver();
 
   // Runs one round: every game gathers its leaves, all of them are evaluated
@@ -87,6 +91,7 @@ class SelfPlayDriver {
   const bool gumbel_;  // params_.root == "gumbel"
   const Rules rules_;
   const uint64_t seed_;
+  const int random_opening_plies_;
   int64_t next_game_, end_game_;
   std::vector<std::unique_ptr<Slot>> slots_;
   int active_ = 0;

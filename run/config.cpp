@@ -51,6 +51,8 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
            "share of a game's samples placed by policy surprise (KataGo)");
   v.Int64("proof_nodes", proof_nodes, 0, 100000000,
           "solve each sampled position within this many df-pn nodes; a proof is its value target (0: off)");
+  v.Int("random_opening_plies", random_opening_plies, 0, 1000,
+        "each game opens with this many random moves, unsearched and unrecorded (0: from the start)");
   RecordsOf<PlayoutsStep> schedule(playouts_schedule);
   v.Records("playouts_schedule", schedule,
             "from a net `hours` of run time old, searches use `full` and `cheap` playouts (steps in order of hours)");

@@ -78,6 +78,11 @@ struct SelfplayConfig {
   // (won, lost, drawn) replaces the game's outcome as the position's value
   // target; 0 turns it off.
   int64_t proof_nodes = 0;
+  // Each game opens with this many uniformly random moves, unsearched and
+  // unrecorded, and is played from where they lead (mcts/selfplay_driver.h):
+  // positions its own play would not reach, the second player's wins among
+  // them (docs/TRAINING.md); 0: every game from the start.
+  int random_opening_plies = 0;
   // A run's later hours search deeper: from the first net whose checkpoint
   // is `hours` of run time old, self-play's full and cheap searches use a
   // step's `full` and `cheap` playouts instead of mcts.playouts and

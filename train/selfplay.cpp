@@ -237,9 +237,9 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   // The same run directory state and config give the same games; a resumed
   // worker starts past its last shard, so it never replays old games.
   w.seed = Mix(uint64_t(run_.config.run.seed) ^ Mix(Fnv1a64(w.writer) ^ Mix(uint64_t(w.seq))));
-  SelfPlayDriver driver(&shared_->net, run_.config.mcts, run_.config.rules, run_.config.selfplay.games_per_worker,
-                        w.seed);
   const run::SelfplayConfig& sc = run_.config.selfplay;
+  SelfPlayDriver driver(&shared_->net, run_.config.mcts, run_.config.rules, sc.games_per_worker, w.seed, 0, -1,
+                        sc.random_opening_plies);
   driver.set_resign_check([&](const SelfPlayGame& g) {
     if (!WouldResign(g, sc.resign_threshold, sc.resign_consecutive)) return false;
     const bool playout = double(Mix(w.seed ^ Mix(uint64_t(g.index) + 1)) >> 11) * 0x1.0p-53 < sc.resign_playout_share;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/error.h"
 #include "mcts/search.h"
@@ -16,6 +17,16 @@ namespace loa {
 namespace {
 
 using testing::HashEvaluator;
+
+// Returns whether `target` is a position `plies` moves from pos lead to.
+bool ReachableIn(const Position& pos, const Position& target, int plies) {
+  if (plies == 0) return pos == target;
+  MoveList moves;
+  pos.GenerateMoves(moves);
+  for (Move m : moves)
+    if (ReachableIn(pos.Apply(m), target, plies - 1)) return true;
+  return false;
+}
 
 // Self-play settings with every random feature on, small enough to be quick.
 SearchParams NoisyParams() {
@@ -85,6 +96,33 @@ TEST(SelfPlayTest, SeedsMakeDifferentGames) {
   const std::vector<SelfPlayGame> x = a.PlayAll(), y = b.PlayAll();
   EXPECT_NE(x[0].game.moves(), y[0].game.moves());
   EXPECT_NE(x[0].game.moves(), x[1].game.moves());
+}
+
+TEST(SelfPlayTest, RandomOpeningsStartEachGameWhereItsMovesLed) {
+  HashEvaluator evaluator;
+  const Rules rules = CappedRules();
+  SelfPlayDriver plain(&evaluator, NoisyParams(), rules, 2, 3, 0, 4),
+      opened(&evaluator, NoisyParams(), rules, 2, 3, 0, 4, /*random_opening_plies=*/2),
+      again(&evaluator, NoisyParams(), rules, 2, 3, 0, 4, 2);
+  const std::vector<SelfPlayGame> x = plain.PlayAll(), y = opened.PlayAll(), z = again.PlayAll();
+  std::set<uint64_t> starts;
+  for (size_t i = 0; i < y.size(); ++i) {
+    EXPECT_EQ(x[i].game.start(), rules.StartPosition());
+    const Position& start = y[i].game.start();
+    // Two moves on: Black to move again, off the start, a position two
+    // moves reach from it.
+    EXPECT_NE(start, rules.StartPosition());
+    EXPECT_EQ(start.side_to_move(), kBlack);
+    EXPECT_TRUE(ReachableIn(rules.StartPosition(), start, 2));
+    // Searched and recorded from there on only.
+    ASSERT_FALSE(y[i].moves.empty());
+    EXPECT_EQ(y[i].moves[0].position, start);
+    EXPECT_EQ(y[i].moves.size(), y[i].game.moves().size());
+    // The game's seed draws its opening.
+    EXPECT_EQ(z[i].game.start(), start);
+    starts.insert(start.hash());
+  }
+  EXPECT_EQ(starts.size(), y.size());
 }
 
 TEST(SelfPlayTest, WithoutRandomnessTheDriverPlaysTheEnginesMoves) {
