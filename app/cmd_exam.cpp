@@ -148,9 +148,9 @@ int RunExam(int argc, char** argv) {
       "\n| step | hours | value has the proven sign | move keeps a proven win | wins against the solver |\n"
       "| --- | --- | --- | --- | --- |\n");
   for (const Examinee& e : examinees) {
-    const PlayerSpec spec = PlayerSpec::Parse("mcts:net=" + e.path + ",playouts=" + std::to_string(c.playouts) +
-                                              ",threads=1,symmetries=" + std::to_string(c.symmetries) +
-                                              ",precision=" + c.precision);
+    const PlayerSpec spec =
+        PlayerSpec::Parse("mcts:net=" + e.path + ",playouts=" + std::to_string(c.playouts) +
+                          ",threads=1,symmetries=" + std::to_string(c.symmetries) + ",precision=" + c.precision);
     const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
     const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
     const ExamMarks m = TakeExam(set, *net, *engine, solver, opts);
