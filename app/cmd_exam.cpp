@@ -31,6 +31,7 @@ struct ExamCommand {
   int64_t memory_mb = 256;
   std::string misjudged;  // where to write the positions the last net marked misjudges
   std::string net;        // a net file to mark instead of the checkpoints
+  bool value_only = false;
 };
 
 // A net the exam marks: its row's first two columns and its file.
@@ -57,19 +58,33 @@ std::vector<Examinee> Examinees(const run::RunDir& dir, const ExamCommand& c) {
   return marked;
 }
 
-// The run's self-play games, each record replayed; a record that does not
-// read is named and skipped.
-std::vector<Game> RunGames(const run::RunDir& dir) {
+// The run's self-play games, each record replayed, with their names (the
+// record's file name less .txt) and results (a resigned game's too); a
+// record that does not read is named and skipped.
+struct RunGames {
+  std::vector<Game> games;
+  std::vector<std::string> names;
+  std::vector<Result> results;
+};
+
+RunGames ReadRunGames(const run::RunDir& dir) {
   std::vector<std::string> paths;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir.GamesDir(), ec))
     if (entry.is_regular_file() && entry.path().extension() == ".txt") paths.push_back(entry.path().string());
   std::sort(paths.begin(), paths.end());
-  std::vector<Game> games;
+  RunGames games;
   for (const std::string& path : paths) {
     try {
       const Record record = ParseRecord(ReadFile(path, kMaxTextBytes), path);
-      games.push_back(ReplayRecord(record, record.rules, path));
+      Game game = ReplayRecord(record, record.rules, path);
+      const std::string resigned = TagValue(record.tags, "Resigned");
+      games.results.push_back(game.over()           ? game.result()
+                              : resigned == "black" ? Result::kWhiteWins
+                              : resigned == "white" ? Result::kBlackWins
+                                                    : Result::kOngoing);
+      games.games.push_back(std::move(game));
+      games.names.push_back(std::filesystem::path(path).stem().string());
     } catch (const Error& e) {
       std::fprintf(stderr, "loaz exam: skipped %s\n", e.what());
     }
@@ -81,14 +96,18 @@ std::vector<Game> RunGames(const run::RunDir& dir) {
 // and written there.
 std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, const ExamCommand& c) {
   if (auto text = ReadFileIfAny(dir.ExamSetPath())) return ParseExamSet(*text, dir.ExamSetPath());
-  const std::vector<Position> candidates = ExamCandidates(RunGames(dir), c.spacing, c.positions, 1);
+  const RunGames games = ReadRunGames(dir);
+  const std::vector<ExamCandidate> candidates = ExamCandidates(games.games, c.spacing, c.positions, 1);
   if (candidates.empty()) throw Error(dir.GamesDir() + ": no game records to draw exam positions from");
   solve::Solver solver(c.memory_mb);
   solve::SolveLimits limits;
   limits.seconds = c.solve_seconds;
   std::vector<ExamPosition> set;
-  for (const Position& pos : candidates) {
-    set.push_back(SolveUnderBothRules(solver, pos, rules, limits));
+  for (const ExamCandidate& candidate : candidates) {
+    ExamPosition e = SolveUnderBothRules(solver, candidate.position, rules, limits);
+    e.game = games.names[candidate.game];
+    e.game_result = OutcomeFor(games.results[candidate.game], candidate.position.side_to_move());
+    set.push_back(std::move(e));
     if (set.size() % 100 == 0) std::fprintf(stderr, "loaz exam: solved %zu of %zu\n", set.size(), candidates.size());
   }
   std::filesystem::create_directories(std::filesystem::path(dir.ExamSetPath()).parent_path());
@@ -104,6 +123,27 @@ void PrintSet(const std::vector<ExamPosition>& set) {
                 set.size(), count[int(solve::Outcome::kWin)], count[int(solve::Outcome::kLoss)],
                 count[int(solve::Outcome::kDraw)], count[int(solve::Outcome::kUnknown)]);
   }
+}
+
+// D1 (docs/TRAINING.md): the proven positions against the games they came
+// from, and the net's misses among them.
+void PrintSources(const std::vector<ExamPosition>& set, const ExamMarks& marks, Simultaneous rule) {
+  const std::vector<SourceRow> rows = CompareWithSources(set, marks, rule);
+  if (rows.back().positions == 0) {
+    std::printf("\n(the set names no games: made before sources were kept; delete it to draw it again)\n");
+    return;
+  }
+  auto share = [](int part, int whole) { return whole ? 100.0 * part / whole : 0.0; };
+  std::printf(
+      "\nThe proven positions against their games (the last net marked):\n"
+      "| proof (plies) | proven | game ended against the proof | net's sign wrong | wrong where the game was "
+      "against | wrong where it was not |\n| --- | --- | --- | --- | --- | --- |\n");
+  for (const SourceRow& r : rows)
+    std::printf("| %s | %d | %d (%.1f%%) | %d (%.1f%%) | %d of %d (%.1f%%) | %d of %d (%.1f%%) |\n", r.plies.c_str(),
+                r.positions, r.game_against, share(r.game_against, r.positions), r.net_wrong,
+                share(r.net_wrong, r.positions), r.both, r.game_against, share(r.both, r.game_against),
+                r.net_wrong - r.both, r.positions - r.game_against,
+                share(r.net_wrong - r.both, r.positions - r.game_against));
 }
 
 }  // namespace
@@ -131,6 +171,7 @@ int RunExam(int argc, char** argv) {
                  "write the positions whose proven result the last net marked has the wrong sign of "
                  "(FEN|PROVEN|VALUE a line)");
   cli.add_option("--net", c.net, "mark this net file (a checkpoint or an export) instead of the run's checkpoints");
+  cli.add_flag("--value-only", c.value_only, "mark the value's sign alone (no engine's moves, no games)");
   LOAZ_PARSE(cli, argc, argv);
 
   const run::RunDir dir(c.run);
@@ -153,12 +194,13 @@ int RunExam(int argc, char** argv) {
                           ",threads=1,symmetries=" + std::to_string(c.symmetries) + ",precision=" + c.precision);
     const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
     const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
-    const ExamMarks m = TakeExam(set, *net, *engine, solver, opts);
+    const ExamMarks m = TakeExam(set, *net, c.value_only ? nullptr : engine.get(), solver, opts);
     std::printf("| %s | %s | %.1f%% of %d | %.1f%% of %d (%d unsettled) | %.1f%% of %d (%d drawn) |\n", e.step.c_str(),
                 e.hours.c_str(), 100 * m.Share(m.value_right, m.value_asked), m.value_asked,
                 100 * m.Share(m.moves_kept, m.moves_asked), m.moves_asked, m.moves_unknown,
                 100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
     std::fflush(stdout);
+    if (&e == &examinees.back()) PrintSources(set, m, opts.rules.simultaneous);
     if (!c.misjudged.empty() && &e == &examinees.back()) {
       std::string text;
       for (const std::string& line : m.misjudged) text += line + "\n";

@@ -23,6 +23,7 @@ const std::vector<Command>& Commands();
 int RunPerft(int argc, char** argv);
 int RunSolve(int argc, char** argv);
 int RunExam(int argc, char** argv);
+int RunLabel(int argc, char** argv);
 int RunReplay(int argc, char** argv);
 int RunShow(int argc, char** argv);
 int RunTrain(int argc, char** argv);

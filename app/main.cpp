@@ -37,6 +37,8 @@ const std::vector<Command>& Commands() {
       {"eval", "rate every checkpoint of a run in one Elo table", LOAZ_TORCH_ENTRY(RunEval)},
       {"exam", "mark a run's checkpoints against the solver's proofs (value, move, play from proven wins)",
        LOAZ_TORCH_ENTRY(RunExam)},
+      {"label", "label a run's samples by the solver's proofs, as shards for a net trained on the truth",
+       LOAZ_TORCH_ENTRY(RunLabel)},
       {"export", "write a checkpoint's net as a standalone safetensors file", LOAZ_TORCH_ENTRY(RunExport)},
       {"fork", "a new run from a run's checkpoint, settings changed (a larger net: it grows)",
        LOAZ_TORCH_ENTRY(RunFork)},
