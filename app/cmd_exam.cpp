@@ -6,8 +6,10 @@
 
 #include "app/cli.h"
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "app/command.h"
 #include "core/error.h"
@@ -25,7 +27,7 @@ namespace {
 
 struct ExamCommand {
   std::string run;
-  int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1, symmetries = 1;
+  int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1, symmetries = 1, threads = 1;
   std::string precision = "auto";  // the net's arithmetic (net/net_options.h)
   double solve_seconds = 0.5;
   int64_t memory_mb = 256;
@@ -99,17 +101,28 @@ std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, co
   const RunGames games = ReadRunGames(dir);
   const std::vector<ExamCandidate> candidates = ExamCandidates(games.games, c.spacing, c.positions, 1);
   if (candidates.empty()) throw Error(dir.GamesDir() + ": no game records to draw exam positions from");
-  solve::Solver solver(c.memory_mb);
   solve::SolveLimits limits;
   limits.seconds = c.solve_seconds;
-  std::vector<ExamPosition> set;
-  for (const ExamCandidate& candidate : candidates) {
-    ExamPosition e = SolveUnderBothRules(solver, candidate.position, rules, limits);
-    e.game = games.names[candidate.game];
-    e.game_result = OutcomeFor(games.results[candidate.game], candidate.position.side_to_move());
-    set.push_back(std::move(e));
-    if (set.size() % 100 == 0) std::fprintf(stderr, "loaz exam: solved %zu of %zu\n", set.size(), candidates.size());
-  }
+  // The proofs shared out among --threads threads, each one solver of one
+  // thread on its own table: a proof's time is its own core's.
+  std::vector<ExamPosition> set(candidates.size());
+  std::atomic<size_t> next{0}, solved{0};
+  auto work = [&] {
+    solve::Solver solver(c.memory_mb);
+    for (size_t i; (i = next.fetch_add(1)) < candidates.size();) {
+      const ExamCandidate& candidate = candidates[i];
+      ExamPosition& e = set[i];
+      e = SolveUnderBothRules(solver, candidate.position, rules, limits);
+      e.game = games.names[candidate.game];
+      e.game_result = OutcomeFor(games.results[candidate.game], candidate.position.side_to_move());
+      if (const size_t n = solved.fetch_add(1) + 1; n % 100 == 0)
+        std::fprintf(stderr, "loaz exam: solved %zu of %zu\n", n, candidates.size());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < c.threads; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
   std::filesystem::create_directories(std::filesystem::path(dir.ExamSetPath()).parent_path());
   WriteFileAtomic(dir.ExamSetPath(), FormatExamSet(set));
   return set;
@@ -167,6 +180,8 @@ int RunExam(int argc, char** argv) {
                  "the net's arithmetic on the cpu: auto (int8 with AVX2, as the engine plays), fp32 or int8")
       ->check(CLI::IsMember({"auto", "fp32", "int8"}));
   cli.add_option("--memory", c.memory_mb, "megabytes of the solver's table")->check(CLI::Range(1, 1 << 20));
+  cli.add_option("--threads", c.threads, "threads proving a new set's positions, a solver and a table each")
+      ->check(CLI::Range(1, 256));
   cli.add_option("--misjudged", c.misjudged,
                  "write the positions whose proven result the last net marked has the wrong sign of "
                  "(FEN|PROVEN|VALUE a line)");

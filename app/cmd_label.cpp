@@ -24,10 +24,13 @@ int RunLabel(int argc, char** argv) {
       "OUT/selfplay/ with the proof as the value target. Then `loaz trainer CONFIG --set run.name=...` "
       "trains a net on them (docs/TRAINING.md, D2).",
       argv[0]};
-  std::string from, out;
+  std::string from, out, control;
   train::LabelOptions opts;
   cli.add_option("--run", from, "the run whose shards to label")->required();
   cli.add_option("--out", out, "the run directory to write the labelled shards into (its selfplay/)")->required();
+  cli.add_option("--control", control,
+                 "also write the same samples with their games' outcomes into this run directory's selfplay/ "
+                 "(the control: self-play's targets on the same positions)");
   cli.add_option("--nodes", opts.nodes, "df-pn positions searched for each sample")->check(CLI::Range(1, 1 << 30));
   cli.add_option("--positions", opts.positions, "samples to draw and solve")->check(CLI::Range(1, 100000000));
   cli.add_option("--threads", opts.threads, "solvers at once")->check(CLI::Range(1, 256));
@@ -37,8 +40,11 @@ int RunLabel(int argc, char** argv) {
 
   const run::RunDir dir(from), to(out);
   dir.CheckHoldsRun("--run ");
-  if (to.Exists() || !to.ListShards().empty())
-    throw Error("--out " + out + ": already holds a run or shards; name a new folder");
+  for (const auto& [flag, folder] : {std::pair<const char*, std::string>{"--out", out}, {"--control", control}}) {
+    const run::RunDir d(folder);
+    if (!folder.empty() && (d.Exists() || !d.ListShards().empty()))
+      throw Error(std::string(flag) + " " + folder + ": already holds a run or shards; name a new folder");
+  }
   opts.rules = run::LoadConfig(dir.ConfigPath()).rules;
   if (auto text = ReadFileIfAny(dir.ExamSetPath())) {
     for (const ExamPosition& e : ParseExamSet(*text, dir.ExamSetPath())) {
@@ -48,9 +54,12 @@ int RunLabel(int argc, char** argv) {
     std::printf("held out: %zu exam positions, %zu of their games (%s)\n", opts.held_out_positions.size(),
                 opts.held_out_games.size(), dir.ExamSetPath().c_str());
   }
-  const train::LabelCounts n = train::LabelShards(dir, to.SelfplayDir(), opts, [](int64_t done, int64_t of) {
-    std::fprintf(stderr, "loaz label: solved %lld of %lld\n", (long long)done, (long long)of);
-  });
+  const train::LabelCounts n = train::LabelShards(
+      dir, to.SelfplayDir(), opts,
+      [](int64_t done, int64_t of) {
+        std::fprintf(stderr, "loaz label: solved %lld of %lld\n", (long long)done, (long long)of);
+      },
+      control.empty() ? "" : run::RunDir(control).SelfplayDir());
   std::printf(
       "%lld samples, %lld held out; %lld positions drawn, %lld proven within %lld nodes (%.1f%%), in %lld shards "
       "under %s\n",

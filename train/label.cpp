@@ -23,10 +23,42 @@ struct Job {
 
 int8_t Signed(solve::Outcome o) { return o == solve::Outcome::kWin ? 1 : o == solve::Outcome::kLoss ? -1 : 0; }
 
+// Solves each job's sample, shared out among opts.threads threads, each
+// with its own table.
+void SolveJobs(const std::vector<Shard>& shards, const LabelOptions& opts,
+               const std::function<void(int64_t, int64_t)>& progress, std::vector<Job>* jobs_out) {
+  std::vector<Job>& jobs = *jobs_out;
+  Rules rules = opts.rules;
+  rules.max_plies = 0;
+  std::atomic<size_t> next{0};
+  std::atomic<int64_t> solved{0};
+  std::mutex progress_mutex;
+  auto work = [&] {
+    solve::Solver solver(opts.memory_mb);
+    solve::SolveLimits limits;
+    limits.nodes = opts.nodes;
+    for (size_t j; (j = next.fetch_add(1)) < jobs.size();) {
+      Job& job = jobs[j];
+      const solve::SolveResult r = solver.Solve(Game(rules, shards[job.shard].samples[job.sample].position()), limits);
+      job.outcome = r.outcome;
+      job.plies = r.proof_plies;
+      const int64_t done = solved.fetch_add(1) + 1;
+      if (progress && done % 1000 == 0) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        progress(done, int64_t(jobs.size()));
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < opts.threads; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+}
+
 }  // namespace
 
 LabelCounts LabelShards(const run::RunDir& from, const std::string& to_selfplay, const LabelOptions& opts,
-                        const std::function<void(int64_t, int64_t)>& progress) {
+                        const std::function<void(int64_t, int64_t)>& progress, const std::string& control_selfplay) {
   LabelCounts counts;
   const std::vector<run::ShardFile> files = from.ListShards();
   if (files.empty()) throw Error(from.SelfplayDir() + ": no replay shards to label");
@@ -59,36 +91,12 @@ LabelCounts LabelShards(const run::RunDir& from, const std::string& to_selfplay,
   }
   counts.drawn = int64_t(jobs.size());
 
-  // The proofs, shared out among the threads, each with its own table.
-  Rules rules = opts.rules;
-  rules.max_plies = 0;
-  std::atomic<size_t> next{0};
-  std::atomic<int64_t> solved{0};
-  std::mutex progress_mutex;
-  auto work = [&] {
-    solve::Solver solver(opts.memory_mb);
-    solve::SolveLimits limits;
-    limits.nodes = opts.nodes;
-    for (size_t j; (j = next.fetch_add(1)) < jobs.size();) {
-      Job& job = jobs[j];
-      const solve::SolveResult r = solver.Solve(Game(rules, shards[job.shard].samples[job.sample].position()), limits);
-      job.outcome = r.outcome;
-      job.plies = r.proof_plies;
-      const int64_t done = solved.fetch_add(1) + 1;
-      if (progress && done % 1000 == 0) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(done, int64_t(jobs.size()));
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < opts.threads; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+  SolveJobs(shards, opts, progress, &jobs);
 
   // The labelled shards: a shard's proven samples, the proof their outcome.
   std::filesystem::create_directories(to_selfplay);
-  std::vector<Shard> out(shards.size());
+  if (!control_selfplay.empty()) std::filesystem::create_directories(control_selfplay);
+  std::vector<Shard> out(shards.size()), control(shards.size());
   for (const Job& job : jobs) {
     if (job.outcome == solve::Outcome::kUnknown) continue;
     ++counts.proven;
@@ -106,21 +114,26 @@ LabelCounts LabelShards(const run::RunDir& from, const std::string& to_selfplay,
         r->against += sample.outcome != proof;
       }
     }
-    Shard& shard = out[job.shard];
-    shard.games = in.games;
-    shard.finals = in.finals;
-    const uint32_t offset = uint32_t(shard.policy.size());
-    shard.policy.insert(shard.policy.end(), in.policy.begin() + sample.policy_offset,
-                        in.policy.begin() + sample.policy_offset + sample.num_policy);
-    sample.policy_offset = offset;
+    // The sample into a shard of its own shard's games: its policy entries after the shard's others.
+    auto append = [&](Shard& shard, Sample copy) {
+      shard.games = in.games;
+      shard.finals = in.finals;
+      const uint32_t offset = uint32_t(shard.policy.size());
+      shard.policy.insert(shard.policy.end(), in.policy.begin() + copy.policy_offset,
+                          in.policy.begin() + copy.policy_offset + copy.num_policy);
+      copy.policy_offset = offset;
+      shard.samples.push_back(copy);
+    };
+    if (!control_selfplay.empty()) append(control[job.shard], sample);
     sample.outcome = proof;
     sample.root_value = float(proof);
     sample.flags |= kProven;
-    shard.samples.push_back(sample);
+    append(out[job.shard], sample);
   }
   for (size_t s = 0; s < out.size(); ++s) {
     if (out[s].samples.empty()) continue;
     WriteShard(to_selfplay + "/" + files[s].name, out[s]);
+    if (!control_selfplay.empty()) WriteShard(control_selfplay + "/" + files[s].name, control[s]);
     ++counts.shards;
   }
   return counts;

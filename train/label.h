@@ -48,8 +48,12 @@ struct LabelCounts {
 // that has a proven sample, under its name: its proven samples, each with
 // the proof as its outcome and its root value (flagged kProven), its
 // policy, reply and final board as they were. Each written atomically.
-// `progress` hears the count solved now and then.
+// `progress` hears the count solved now and then. With `control_selfplay`
+// (a folder, or empty for none), the same proven samples are written there
+// too with their games' outcomes as they were: the control of a net trained
+// on the truth, the same positions with self-play's targets.
 LabelCounts LabelShards(const run::RunDir& from, const std::string& to_selfplay, const LabelOptions& opts,
-                        const std::function<void(int64_t solved, int64_t of)>& progress = {});
+                        const std::function<void(int64_t solved, int64_t of)>& progress = {},
+                        const std::string& control_selfplay = "");
 
 }  // namespace loa::train

@@ -64,7 +64,7 @@ TEST_F(LabelTest, ProvenSamplesTakeTheProofAndTheExamIsHeldOut) {
   opts.threads = 2;
   opts.held_out_games = {"main-w0_000000_g2"};  // case 2's game
   opts.held_out_positions = {Position::FromString(testing::kSolverCases[7].position).hash()};
-  const LabelCounts n = LabelShards(from, root_ + "/to/selfplay", opts);
+  const LabelCounts n = LabelShards(from, root_ + "/to/selfplay", opts, {}, root_ + "/control/selfplay");
   EXPECT_EQ(n.samples, 7);
   EXPECT_EQ(n.held_out, 2);
   EXPECT_EQ(n.drawn, 4);  // 0, 1, 3, 6: case 1's second game is the same position
@@ -90,6 +90,18 @@ TEST_F(LabelTest, ProvenSamplesTakeTheProofAndTheExamIsHeldOut) {
     ASSERT_EQ(s.num_policy, 2);
     EXPECT_NEAR(out.policy[s.policy_offset].prob / kProbScale, 0.75, 1e-4);
     EXPECT_EQ(out.FinalOf(s).black, s.black);
+  }
+  // The control: the same samples, their games' outcomes kept.
+  const Shard control = ReadShard(root_ + "/control/selfplay/main-w0_000000.shard");
+  ASSERT_EQ(control.samples.size(), 4u);
+  const size_t games[] = {0, 1, 3, 4};  // the games of the cases kept
+  for (size_t i = 0; i < control.samples.size(); ++i) {
+    const Sample& s = control.samples[i];
+    EXPECT_EQ(s.position(), out.samples[i].position());
+    EXPECT_EQ(s.game, games[i]);
+    EXPECT_EQ(s.outcome, wrong[games[i]] ? -out.samples[i].outcome : out.samples[i].outcome);
+    EXPECT_FALSE(s.flags & kProven);
+    EXPECT_EQ(s.root_value, 0.5f);
   }
 }
 
