@@ -27,6 +27,11 @@ std::string FormatMove(Move m) {
   return SquareName(m.from()) + (m.is_capture() ? "x" : "-") + SquareName(m.to());
 }
 
+std::string FormatMoveUnmarked(Move m) {
+  if (m.is_pass()) return "pass";
+  return SquareName(m.from()) + SquareName(m.to());
+}
+
 Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
@@ -37,10 +42,12 @@ Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
     if (!pos.IsLegal(Move::Pass())) throw ParseError(where + "a pass is legal only with no other move");
     return Move::Pass();
   }
-  const char sep = lower.size() == 5 ? lower[2] : 0;
-  if (lower.size() != 5 || (sep != '-' && sep != 'x' && sep != ':'))
-    throw ParseError(where + "expected FROM-TO, FROMxTO or pass, e.g. b1-d3");
-  const Square from = ParseSquare(lower.substr(0, 2)), to = ParseSquare(lower.substr(3, 2));
+  // FROMTO without a mark is the notation of UCI, cutechess and PlayStrategy.
+  const bool marked = lower.size() == 5;
+  const char sep = marked ? lower[2] : 0;
+  if ((lower.size() != 4 && !marked) || (marked && sep != '-' && sep != 'x' && sep != ':'))
+    throw ParseError(where + "expected FROM-TO, FROMxTO, FROMTO or pass, e.g. b1-d3");
+  const Square from = ParseSquare(lower.substr(0, 2)), to = ParseSquare(lower.substr(marked ? 3 : 2, 2));
   if (from == kNoSquare) throw ParseError(where + "'" + lower.substr(0, 2) + "' is not a square of the board");
   if (to == kNoSquare) throw ParseError(where + "'" + lower.substr(3, 2) + "' is not a square of the board");
   for (Square s : {from, to})
@@ -54,7 +61,7 @@ Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
   if (dir < 0) throw ParseError(where + "not along a rank, file or diagonal");
   const Move m = pos.MoveAt(from, Direction(dir));
   if (!m.is_null() && m.to() == to) {
-    if (mark == CaptureMark::kCheck && m.is_capture() != (sep != '-'))
+    if (mark == CaptureMark::kCheck && marked && m.is_capture() != (sep != '-'))
       throw ParseError(where + (m.is_capture()
                                     ? "it captures on " + SquareName(to) + ", so it is written with 'x'"
                                     : "no piece to capture on " + SquareName(to) + ", so it is written with '-'"));

@@ -1,5 +1,6 @@
 #pragma once
-// Move notation: "b1-d3", "d1xa4" (also "d1:a4", any case) and "pass".
+// Move notation: "b1-d3", "d1xa4" (also "d1:a4", any case), "b1d3" (the
+// notation of UCI, cutechess and PlayStrategy: no mark) and "pass".
 
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@ namespace loa {
 
 // Returns "b1-d3", "d1xa4" or "pass"; m must not be null.
 std::string FormatMove(Move m);
+// Returns "b1d3", "d1a4" or "pass" (UCI's notation); m must not be null.
+std::string FormatMoveUnmarked(Move m);
 
 // How ParseMove treats the separator of FROM-TO.
 enum class CaptureMark {
@@ -20,7 +23,8 @@ enum class CaptureMark {
 
 // Parses a move and checks it is legal in pos; throws ParseError naming the
 // move and the position when it is malformed or illegal, or, with
-// CaptureMark::kCheck, when its separator disagrees with the board.
+// CaptureMark::kCheck, when its separator disagrees with the board (a move
+// without a mark has none to disagree).
 Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark = CaptureMark::kIgnore);
 
 }  // namespace loa

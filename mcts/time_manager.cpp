@@ -16,13 +16,17 @@ constexpr double kMinimumSeconds = 0.005;
 
 }  // namespace
 
-double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_stones, const SearchParams& params) {
+double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_stones, const SearchParams& params,
+                      double increment_seconds, int moves_to_go) {
   main_seconds = std::max(0.0, main_seconds);
   byoyomi_seconds = std::max(0.0, byoyomi_seconds);
-  if (main_seconds <= 0 && byoyomi_seconds <= 0) return 0;
-  const double per_byoyomi_move = byoyomi_seconds / std::max(1, byoyomi_stones);
-  double budget = main_seconds / params.time_moves_to_go + kByoyomiShare * per_byoyomi_move;
-  budget = std::min(budget, 0.5 * main_seconds + kByoyomiShare * per_byoyomi_move);
+  increment_seconds = std::max(0.0, increment_seconds);
+  if (main_seconds <= 0 && byoyomi_seconds <= 0 && increment_seconds <= 0) return 0;
+  const double per_move = byoyomi_seconds / std::max(1, byoyomi_stones) + increment_seconds;
+  const double share = moves_to_go > 0 ? std::min(double(moves_to_go), double(params.time_moves_to_go))
+                                       : double(params.time_moves_to_go);
+  double budget = main_seconds / share + kByoyomiShare * per_move;
+  budget = std::min(budget, 0.5 * main_seconds + kByoyomiShare * per_move);
   budget -= params.move_overhead_seconds;
   return std::max(budget, kMinimumSeconds);
 }

@@ -8,11 +8,15 @@
 namespace loa {
 
 // Returns the seconds to spend on the next move, given the main time left,
-// the byo-yomi period and its moves (0: one move per period), all zero
-// meaning untimed (returns 0: the caller uses its own limits). A share
-// 1 / params.time_moves_to_go of the main time plus most of a byo-yomi move,
-// less params.move_overhead_seconds; never more than half of what is left.
-double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_stones, const SearchParams& params);
+// the byo-yomi period and its moves (0: one move per period), the increment
+// a move adds (UCI's and xboard's) and the moves to the next time control
+// (0: none given), all zero meaning untimed (returns 0: the caller uses its
+// own limits). A share 1 / moves_to_go (params.time_moves_to_go where none
+// is given or it is more) of the main time plus most of a byo-yomi move and
+// of the increment, less params.move_overhead_seconds; never more than half
+// of what is left.
+double MoveTimeBudget(double main_seconds, double byoyomi_seconds, int byoyomi_stones, const SearchParams& params,
+                      double increment_seconds = 0, int moves_to_go = 0);
 
 // Returns the most a move may take when the search is unsure at its budget
 // (SearchLimits::max_seconds): the budget times 1 + params.time_extension,

@@ -71,7 +71,8 @@ class SearchPlayer : public Player {
     SearchLimits limits = limits_;
     if (clock.timed()) {
       limits.seconds =
-          MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params());
+          MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params(),
+                         clock.increment_seconds, clock.moves_to_go);
       limits.max_seconds = MoveTimeLimit(limits.seconds, clock.main_seconds, search_.params());
       if (last_ply_ >= 0 && last_ply_ + 2 == game.ply()) limits.previous_value = last_.value;
     }

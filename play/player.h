@@ -14,13 +14,16 @@ namespace loa {
 
 class Evaluator;
 
-// The clock of the side to move, as GTP's time_settings and time_left give
-// it; all zero means untimed (the player uses its own limits).
+// The clock of the side to move, as GTP's time_settings and time_left, or
+// UCI's go and xboard's level and time give it; all zero means untimed (the
+// player uses its own limits).
 struct Clock {
-  double main_seconds = 0;     // time left in the main period
-  double byoyomi_seconds = 0;  // time per byo-yomi period
-  int byoyomi_stones = 0;      // moves per byo-yomi period (0: none)
-  bool timed() const { return main_seconds > 0 || byoyomi_seconds > 0; }
+  double main_seconds = 0;       // time left in the main period
+  double byoyomi_seconds = 0;    // time per byo-yomi period
+  int byoyomi_stones = 0;        // moves per byo-yomi period (0: none)
+  double increment_seconds = 0;  // added after each move (UCI's winc, xboard's INC)
+  int moves_to_go = 0;           // moves to the next time control (0: not given)
+  bool timed() const { return main_seconds > 0 || byoyomi_seconds > 0 || increment_seconds > 0; }
 };
 
 // What a player found while choosing its last move, for people watching

@@ -107,13 +107,30 @@ TEST(Notation, MalformedAndIllegalMovesNameMoveAndPosition) {
   const Position start = Position::Start();
   ExpectBadMove("i1-a1", start, "'i1' is not a square");
   ExpectBadMove("b1-b9", start, "'b9' is not a square");
-  ExpectBadMove("b1b3", start, "expected FROM-TO");
+  ExpectBadMove("b1b", start, "expected FROM-TO");
+  ExpectBadMove("b1=b3", start, "expected FROM-TO");
+  ExpectBadMove("b1b4", start, "moves 2 squares, not 3");
   ExpectBadMove("a2-a4", start, "no black piece on a2");
   ExpectBadMove("b1-c3", start, "not along a rank, file or diagonal");
   ExpectBadMove("b1-b4", start, "moves 2 squares, not 3");
   ExpectBadMove("pass", start, "a pass is legal only");
   ExpectBadMove("d1xh1", P("8/8/8/4b3/8/8/8/b2w1w1b b"), "no black piece on d1");
   ExpectBadMove("a1-e1", P("8/8/8/4b3/8/8/8/b2w1w1b b"), "jumps over an enemy piece");
+}
+
+// UCI's and cutechess's notation: FROMTO without a mark, a capture too.
+TEST(Notation, MovesWithoutAMarkReadAndWrite) {
+  const Position start = Position::Start();
+  const Move m = ParseMove("b1d3", start);
+  EXPECT_EQ(m, ParseMove("b1-d3", start));
+  EXPECT_EQ(FormatMoveUnmarked(m), "b1d3");
+  EXPECT_EQ(ParseMove("B1D3", start, CaptureMark::kCheck), m);  // no mark to check
+  const Position capture = P("8/8/8/4b3/8/8/8/b1w5 b");
+  const Move x = ParseMove("a1c1", capture, CaptureMark::kCheck);
+  EXPECT_TRUE(x.is_capture());
+  EXPECT_EQ(FormatMove(x), "a1xc1");
+  EXPECT_EQ(FormatMoveUnmarked(x), "a1c1");
+  EXPECT_EQ(FormatMoveUnmarked(Move::Pass()), "pass");
 }
 
 }  // namespace

@@ -343,6 +343,12 @@ TEST(TimeManagerTest, Budgets) {
   params.time_moves_to_go = 1;
   EXPECT_LE(MoveTimeBudget(10, 0, 0, params), 5.0);
   EXPECT_GT(MoveTimeBudget(0.01, 0, 0, params), 0);
+  // An increment is spent as a byo-yomi move is; moves to go share the main time out when fewer.
+  params.time_moves_to_go = 20;
+  EXPECT_NEAR(MoveTimeBudget(100, 0, 0, params, 2), 100.0 / 20 + 0.8 * 2 - 0.05, 1e-9);
+  EXPECT_NEAR(MoveTimeBudget(0, 0, 0, params, 2), 0.8 * 2 - 0.05, 1e-9);
+  EXPECT_NEAR(MoveTimeBudget(100, 0, 0, params, 0, 10), 100.0 / 10 - 0.05, 1e-9);
+  EXPECT_NEAR(MoveTimeBudget(100, 0, 0, params, 0, 40), 100.0 / 20 - 0.05, 1e-9);
 }
 
 TEST(TimeManagerTest, AnUnsureSearchMayTakeAnExtension) {
