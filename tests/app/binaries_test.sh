@@ -148,6 +148,12 @@ done
 # 8. The shipped net, out of the box.
 reply=$(printf 'genmove b\nquit\n' | "$loaz" gtp)
 grep -qE '^= [a-h][1-8][-x][a-h][1-8]' <<<"$reply" || fail "loaz gtp with no arguments did not play: $reply"
+# loaz uci plays it too, as cutechess asks: a position by FEN, a clock, a move FROMTO.
+reply=$( (printf 'uci\nisready\nposition fen 1pppppp1/P6P/P6P/P6P/P6P/P6P/P6P/1pppppp1 b - - 0 1\ngo movetime 300\n'
+  sleep 2) | "$loaz" uci)
+grep -qx 'uciok' <<<"$reply" && grep -qx 'readyok' <<<"$reply" || fail "loaz uci handshake: $reply"
+grep -qE '^info depth [0-9]+ nodes [0-9]+ .* score cp -?[0-9]+ wdl ' <<<"$reply" || fail "loaz uci info: $reply"
+grep -qE '^bestmove [a-h][1-8][a-h][1-8]$' <<<"$reply" || fail "loaz uci did not play: $reply"
 set +e
 message=$(printf 'genmove b\nquit\n' | LOAZ_NET="$tmp/none.safetensors" "$loaz" gtp 2>&1 >/dev/null)
 code=$?

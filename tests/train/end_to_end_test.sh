@@ -113,6 +113,13 @@ exam=$("$loaz" exam --run "$run" --net "$run/net.safetensors" --playouts 2 --gam
 grep -qF "| $run/net.safetensors | - |" <<<"$exam" && [ -f "$tmp/mis.txt" ] || fail "exam --net: $exam"
 if "$loaz" exam --run "$run" --net "$tmp/no.safetensors" 2>"$tmp/exam.err"; then fail "exam of a missing net"; fi
 grep -q "no.safetensors" "$tmp/exam.err" && [ "$(wc -l <"$tmp/exam.err")" -eq 1 ] || fail "exam error: $(cat "$tmp/exam.err")"
+# loaz label: the run's samples proven, the exam's games held out, written as the shards of a new run and of its control.
+label=$("$loaz" label --run "$run" --out "$tmp/true" --control "$tmp/ctl" --positions 60 --nodes 20000 --threads 2 2>&1) ||
+  fail "loaz label: $label"
+grep -qE '^held out: 6 exam positions' <<<"$label" && grep -qE '^\| all \| [0-9]+ \|' <<<"$label" || fail "label: $label"
+[ "$(ls "$tmp/true/selfplay" | wc -l)" -eq "$(ls "$tmp/ctl/selfplay" | wc -l)" ] || fail "label: the control differs"
+if "$loaz" label --run "$run" --out "$tmp/true" 2>"$tmp/label.err"; then fail "label over shards it wrote"; fi
+grep -q "already holds" "$tmp/label.err" && [ "$(wc -l <"$tmp/label.err")" -eq 1 ] || fail "label error: $(cat "$tmp/label.err")"
 # scripts/curve.sh: the checkpoint at each hour (here the first and, nearest to 9 hours, the last) in a fresh match.
 curve=$(LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "0 9" 0.01 2>/dev/null) || fail "curve.sh"
 grep -qE '^\| 0 h \(0\.00\) \| 0 \| 2 \| \+[0-2] =[0-2] -[0-2] \|' <<<"$curve" || fail "curve.sh, step 0: $curve"
