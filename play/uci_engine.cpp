@@ -291,6 +291,8 @@ void UciEngine::Go(const std::vector<std::string>& words) {
       }
     } catch (const Error& e) {
       Send(std::string("info string ") + e.what());
+    }
+    if (move.is_null() && !game.over()) {  // stopped before it found one, or failed: a legal move still
       MoveList moves;
       game.LegalMoves(moves);
       if (moves.size() > 0) move = moves[0];

@@ -109,7 +109,7 @@ TEST(UciEngineTest, BadInputIsAnInfoStringAndTheEngineGoesOn) {
   Position after = Position::Start();
   after = after.Apply(ParseMove("b1d3", after));
   EXPECT_NO_THROW(ParseMove(moves[0], after));
-  EXPECT_EQ(lines.back(), "readyok");
+  EXPECT_TRUE(Has(lines, "readyok"));  // at once, while the search may still run
 }
 
 TEST(UciEngineTest, AFinishedGameAnswersTheNullMove) {
