@@ -145,9 +145,8 @@ class AlphaBetaPlayer : public Player {
     ab::SearchLimits limits = limits_;
     if (clock.timed()) {
       // The engine's one time manager, with the search's default shares.
-      const double budget =
-          MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, SearchParams(),
-                         clock.increment_seconds, clock.moves_to_go);
+      const double budget = MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones,
+                                           SearchParams(), clock.increment_seconds, clock.moves_to_go);
       limits.seconds = limits.seconds > 0 ? std::min(limits.seconds, budget) : budget;
     }
     return Run(game, limits);

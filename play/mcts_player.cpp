@@ -70,9 +70,8 @@ class SearchPlayer : public Player {
   Move ChooseMove(const Game& game, const Clock& clock) override {
     SearchLimits limits = limits_;
     if (clock.timed()) {
-      limits.seconds =
-          MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params(),
-                         clock.increment_seconds, clock.moves_to_go);
+      limits.seconds = MoveTimeBudget(clock.main_seconds, clock.byoyomi_seconds, clock.byoyomi_stones, search_.params(),
+                                      clock.increment_seconds, clock.moves_to_go);
       limits.max_seconds = MoveTimeLimit(limits.seconds, clock.main_seconds, search_.params());
       if (last_ply_ >= 0 && last_ply_ + 2 == game.ply()) limits.previous_value = last_.value;
     }
