@@ -133,7 +133,9 @@ void UciEngine::Handle(const std::string& line) {
     Send("id name LOAZero");
     Send("id author the LOAZero developers");
     Send(std::string("option name UCI_Variant type combo default ") + kVariant + " var " + kVariant);
-    Send("option name Threads type spin default 1 min 1 max 256");
+    // The default the spec gives (the engine's: the machine's cores, at most 2).
+    const int64_t threads = PlayerSpec::Parse(player_spec_).GetInt("threads", 1, 1, 256);
+    Send("option name Threads type spin default " + std::to_string(threads) + " min 1 max 256");
     Send("option name Player type string default " + player_spec_);
     Send("option name Net type string default <empty>");
     Send("uciok");

@@ -48,6 +48,8 @@ TEST(UciEngineTest, TheHandshakeDeclaresTheVariant) {
   EXPECT_EQ(lines[0], "id name LOAZero");
   EXPECT_TRUE(Has(lines, "option name UCI_Variant type combo default linesofaction var linesofaction"));
   EXPECT_TRUE(Has(lines, "option name Player type string default random"));
+  EXPECT_TRUE(Has(lines, "option name Threads type spin default 1 min 1 max 256"));
+  EXPECT_TRUE(Has(Talk("uci\n", "ab:depth=2,threads=2"), "option name Threads type spin default 2 min 1 max 256"));
   EXPECT_TRUE(Has(lines, "uciok"));
   EXPECT_EQ(lines.back(), "readyok");
 }
