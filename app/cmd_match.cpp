@@ -31,6 +31,28 @@ SprtConfig ParseSprt(const std::string& text) {
   return config;
 }
 
+// --clock MAIN[+INC], seconds: each number whole, MAIN from 0 to 1e7, INC
+// from 0 to 1e4 and only with a MAIN.
+void ParseClock(const std::string& text, MatchConfig& config) {
+  const size_t plus = text.find('+');
+  const auto number = [&](const std::string& part, double max) {
+    size_t used = 0;
+    double value = -1;
+    try {
+      value = std::stod(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != part.size() || !(value >= 0 && value <= max))
+      throw ParseError("--clock '" + Excerpt(text, 40) + "': expected MAIN[+INC] in seconds, e.g. 60 or 10+0.1");
+    return value;
+  };
+  config.clock_seconds = number(text.substr(0, plus), 1e7);
+  config.clock_increment = plus == std::string::npos ? 0 : number(text.substr(plus + 1), 1e4);
+  if (config.clock_increment > 0 && config.clock_seconds <= 0)
+    throw ParseError("--clock '" + Excerpt(text, 40) + "': an increment needs a main time");
+}
+
 }  // namespace
 
 void ReportProgress(const std::string& prefix, const MatchProgress& progress) {
@@ -77,15 +99,17 @@ int RunMatch(int argc, char** argv) {
   cli.add_option("SPEC_B", config.player_b, "second player")->required();
   cli.add_option("--games", config.games, "games to play")->check(CLI::Range(1, 10000000))->capture_default_str();
   cli.add_option("--summary", summary, "write the result as JSON to this file");
-  cli.add_option("--clock", config.clock_seconds,
-                 "a game clock: each side's seconds for the whole game, told to it before each move; a side "
-                 "whose time runs out loses (0: none, the specs' own limits)")
-      ->check(CLI::Range(0.0, 1e7))
+  std::string clock = "0";
+  cli.add_option("--clock", clock,
+                 "a game clock, MAIN[+INC]: each side's seconds for the whole game and the seconds added after "
+                 "each of its moves (10+0.1), told to it before each move; a side whose time runs out loses "
+                 "(0: none, the specs' own limits)")
       ->capture_default_str();
   AddMatchOptions(cli, config, rules, &sprt);
   LOAZ_PARSE(cli, argc, argv);
 
   ApplyRules(config, rules);
+  ParseClock(clock, config);
   if (!sprt.empty()) config.sprt = ParseSprt(sprt);
   config.on_progress = [](const MatchProgress& p) { ReportProgress("", p); };
   const MatchResult result = loa::RunMatch(config);

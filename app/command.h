@@ -36,6 +36,7 @@ int RunInitNet(int argc, char** argv);
 int RunBench(int argc, char** argv);
 int RunGtp(int argc, char** argv);
 int RunUci(int argc, char** argv);
+int RunXboard(int argc, char** argv);
 int RunMatch(int argc, char** argv);
 int RunTournament(int argc, char** argv);
 int RunConfig(int argc, char** argv);

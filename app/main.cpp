@@ -52,6 +52,7 @@ const std::vector<Command>& Commands() {
        LOAZ_TORCH_ENTRY(RunBench)},
       {"gtp", "speak the text protocol (GTP framing, LOA commands) on stdin/stdout", RunGtp},
       {"uci", "speak UCI as cutechess does for linesofaction, on stdin/stdout", RunUci},
+      {"xboard", "speak xboard (CECP 2) as cutechess and XBoard do for linesofaction", RunXboard},
       {"match", "play two players against each other: Elo, interval, SPRT", RunMatch},
       {"tournament", "round robin and Bradley-Terry ratings table", RunTournament},
       {"config", "list every config key and player option: range, default, help", RunConfig},

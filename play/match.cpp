@@ -46,7 +46,9 @@ Tags RecordTags(const MatchConfig& config, const Openings& openings, int index, 
                {"White", a_is_black ? b_name : a_name},
                {"Opening", openings.Describe(index / 2)},
                {"Seed", std::to_string(config.seed)}};
-  if (config.clock_seconds > 0) tags.push_back({"TimeControl", FormatDouble(config.clock_seconds)});
+  if (config.clock_seconds > 0)
+    tags.push_back({"TimeControl", FormatDouble(config.clock_seconds) +
+                                       (config.clock_increment > 0 ? "+" + FormatDouble(config.clock_increment) : "")});
   return tags;
 }
 
@@ -77,7 +79,11 @@ Game PlayGame(const MatchConfig& config, const Openings& openings, int index, Pl
     const Color side = game.position().side_to_move();
     Player& player = (side == kBlack) == a_is_black ? a : b;
     Clock clock;
-    clock.main_seconds = left[side];
+    if (config.clock_seconds > 0) {
+      clock.main_seconds = left[side];
+      clock.increment_seconds = config.clock_increment;
+      clock.opponent_seconds = left[Opponent(side)];
+    }
     const auto start = std::chrono::steady_clock::now();
     Move move;
     try {
@@ -93,6 +99,7 @@ Game PlayGame(const MatchConfig& config, const Openings& openings, int index, Pl
         game.Forfeit(side);
         break;
       }
+      left[side] += config.clock_increment;
     }
     if (move.is_null() || !game.position().IsLegal(move))
       throw Error("match game " + std::to_string(index + 1) + ": player '" + player.name() + "' chose " +

@@ -62,6 +62,9 @@ struct MatchConfig {
   // each move (Clock::main_seconds) and loses the game when it runs out;
   // the records carry it as [TimeControl].
   double clock_seconds = 0;
+  // Seconds added to a side's clock after each of its moves (Fischer's
+  // increment; [TimeControl] "MAIN+INC"), with clock_seconds.
+  double clock_increment = 0;
   // Called after each game, under the match's lock (keep it short).
   std::function<void(const MatchProgress&)> on_progress;
 };

@@ -23,6 +23,7 @@ struct Clock {
   int byoyomi_stones = 0;        // moves per byo-yomi period (0: none)
   double increment_seconds = 0;  // added after each move (UCI's winc, xboard's INC)
   int moves_to_go = 0;           // moves to the next time control (0: not given)
+  double opponent_seconds = 0;   // the opponent's time left (0: not given), for UCI's and xboard's engines
   bool timed() const { return main_seconds > 0 || byoyomi_seconds > 0 || increment_seconds > 0; }
 };
 

@@ -49,6 +49,7 @@ const KindRow kKinds[] = {
      nullptr,
      {false, "sims", {"sims"}, true}},
     {"gtp", "an external engine speaking the text protocol", GtpPlayerKeys, Unshared<MakeGtpPlayer>, nullptr, {}},
+    {"uci", "an external engine speaking UCI (linesofaction)", UciPlayerKeys, Unshared<MakeUciPlayer>, nullptr, {}},
     {"mcts",
      "the PUCT search with a net (or evaluator=uniform)",
      MctsPlayerKeys,

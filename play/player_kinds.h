@@ -57,12 +57,20 @@ inline constexpr double kDefaultEngineTimeout = 30;
 // so is every engine when SIGINT or SIGTERM ends this process.
 std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec);
 
+// "uci:[timeout=SECONDS,][movetime=SECONDS,]cmd=COMMAND": an external
+// engine that speaks UCI for the variant linesofaction (cutechess's), run
+// as gtp: is. It is told the game as `position fen FEN moves ...` and the
+// clock as `go wtime btime winc binc` (an untimed game: `go movetime`);
+// its bestmove must come within its time left and a grace.
+std::unique_ptr<Player> MakeUciPlayer(const PlayerSpec& spec);
+
 // The keys each factory reads, from the declarations it reads them with:
 // a spec accepts exactly these (random and greedy share theirs).
 std::vector<ParamInfo> RandomPlayerKeys();
 std::vector<ParamInfo> AlphaBetaPlayerKeys();
 std::vector<ParamInfo> RolloutPlayerKeys();
 std::vector<ParamInfo> GtpPlayerKeys();
+std::vector<ParamInfo> UciPlayerKeys();
 
 // Returns the keys that Keys::Visit declares, with Keys' defaults: how each
 // factory's key struct is listed.

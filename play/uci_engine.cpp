@@ -1,23 +1,18 @@
 #include "play/uci_engine.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <istream>
 #include <ostream>
 #include <sstream>
 
-#include "alphabeta/search_types.h"
 #include "core/error.h"
 #include "core/notation.h"
-#include "play/spec.h"
 
 namespace loa {
 namespace {
 
 constexpr const char* kVariant = "linesofaction";
-// How often a running search reports what it has found.
-constexpr std::chrono::milliseconds kInfoPeriod{1000};
 
 std::vector<std::string> Words(const std::string& line) {
   std::istringstream in(line);
@@ -63,18 +58,18 @@ std::string UciInfo(const MoveAnalysis& a) {
   const int64_t ms = int64_t(a.seconds * 1000);
   s << "info depth " << depth << " nodes " << a.nodes << " nps " << (a.seconds > 0 ? int64_t(a.nodes / a.seconds) : 0)
     << " time " << ms;
-  if (!a.top.empty()) {
-    // A net's value: lc0's centipawns, and its win, draw and loss.
+  int mate = 0;
+  const int cp = ScoreCentipawns(a, &mate);
+  if (mate != 0) {
+    s << " score mate " << mate;
+  } else {
+    s << " score cp " << cp;
+  }
+  if (!a.top.empty()) {  // a net's win, draw and loss
     const double q = std::clamp(a.value, -1.0, 1.0), d = std::clamp(a.draw, 0.0, 1.0);
-    const long cp = std::lround(std::clamp(90 * std::tan(1.5637541897 * q), -12800.0, 12800.0));
     const long w = std::lround(std::clamp(500 * (1 - d + q), 0.0, 1000.0));
     const long l = std::lround(std::clamp(500 * (1 - d - q), 0.0, 1000.0));
-    s << " score cp " << cp << " wdl " << w << " " << std::max(0L, 1000 - w - l) << " " << l;
-  } else if (ab::IsDecisiveScore(a.score)) {
-    const int plies = ab::kWinScore - std::abs(a.score);
-    s << " score mate " << (a.score > 0 ? (plies + 1) / 2 : -(plies / 2));
-  } else {
-    s << " score cp " << a.score;
+    s << " wdl " << w << " " << std::max(0L, 1000 - w - l) << " " << l;
   }
   if (!a.pv.empty()) {
     s << " pv";
@@ -83,9 +78,9 @@ std::string UciInfo(const MoveAnalysis& a) {
   return s.str();
 }
 
-UciEngine::UciEngine(std::string player_spec) : player_spec_(std::move(player_spec)) {}
+UciEngine::UciEngine(std::string player_spec) : player_(std::move(player_spec)) {}
 
-UciEngine::~UciEngine() { EndSearch(); }
+UciEngine::~UciEngine() = default;
 
 void UciEngine::Send(const std::string& line) {
   if (line.empty()) return;
@@ -106,25 +101,6 @@ void UciEngine::Run(std::istream& in, std::ostream& out) {
   EndSearch();
 }
 
-std::string UciEngine::Spec() const {
-  const PlayerSpec spec = PlayerSpec::Parse(player_spec_);
-  std::string text = spec.text();
-  if (threads_ > 0 && (spec.kind() == "mcts" || spec.kind() == "ab"))
-    text = PlayerSpec::Parse(text).TextWith({"threads"}, "threads=" + std::to_string(threads_));
-  if (!net_.empty() && spec.kind() == "mcts") text = PlayerSpec::Parse(text).TextWith({"net"}, "net=" + net_);
-  return text;
-}
-
-Player& UciEngine::CurrentPlayer() {
-  const std::string spec = Spec();
-  if (!player_ || spec != player_made_from_) {
-    player_ = MakePlayer(spec);  // throws naming the spec; the old player stays
-    player_made_from_ = spec;
-    player_->NewGame();
-  }
-  return *player_;
-}
-
 void UciEngine::Handle(const std::string& line) {
   const std::vector<std::string> words = Words(line);
   if (words.empty()) return;
@@ -134,14 +110,13 @@ void UciEngine::Handle(const std::string& line) {
     Send("id author the LOAZero developers");
     Send(std::string("option name UCI_Variant type combo default ") + kVariant + " var " + kVariant);
     // The default the spec gives (the engine's: the machine's cores, at most 2).
-    const int64_t threads = PlayerSpec::Parse(player_spec_).GetInt("threads", 1, 1, 256);
-    Send("option name Threads type spin default " + std::to_string(threads) + " min 1 max 256");
-    Send("option name Player type string default " + player_spec_);
+    Send("option name Threads type spin default " + std::to_string(player_.SpecThreads()) + " min 1 max 256");
+    Send("option name Player type string default " + player_.spec());
     Send("option name Net type string default <empty>");
     Send("uciok");
   } else if (command == "isready") {
     try {
-      CurrentPlayer();
+      player_.Get();
     } catch (const Error& e) {
       Send(std::string("info string ") + e.what());
     }
@@ -149,7 +124,7 @@ void UciEngine::Handle(const std::string& line) {
   } else if (command == "ucinewgame") {
     EndSearch();
     game_ = Game();
-    if (player_) player_->NewGame();
+    player_.NewGame();
   } else if (command == "setoption") {
     SetOption(words);
   } else if (command == "position") {
@@ -189,18 +164,11 @@ void UciEngine::SetOption(const std::vector<std::string>& words) {
     }
     if (used == 0 || used != value.size() || threads < 1 || threads > 256)
       throw Error("setoption Threads: '" + Excerpt(value, 20) + "' is not a number from 1 to 256");
-    threads_ = threads;
+    player_.SetThreads(threads);
   } else if (lower == "player") {
-    const std::string old = player_spec_;
-    player_spec_ = value;
-    try {
-      CurrentPlayer();  // a spec that makes no player keeps the one before
-    } catch (const Error&) {
-      player_spec_ = old;
-      throw;
-    }
+    player_.SetSpec(value);  // a spec that makes no player keeps the one before
   } else if (lower == "net") {
-    net_ = value == "<empty>" ? "" : value;
+    player_.SetNet(value == "<empty>" ? "" : value);
   } else {
     throw Error("setoption: no option '" + Excerpt(name, 40) + "' (UCI_Variant, Threads, Player, Net)");
   }
@@ -232,15 +200,13 @@ void UciEngine::SetPosition(const std::vector<std::string>& words) {
 
 void UciEngine::Go(const std::vector<std::string>& words) {
   EndSearch();
-  Clock clock;
-  double movetime = 0;
-  int64_t nodes = 0;
-  bool infinite = false;
+  MoveLimits limits;
+  Clock& clock = limits.clock;
   const Color us = game_.position().side_to_move();
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "infinite") {
-      infinite = true;
+      limits.infinite = true;
     } else if (w == "ponder") {
       // Searched as a normal move: no pondering.
     } else if (w == "wtime" || w == "btime") {
@@ -252,9 +218,9 @@ void UciEngine::Go(const std::vector<std::string>& words) {
     } else if (w == "movestogo") {
       clock.moves_to_go = int(std::min<int64_t>(GoNumber(words, ++i), 1000000));
     } else if (w == "movetime") {
-      movetime = double(GoNumber(words, ++i)) / 1000;
+      limits.movetime = double(GoNumber(words, ++i)) / 1000;
     } else if (w == "nodes") {
-      nodes = GoNumber(words, ++i);
+      limits.nodes = GoNumber(words, ++i);
     } else if (w == "depth" || w == "mate") {
       GoNumber(words, ++i);
       Send("info string go " + w + ": not a limit of this engine; searching by the other limits");
@@ -268,71 +234,20 @@ void UciEngine::Go(const std::vector<std::string>& words) {
       throw Error("go: unknown parameter '" + Excerpt(w, 20) + "'");
     }
   }
-  Player& player = CurrentPlayer();
+  Player& player = player_.Get();
   if (!player.PlaysBoardSize(game_.position().size()))
     throw Error("go: " + player.name() + " does not play the " + std::to_string(game_.position().size()) + "x" +
                 std::to_string(game_.position().size()) + " board");
-  {
-    std::lock_guard<std::mutex> lock(search_mutex_);
-    searching_ = true;
-  }
-  stop_requested_ = false;
-  const Game game = game_;
-  search_ = std::thread([this, &player, game, clock, movetime, nodes, infinite] {
-    Move move;
-    try {
-      if (game.over()) {
-        Send(std::string("info string the game is over: ") + ResultName(game.result()) + " " +
-             ReasonName(game.reason()));
-      } else if (infinite) {
-        move = player.Analyse(game, 1e9, nodes);
-      } else if (movetime > 0 || nodes > 0) {
-        move = player.ChooseMoveWithin(game, movetime, nodes);
-      } else {
-        move = player.ChooseMove(game, clock);
-      }
-    } catch (const Error& e) {
-      Send(std::string("info string ") + e.what());
-    }
-    if (move.is_null() && !game.over()) {  // stopped before it found one, or failed: a legal move still
-      MoveList moves;
-      game.LegalMoves(moves);
-      if (moves.size() > 0) move = moves[0];
-    }
-    if (!game.over()) Send(UciInfo(player.LastAnalysis()));
-    std::unique_lock<std::mutex> lock(search_mutex_);
-    // An infinite search answers only when told to stop (UCI).
-    if (infinite) search_done_.wait(lock, [this] { return stop_requested_.load(); });
+  if (game_.over())
+    Send(std::string("info string the game is over: ") + ResultName(game_.result()) + " " + ReasonName(game_.reason()));
+  EngineSearch::Callbacks callbacks;
+  callbacks.report = [this](const MoveAnalysis& a) { Send(UciInfo(a)); };
+  callbacks.note = [this](const std::string& note) { Send("info string " + note); };
+  callbacks.done = [this](Move move, const MoveAnalysis& a) {
+    Send(UciInfo(a));
     Send("bestmove " + UciMove(move));
-    searching_ = false;
-    search_done_.notify_all();
-  });
-  reporter_ = std::thread([this, &player] {
-    std::unique_lock<std::mutex> lock(search_mutex_);
-    while (!search_done_.wait_for(lock, kInfoPeriod, [this] { return !searching_; })) {
-      lock.unlock();
-      Send(UciInfo(player.CurrentAnalysis()));
-      lock.lock();
-    }
-  });
-}
-
-void UciEngine::EndSearch() {
-  if (!search_.joinable()) return;
-  {
-    std::unique_lock<std::mutex> lock(search_mutex_);
-    stop_requested_ = true;
-    search_done_.notify_all();
-    // Stop until it has answered: a stop that came before the search began would be lost.
-    while (searching_) {
-      lock.unlock();
-      if (player_) player_->Stop();
-      lock.lock();
-      search_done_.wait_for(lock, std::chrono::milliseconds(10), [this] { return !searching_; });
-    }
-  }
-  search_.join();
-  reporter_.join();
+  };
+  search_.Start(player, game_, limits, callbacks);
 }
 
 }  // namespace loa

@@ -6,16 +6,14 @@
 // it thinks; moves are written FROMTO ("b1d3"), positions as cutechess's
 // FEN (Position::FromFen).
 
-#include <atomic>
-#include <condition_variable>
 #include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/game.h"
+#include "play/engine_search.h"
 #include "play/player.h"
 
 namespace loa {
@@ -48,25 +46,13 @@ class UciEngine {
   void SetPosition(const std::vector<std::string>& words);
   void Go(const std::vector<std::string>& words);
   // Stops a running search, which writes its bestmove, and joins it.
-  void EndSearch();
-  // The player for the options as they are now, made anew after a change.
-  Player& CurrentPlayer();
-  std::string Spec() const;
+  void EndSearch() { search_.Stop(); }
 
   std::ostream* out_ = nullptr;
   std::mutex out_mutex_;
-  std::string player_spec_;
-  std::string net_;  // setoption Net (empty: the spec's)
-  int threads_ = 0;  // setoption Threads (0: the spec's)
-  std::unique_ptr<Player> player_;
-  std::string player_made_from_;  // the spec player_ was made from
+  EnginePlayer player_;
   Game game_;
-  std::thread search_;
-  std::thread reporter_;
-  std::mutex search_mutex_;
-  std::condition_variable search_done_;
-  bool searching_ = false;
-  std::atomic<bool> stop_requested_{false};
+  EngineSearch search_;
   bool quit_ = false;
 };
 
