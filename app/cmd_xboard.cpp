@@ -20,8 +20,12 @@ int RunXboard(int argc, char** argv) {
       argv[0]};
   std::string player_spec = DefaultEngineSpec();
   cli.add_option("--player", player_spec, "the player that searches (README: Players)")->capture_default_str();
+  bool white_first = false;
+  cli.add_flag("--white-first", white_first,
+               "call the side that moves first White, as XBoard needs (it starts every game of a variant it does not "
+               "know with White): FENs and results with the colours swapped");
   LOAZ_PARSE(cli, argc, argv);
-  XboardEngine engine(player_spec);
+  XboardEngine engine(player_spec, white_first);
   engine.Run(std::cin, std::cout);
   return 0;
 }

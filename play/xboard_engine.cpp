@@ -15,6 +15,9 @@ namespace loa {
 namespace {
 
 constexpr const char* kVariant = "linesofaction";
+// XBoard's -pieceToCharTable for the game: P and p are its Man (the 11th
+// piece of each side), every other piece absent.
+constexpr const char* kSetupPieces = "..........P.....................p...........";
 // xboard's score of a proven win in N moves (CECP 2: 100000 + N).
 constexpr int kMateScore = 100000;
 
@@ -59,6 +62,19 @@ double BaseSeconds(const std::string& text) {
   return 60 * Number("level", text.substr(0, colon)) + Number("level", text.substr(colon + 1));
 }
 
+// A FEN with its colours swapped: the men's letters and the side to move.
+std::string SwapColours(const std::string& fen) {
+  std::string out = fen;
+  const size_t board_end = std::min(out.find(' '), out.size());
+  for (size_t i = 0; i < board_end; ++i) {
+    const unsigned char ch = static_cast<unsigned char>(out[i]);
+    out[i] = char(std::isupper(ch) ? std::tolower(ch) : std::toupper(ch));
+  }
+  if (board_end + 1 < out.size() && (out[board_end + 1] == 'w' || out[board_end + 1] == 'b'))
+    out[board_end + 1] = out[board_end + 1] == 'w' ? 'b' : 'w';
+  return out;
+}
+
 std::string Rest(const std::vector<std::string>& words, size_t from) {
   std::string text;
   for (size_t i = from; i < words.size(); ++i) text += (i > from ? " " : "") + words[i];
@@ -79,7 +95,8 @@ std::string XboardThinking(const MoveAnalysis& a) {
   return s.str();
 }
 
-XboardEngine::XboardEngine(std::string player_spec) : player_(std::move(player_spec)) {}
+XboardEngine::XboardEngine(std::string player_spec, bool white_first)
+    : player_(std::move(player_spec)), white_first_(white_first) {}
 
 XboardEngine::~XboardEngine() { StopSearch(true); }
 
@@ -118,6 +135,9 @@ void XboardEngine::StopSearch(bool discard) {
     ++generation_;
   }
   search_.Stop();
+  std::lock_guard<std::mutex> lock(state_mutex_);
+  thinking_ = false;
+  SendPendingPongs();  // of a search whose move was dropped
 }
 
 void XboardEngine::Handle(const std::vector<std::string>& words) {
@@ -134,6 +154,9 @@ void XboardEngine::Handle(const std::vector<std::string>& words) {
     NewGame();
   } else if (command == "variant") {
     if (arg != kVariant) throw Error("Error (unsupported variant): " + Excerpt(arg, 40));
+    // For a GUI that does not know the game (XBoard): the board, its men as
+    // XBoard's Man piece (no promotion), the start position.
+    Send(std::string("setup (") + kSetupPieces + ") 8x8+0_fairy " + GuiFen(Position::Start().ToFen()));
   } else if (command == "force" || command == "result") {
     force_ = true;
     if (command == "result") result_sent_ = true;
@@ -157,7 +180,11 @@ void XboardEngine::Handle(const std::vector<std::string>& words) {
   } else if (command == "post" || command == "nopost") {
     post_ = command == "post";
   } else if (command == "ping") {
-    Send("pong " + arg);
+    // CECP: a ping that comes while the engine is on move is answered after its move.
+    if (thinking_)
+      pending_pongs_.push_back(arg);
+    else
+      Send("pong " + arg);
   } else if (command == "undo" || command == "remove") {
     for (int i = command == "undo" ? 1 : 2; i > 0 && game_.Undo(); --i) {
     }
@@ -188,10 +215,12 @@ void XboardEngine::NewGame() {
   player_.NewGame();
 }
 
+std::string XboardEngine::GuiFen(const std::string& fen) const { return white_first_ ? SwapColours(fen) : fen; }
+
 void XboardEngine::SetBoard(const std::string& fen) {
   Position start;
   try {
-    start = Position::FromFen(fen);
+    start = Position::FromFen(GuiFen(fen));
   } catch (const Error& e) {
     throw Error(std::string("tellusererror Illegal position: ") + e.what());
   }
@@ -271,28 +300,38 @@ void XboardEngine::Think() {
     if (post_) Send(XboardThinking(a));
     Moved(move, generation);
   };
+  thinking_ = true;
   search_.Start(player, game_, limits, callbacks);
 }
 
 void XboardEngine::Moved(Move move, uint64_t generation) {
   std::lock_guard<std::mutex> lock(state_mutex_);
-  if (generation != generation_ || move.is_null() || game_.over()) return;
+  if (generation != generation_ || move.is_null() || game_.over()) return;  // StopSearch answers the pings
+  thinking_ = false;
   game_.Play(move);
   moved_since_setup_ = true;
   ++moves_in_control_;
   Send("move " + XboardMove(move));
   SendResultIfOver();
+  SendPendingPongs();
+}
+
+void XboardEngine::SendPendingPongs() {
+  for (const std::string& n : pending_pongs_) Send("pong " + n);
+  pending_pongs_.clear();
 }
 
 void XboardEngine::SendResultIfOver() {
   if (!game_.over() || result_sent_) return;
   result_sent_ = true;
   const Result r = game_.result();
-  const char* score = r == Result::kWhiteWins ? "1-0" : r == Result::kBlackWins ? "0-1" : "1/2-1/2";
+  // The side the GUI calls White: LOA's White, or with white_first its Black.
+  const bool gui_white_won = r == (white_first_ ? Result::kBlackWins : Result::kWhiteWins);
+  const char* score = r == Result::kDraw ? "1/2-1/2" : gui_white_won ? "1-0" : "0-1";
   Send(std::string(score) + " {" +
-       (r == Result::kDraw        ? "Draw"
-        : r == Result::kWhiteWins ? "White wins"
-                                  : "Black wins") +
+       (r == Result::kDraw ? "Draw"
+        : gui_white_won    ? "White wins"
+                           : "Black wins") +
        " by " + ReasonName(game_.reason()) + "}");
 }
 

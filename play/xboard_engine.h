@@ -30,8 +30,11 @@ std::string XboardThinking(const MoveAnalysis& a);
 class XboardEngine {
  public:
   // An engine whose player is made from `player_spec` (README, Players)
-  // until `option Player=SPEC` names another.
-  explicit XboardEngine(std::string player_spec);
+  // until `option Player=SPEC` names another. With `white_first` the side
+  // that moves first is the one the GUI calls White, as XBoard must have it
+  // (it starts every game of a variant it does not know with White): FENs
+  // read and written with their colours swapped, results named so.
+  explicit XboardEngine(std::string player_spec, bool white_first = false);
   ~XboardEngine();
   XboardEngine(const XboardEngine&) = delete;
   XboardEngine& operator=(const XboardEngine&) = delete;
@@ -46,6 +49,8 @@ class XboardEngine {
   void Send(const std::string& line);
   void NewGame();
   void SetBoard(const std::string& fen);
+  // A FEN between this engine's colours and the GUI's (the same unless white_first).
+  std::string GuiFen(const std::string& fen) const;
   void UserMove(const std::string& text, bool prefixed);
   void Level(const std::vector<std::string>& words);
   void SetOption(const std::string& assignment);
@@ -54,6 +59,8 @@ class XboardEngine {
   void Think();
   // Plays the engine's move, sends it and the result it reaches.
   void Moved(Move move, uint64_t generation);
+  // Answers the pings that came while the engine was on move.
+  void SendPendingPongs();
   // Sends the result of a game that has just ended, once.
   void SendResultIfOver();
   // Stops the search; its move is played unless `discard`.
@@ -63,6 +70,7 @@ class XboardEngine {
   std::mutex out_mutex_;
   std::mutex state_mutex_;  // what follows, shared with the search's callback
   EnginePlayer player_;
+  const bool white_first_;
   Game game_;
   bool force_ = false;
   Color engine_side_ = kWhite;     // after `new`, the side not to move
@@ -76,6 +84,8 @@ class XboardEngine {
   double level_base_ = 0, level_increment_ = 0, fixed_seconds_ = 0;
   double time_left_ = -1, opponent_left_ = -1;
   int moves_in_control_ = 0;
+  bool thinking_ = false;  // on move: a search started and its move not yet sent
+  std::vector<std::string> pending_pongs_;
   uint64_t generation_ = 0;  // a search of an older generation is discarded
   EngineSearch search_;
   bool quit_ = false;

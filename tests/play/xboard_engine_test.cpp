@@ -83,6 +83,29 @@ TEST(XboardEngineTest, AMoveThatEndsTheGameIsClaimedInTheChessManner) {
   EXPECT_EQ(own.back(), "0-1 {Black wins by united}");
 }
 
+TEST(XboardEngineTest, WhiteFirstSwapsTheColoursOfFensAndResults) {
+  // XBoard's White moves first: its FEN of the start has the first mover's men upper case.
+  XboardEngine engine("ab:depth=2", /*white_first=*/true);
+  std::istringstream in("new\nvariant linesofaction\nforce\nsetboard 8/8/8/8/8/p7/7p/P1P5 w - - 0 1\nusermove a1b2\n");
+  std::ostringstream out;
+  engine.Run(in, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("setup (..........P..........."), std::string::npos) << text;
+  EXPECT_NE(text.find(" 8x8+0_fairy 1PPPPPP1/p6p/p6p/p6p/p6p/p6p/p6p/1PPPPPP1 w - - 0 1\n"), std::string::npos) << text;
+  // The first mover (LOA's Black) united: XBoard's White wins.
+  EXPECT_NE(text.find("1-0 {White wins by united}"), std::string::npos) << text;
+}
+
+TEST(XboardEngineTest, APingWhileOnMoveIsAnsweredAfterTheMove) {
+  const auto lines = Talk("new\nforce\ngo\nping 3\n", "ab:depth=3");
+  const auto move =
+      std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("move ", 0) == 0; });
+  const auto pong = std::find(lines.begin(), lines.end(), "pong 3");
+  ASSERT_NE(move, lines.end());
+  ASSERT_NE(pong, lines.end());
+  EXPECT_LT(move - lines.begin(), pong - lines.begin());
+}
+
 TEST(XboardEngineTest, UndoTakesAMoveBack) {
   // After an undo Black is to move again, and go plays for Black.
   const auto lines = Talk("new\nforce\nusermove b1d3\nundo\ngo\n");
