@@ -66,6 +66,12 @@ int RunServe(int argc, char** argv) {
       ->capture_default_str();
   cli.add_option("--web", options.web_dir, "the page's folder")->capture_default_str();
   cli.add_option("--chart-js", options.chart_js, "Chart.js (UMD build)")->capture_default_str();
+  cli.add_option("--token", options.token,
+                 "the token every request must carry (default: none on a loopback address; on any other, one "
+                 "generated and printed in the URL)");
+  cli.add_option("--allow-host", options.allowed_hosts,
+                 "a Host name requests may carry beyond the address's own, e.g. a proxy's (repeatable)")
+      ->allow_extra_args(false);
   LOAZ_PARSE(cli, argc, argv);
 
   // Signals are taken by the waiting thread alone.
@@ -80,7 +86,16 @@ int RunServe(int argc, char** argv) {
   g_server = &server;
   std::thread waiter(WaitForSignalThenStop);
   waiter.detach();
-  std::printf("loaz serve: http://%s:%d/ (Ctrl-C stops)\n", options.host.c_str(), port);
+  if (!server.loopback())
+    std::fprintf(stderr,
+                 "loaz serve: warning: %s is reachable from other machines; every request must carry the token "
+                 "(docs/SERVE.md, Exposure)\n",
+                 options.host.c_str());
+  char machine[256] = "localhost";
+  gethostname(machine, sizeof machine - 1);
+  const std::string shown_host = options.host == "0.0.0.0" || options.host == "::" ? machine : options.host;
+  std::printf("loaz serve: http://%s:%d/%s (Ctrl-C stops)\n", shown_host.c_str(), port,
+              server.token().empty() ? "" : ("?token=" + server.token()).c_str());
   std::fflush(stdout);
   server.Listen();
   g_server = nullptr;

@@ -276,6 +276,18 @@ void AnswerUnrouted(const httplib::Request& request, httplib::Response& response
   response.set_content(JsonText({{"error", message}}), "application/json");
 }
 
+bool InsideRun(const RunView& run, const std::string& path) {
+  std::error_code root_error, target_error;
+  const fs::path root = fs::weakly_canonical(run.dir, root_error), target = fs::weakly_canonical(path, target_error);
+  if (root_error || target_error) return false;
+  return std::mismatch(root.begin(), root.end(), target.begin(), target.end()).first == root.end();
+}
+
+void CheckInsideRun(const RunView& run, const std::string& path, const std::string& public_name) {
+  if (!InsideRun(run, path))
+    throw BadRequest{"run " + run.name + ": " + public_name + " is a link out of the run; it is not served", 403};
+}
+
 // Returns the file names in dir matching pattern, newest first, at most n.
 std::vector<std::string> NewestFiles(const std::string& dir, const std::regex& pattern, size_t n) {
   std::vector<std::pair<fs::file_time_type, std::string>> files;

@@ -91,6 +91,12 @@ struct RunView {
   std::string name, dir;
 };
 
+// Returns whether path, its links followed, lies inside the run's
+// directory: a link out of a run is never served (nor listed).
+bool InsideRun(const RunView& run, const std::string& path);
+// Throws BadRequest (403) naming the run's file when path leads out of it.
+void CheckInsideRun(const RunView& run, const std::string& path, const std::string& public_name);
+
 // Returns the request's body as a JSON object; BadRequest otherwise.
 json ParseBody(const httplib::Request& request);
 // Returns body[key] as a string, or fallback when absent; throws naming the

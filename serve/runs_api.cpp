@@ -67,14 +67,17 @@ json ServerImpl::RunGames(const RunView& run) const {
   const run::RunDir dir(run.dir);
   // A game's name is its path inside the run's folder.
   const auto relative = [&](const std::string& path) { return fs::path(path).lexically_relative(dir.root()).string(); };
+  // A link out of the run is not listed (nor served: RunGame).
   for (const std::string& name : NewestFiles(dir.GamesDir(), record_pattern, kGamesListed))
-    games.push_back({{"kind", "selfplay"}, {"name", relative(dir.GameRecordPath(name))}});
+    if (InsideRun(run, dir.GameRecordPath(name)))
+      games.push_back({{"kind", "selfplay"}, {"name", relative(dir.GameRecordPath(name))}});
   std::error_code error;
   for (fs::directory_iterator it(dir.EvalGamesDir(), error), end; !error && it != end; it.increment(error)) {
     const std::string folder = it->path().filename().string();
     if (!it->is_directory() || !std::regex_match(folder, std::regex("[A-Za-z0-9_.=:,-]+"))) continue;
     for (const std::string& name : NewestFiles(it->path().string(), record_pattern, 4))
-      games.push_back({{"kind", "eval"}, {"name", relative(dir.EvalMatchDir(folder) + "/" + name)}});
+      if (InsideRun(run, dir.EvalMatchDir(folder) + "/" + name))
+        games.push_back({{"kind", "eval"}, {"name", relative(dir.EvalMatchDir(folder) + "/" + name)}});
   }
   return games;
 }
@@ -85,6 +88,7 @@ json ServerImpl::RunGame(const RunView& run, const std::string& name) const {
   for (const json& game : RunGames(run)) listed = listed || game["name"] == name;
   if (!listed) throw BadRequest{"run " + run.name + " lists no game '" + Excerpt(name, 80) + "'"};
   const std::string path = run.dir + "/" + name;
+  CheckInsideRun(run, path, name);
   Record record;
   Game game;
   try {
@@ -119,6 +123,7 @@ json ServerImpl::RunMetrics(const RunView& run, const std::string& since, const 
   run::JsonLinesPiece piece;
   {
     MetricsReadSlot slot(*this);
+    CheckInsideRun(run, run::RunDir(run.dir).MetricsPath(), "metrics.jsonl");
     try {
       piece = run::ReadJsonLinesPiece(run::RunDir(run.dir).MetricsPath(), since.empty() ? 0 : std::stoull(since), file,
                                       run::kJsonLinesChunkBytes);
@@ -142,6 +147,7 @@ json ServerImpl::RunMetricsOf(const httplib::Request& request) {
 json ServerImpl::RunRatings(const httplib::Request& request) {
   const RunView& run = RunAt(request.matches[1]);
   const std::string path = run::RunDir(run.dir).RatingsPath();
+  CheckInsideRun(run, path, "eval/ratings.json");
   std::string damage;
   const std::optional<std::string> text = ReadFileUnlessDamaged(path, &damage);
   json ratings = text ? json::parse(*text, nullptr, false) : json::array();

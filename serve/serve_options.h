@@ -19,6 +19,12 @@ struct ServeOptions {
   // queue of twice as many, and any beyond that are answered 503 at once.
   // 0: one per processor, at most 8.
   int max_searches = 0;
+  // The token every request must carry (docs/SERVE.md, Exposure): "" asks
+  // none on a loopback address and generates one on any other.
+  std::string token;
+  // Host names a request may carry beyond the bound address's own (a name
+  // the machine is reached by through a proxy or DNS).
+  std::vector<std::string> allowed_hosts;
 };
 
 }  // namespace loa::serve

@@ -79,7 +79,7 @@ std::vector<std::string> DefaultPlayers(const std::vector<std::string>& runs) {
   return players;
 }
 
-ServerImpl::ServerImpl(ServeOptions o) : options(std::move(o)) {
+ServerImpl::ServerImpl(ServeOptions o) : options(std::move(o)), exposure(options) {
   for (const std::string& dir : options.runs) {
     run::RunDir(dir).CheckHoldsRun("--run ");
     std::string name = fs::path(dir).lexically_normal().filename().string();
@@ -114,32 +114,23 @@ ServerImpl::ServerImpl(ServeOptions o) : options(std::move(o)) {
   http.set_write_timeout(5, 0);
   http.set_keep_alive_timeout(2);
   http.new_task_queue = [] { return new httplib::ThreadPool(kHttpWorkers); };
-  // DNS rebinding and cross-site requests: on a loopback address the Host
-  // must name the loopback, and a request that changes state from a page
-  // must come from this server's own origin.
+  // DNS rebinding, other machines and cross-site requests: the Host must
+  // name this server, a server reachable from other machines asks for its
+  // token, and a request that changes state from a page must come from
+  // this server's own origin (Exposure).
   http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
-    const std::string host = request.get_header_value("Host");
-    const std::string origin = request.get_header_value("Origin");
-    std::string refusal;
-    if (!HostAllowed(host))
-      refusal = "Host '" + Excerpt(host, 60) + "' is not this server's address";
-    else if (request.method == "POST" && !origin.empty() && origin != "http://" + host)
-      refusal = "a request from the page of another origin ('" + Excerpt(origin, 60) + "') is refused";
+    const std::string refusal = exposure.Refusal(request, port.load());
     if (refusal.empty()) return httplib::Server::HandlerResponse::Unhandled;
     response.status = 403;
     response.set_content(JsonText({{"error", refusal}}), "application/json");
     return httplib::Server::HandlerResponse::Handled;
   });
+  // The URL's token becomes a cookie, for the page's own requests after it.
+  http.set_post_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+    if (exposure.TokenInQuery(request))
+      response.set_header("Set-Cookie", "loaz_token=" + exposure.token() + "; Path=/; HttpOnly; SameSite=Strict");
+  });
   Routes();
-}
-
-bool ServerImpl::HostAllowed(const std::string& host) const {
-  const bool loopback = options.host == "127.0.0.1" || options.host == "localhost" || options.host == "::1";
-  if (!loopback) return true;  // served to a network on purpose: the Origin check remains
-  const std::string suffix = ":" + std::to_string(port.load());
-  for (const char* name : {"127.0.0.1", "localhost", "[::1]"})
-    if (host == name + suffix) return true;
-  return false;
 }
 
 std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std::string& name) {
@@ -160,6 +151,7 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std
       const std::string path = run::RunDir(run.dir).CheckpointPath(*step);
       if (!fs::is_regular_file(path))
         throw BadRequest{"run " + run.name + " has no checkpoint of " + run::CheckpointName(*step)};
+      CheckInsideRun(run, path, "checkpoints/" + fs::path(path).filename().string());
       const std::string spec = NetPlayerSpec(path, 400);
       std::lock_guard<std::mutex> lock(checkpoints_mutex);
       auto& kept = checkpoint_evaluators;
@@ -300,6 +292,10 @@ int WebServer::Bind() {
 }
 
 void WebServer::Listen() { impl_->http.listen_after_bind(); }
+
+const std::string& WebServer::token() const { return impl_->exposure.token(); }
+
+bool WebServer::loopback() const { return impl_->exposure.loopback(); }
 
 void WebServer::Stop() {
   impl_->searches->Shutdown();

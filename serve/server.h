@@ -51,6 +51,10 @@ class WebServer {
   void Listen();
   // Stops Listen and any engine search in progress.
   void Stop();
+  // The token every request must carry ("" for none), for the URL to print.
+  const std::string& token() const;
+  // Whether the address bound reaches this machine alone.
+  bool loopback() const;
 
  private:
   std::unique_ptr<ServerImpl> impl_;

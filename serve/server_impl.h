@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "serve/exposure.h"
 #include "serve/request.h"
 #include "serve/search_pool.h"
 #include "serve/serve_options.h"
@@ -19,6 +20,7 @@ namespace loa::serve {
 
 struct ServerImpl {
   ServeOptions options;
+  Exposure exposure;  // the Host names and the token
   std::vector<NamedPlayer> players;
   std::vector<RunView> runs;
   // Before http: the HTTP workers (which hold leases) end first.
@@ -55,7 +57,6 @@ struct ServerImpl {
   // Returns the parsed spec of a player name and the evaluator its searches
   // share.
   std::pair<PlayerSpec, std::shared_ptr<Evaluator>> PlayerOf(const std::string& name);
-  bool HostAllowed(const std::string& host) const;
   SearchRequest ParseSearch(const json& body, bool analyse);
   std::unique_ptr<SearchPool::Lease> Begin(const SearchRequest& request);
   // Runs the search of a lease to its end and returns the reply.

@@ -32,6 +32,7 @@
 #include "net/export.h"
 #include "net/torch_backend.h"
 #include "run/metrics.h"
+#include "serve/exposure.h"
 #include "tests/net/random_net.h"
 
 namespace loa::serve {
@@ -999,6 +1000,82 @@ TEST_F(ServerTest, RecordsReadAndWrite) {
   ASSERT_EQ(read_status, 200) << read.dump();
   EXPECT_EQ(read["moves"], json({"b1-b3"}));
   EXPECT_EQ(Post("/api/record/read", json{{"text", "1. d1xb3"}}.dump()).first, 400);
+}
+
+TEST(ServerExposureTest, OffLoopbackEveryRequestNeedsTheTokenAndAnAllowedHost) {
+  ServeOptions options;
+  options.host = "0.0.0.0";
+  options.players = {"random"};
+  options.allowed_hosts = {"loa.example"};
+  RunningServer running(options);
+  const std::string token = running.server().token();
+  ASSERT_EQ(token.size(), 48u);  // generated, as none was given
+  EXPECT_FALSE(running.server().loopback());
+  httplib::Client client("127.0.0.1", running.port());
+  const auto bare = client.Get("/api/info");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->status, 403);
+  EXPECT_NE(bare->body.find("asks for its token"), std::string::npos) << bare->body;
+  const auto wrong = client.Get("/api/info?token=" + std::string(48, '0'));
+  ASSERT_TRUE(wrong);
+  EXPECT_EQ(wrong->status, 403);
+  // The printed URL's token: answered, and a cookie for the page's next requests.
+  const auto url = client.Get("/api/info?token=" + token);
+  ASSERT_TRUE(url);
+  EXPECT_EQ(url->status, 200) << url->body;
+  EXPECT_NE(url->get_header_value("Set-Cookie").find("loaz_token=" + token), std::string::npos);
+  EXPECT_EQ(client.Get("/api/info", {{"Cookie", "theme=dark; loaz_token=" + token}})->status, 200);
+  EXPECT_EQ(client.Get("/api/info", {{"Authorization", "token " + token}})->status, 200);
+  // The Host check stays on: a rebound name is refused even with the token.
+  const auto rebound = client.Get("/api/info", {{"Authorization", "token " + token}, {"Host", "evil.example"}});
+  ASSERT_TRUE(rebound);
+  EXPECT_EQ(rebound->status, 403);
+  EXPECT_NE(rebound->body.find("is not this server's address"), std::string::npos) << rebound->body;
+  const std::string allowed = "loa.example:" + std::to_string(running.port());
+  EXPECT_EQ(client.Get("/api/info", {{"Authorization", "token " + token}, {"Host", allowed}})->status, 200);
+}
+
+TEST(ServerExposureTest, LoopbackIsAnyAddressOfTheLoopbackAndPort80NeedsNoSuffix) {
+  for (const char* host : {"127.0.0.1", "127.0.0.2", "127.255.0.9", "localhost", "LOCALHOST", "::1"})
+    EXPECT_TRUE(IsLoopbackAddress(host)) << host;
+  for (const char* host : {"0.0.0.0", "::", "10.0.0.1", "192.168.1.2", "128.0.0.1", "example.org", ""})
+    EXPECT_FALSE(IsLoopbackAddress(host)) << host;
+  ServeOptions options;
+  options.host = "127.0.0.2";
+  const Exposure exposure(options);
+  EXPECT_TRUE(exposure.token().empty());
+  httplib::Request request;
+  request.headers.emplace("Host", "127.0.0.2:8080");
+  EXPECT_EQ(exposure.Refusal(request, 8080), "");
+  httplib::Request port80;
+  port80.headers.emplace("Host", "localhost");
+  EXPECT_EQ(exposure.Refusal(port80, 80), "");  // a browser leaves out the port 80
+  EXPECT_NE(exposure.Refusal(port80, 8080), "");
+  options.allowed_hosts = {"bad/name"};
+  EXPECT_THROW(Exposure{options}, Error);
+}
+
+TEST_F(ServerTest, ALinkOutOfARunIsNeitherListedNorServed) {
+  const fs::path outside = fs::path(*run_).parent_path() / "outside.txt";
+  WriteFileAtomic(outside.string(), "secret-words-of-another-file\n");
+  const fs::path link = fs::path(*run_) / "games" / "link_000001.txt";
+  fs::create_symlink(outside, link);
+  const json games = Get("/api/runs/0/games").second["games"];
+  for (const json& game : games) EXPECT_EQ(game["name"].get<std::string>().find("link_"), std::string::npos);
+  const auto [status, reply] = Get("/api/runs/0/game?name=games/link_000001.txt");
+  EXPECT_NE(status, 200);
+  EXPECT_EQ(reply.dump().find("secret"), std::string::npos) << reply.dump();
+  // A run file that is a link out of the run: its ratings are refused, named, not read.
+  const fs::path ratings = fs::path(*run_) / "eval" / "ratings.json";
+  fs::rename(ratings, ratings.string() + ".kept");
+  fs::create_symlink(outside, ratings);
+  const auto [ratings_status, ratings_reply] = Get("/api/runs/0/ratings");
+  EXPECT_EQ(ratings_status, 403);
+  EXPECT_NE(ratings_reply.dump().find("a link out of the run"), std::string::npos) << ratings_reply.dump();
+  EXPECT_EQ(ratings_reply.dump().find("secret"), std::string::npos);
+  fs::remove(ratings);
+  fs::rename(ratings.string() + ".kept", ratings);
+  fs::remove(link);
 }
 
 TEST(ServerOptionsTest, BadOptionsFailAtTheStart) {
