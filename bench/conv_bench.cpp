@@ -39,8 +39,9 @@ void BM_TrunkConv(benchmark::State& state) {
   std::vector<float> in(std::size_t(batch) * 64 * kChannels), out(in.size());
   for (float& x : in) x = std::abs(normal());
   std::vector<unsigned char> scratch(trunk.ScratchBytes(batch));
+  OneDnnBindings bindings;
   for (auto _ : state) {
-    trunk.Run(0, batch, in.data(), nullptr, out.data(), scratch.data());
+    trunk.Run(0, batch, in.data(), nullptr, out.data(), scratch.data(), bindings);
     benchmark::DoNotOptimize(out.data());
   }
   state.counters["positions/s"] = benchmark::Counter(double(state.iterations()) * batch, benchmark::Counter::kIsRate);

@@ -1,5 +1,7 @@
 #include "mcts/cached_evaluator.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -17,7 +19,7 @@ constexpr int kWays = 2;
 
 }  // namespace
 
-// Trivial, so that a calloc'ed table is a table of empty entries.
+// Trivial, so that a table of zero pages is a table of empty entries.
 struct CachedEvaluator::Entry {
   Bitboard black, white;
   uint64_t hash;
@@ -34,10 +36,9 @@ struct CachedEvaluator::Entry {
 
 struct alignas(64) CachedEvaluator::Shard {
   mutable std::mutex mutex;
-  Entry* entries = nullptr;  // buckets_per_shard_ * kWays, calloc'ed
+  Entry* entries = nullptr;  // buckets_per_shard_ * kWays, in the table's mapping
   uint64_t stamp = 0;
   std::size_t size = 0;
-  ~Shard() { std::free(entries); }
 };
 
 CachedEvaluator::CachedEvaluator(std::unique_ptr<Evaluator> inner, std::size_t max_entries)
@@ -52,14 +53,22 @@ CachedEvaluator::CachedEvaluator(Evaluator* inner, std::size_t max_entries) : in
   buckets_per_shard_ = max_entries / (std::size_t(num_shards_) * kWays);
   capacity_ = buckets_per_shard_ * kWays * num_shards_;
   shards_.reset(new Shard[num_shards_]);
-  for (int s = 0; s < num_shards_; ++s) {
-    // calloc: the zero pages are mapped only when an entry is written.
-    shards_[s].entries = static_cast<Entry*>(std::calloc(buckets_per_shard_ * kWays, sizeof(Entry)));
-    if (!shards_[s].entries) throw std::bad_alloc();
+  // One anonymous mapping of zero pages, each made resident only when an
+  // entry on it is first written: a cache costs what it holds, whatever
+  // malloc's thresholds are (calloc from the heap writes every page).
+  table_bytes_ = capacity_ * sizeof(Entry);
+  table_ = mmap(nullptr, table_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (table_ == MAP_FAILED) {
+    table_ = nullptr;
+    throw std::bad_alloc();
   }
+  for (int s = 0; s < num_shards_; ++s)
+    shards_[s].entries = static_cast<Entry*>(table_) + std::size_t(s) * buckets_per_shard_ * kWays;
 }
 
-CachedEvaluator::~CachedEvaluator() = default;
+CachedEvaluator::~CachedEvaluator() {
+  if (table_) munmap(table_, table_bytes_);
+}
 
 CachedEvaluator::Shard& CachedEvaluator::ShardOf(uint64_t hash) const {
   return shards_[(hash >> 1) & uint64_t(num_shards_ - 1)];  // bit 0 is the side to move
@@ -151,11 +160,14 @@ void CachedEvaluator::Evaluate(const Position* positions, int count, EvalOutput*
 }
 
 void CachedEvaluator::Clear() {
-  for (int s = 0; s < num_shards_; ++s) {
-    std::lock_guard<std::mutex> lock(shards_[s].mutex);
-    std::memset(static_cast<void*>(shards_[s].entries), 0, buckets_per_shard_ * kWays * sizeof(Entry));
-    shards_[s].size = 0;
-  }
+  if (!table_) return;
+  // Every shard's lock, then the pages handed back: they read as zeros
+  // again (empty entries) and are resident only once written anew.
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (int s = 0; s < num_shards_; ++s) locks.emplace_back(shards_[s].mutex);
+  if (madvise(table_, table_bytes_, MADV_DONTNEED) != 0)
+    std::memset(table_, 0, table_bytes_);  // not expected: the mapping is ours
+  for (int s = 0; s < num_shards_; ++s) shards_[s].size = 0;
 }
 
 std::size_t CachedEvaluator::size() const {

@@ -55,6 +55,8 @@ class CachedEvaluator : public Evaluator {
   std::size_t buckets_per_shard_ = 0;
   std::size_t capacity_ = 0;
   std::unique_ptr<Shard[]> shards_;
+  void* table_ = nullptr;  // the shards' entries: one mapping of capacity_ entries
+  std::size_t table_bytes_ = 0;
   std::atomic<uint64_t> hits_{0}, misses_{0};
 };
 

@@ -193,6 +193,7 @@ class CpuNet::Workspace {
   std::vector<float> head;       // a head's convolution
   std::vector<float> hidden;     // a dense head's hidden layer, a row a position
   std::vector<uint8_t> scratch;  // a convolution's quantized input
+  OneDnnBindings bindings;       // what the trunk's runs bound, dying with the workspace
   Matrix pooled, pool_bias;      // global pooling: means and maxima, the bias; a column a position
   // Calibration: when not null, the [min, max] of each channel of each
   // layer's input is widened to cover what it sees.
@@ -324,7 +325,7 @@ void CpuNet::RunLayer(int layer, int n, const void* in, const void* residual, vo
         range.max[c] = std::max(range.max[c], x);
       }
   }
-  l.onednn->Run(layer, n, in, residual, out, ws.scratch.data());
+  l.onednn->Run(layer, n, in, residual, out, ws.scratch.data(), ws.bindings);
 }
 
 CpuNet::~CpuNet() = default;

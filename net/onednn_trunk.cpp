@@ -30,11 +30,8 @@ const dnnl::engine& Engine() {
   return engine;
 }
 
-// A stream per thread: oneDNN's streams are not shared between threads.
-dnnl::stream& Stream() {
-  thread_local dnnl::stream stream(Engine());
-  return stream;
-}
+// The bound entries alive in the process (OneDnnBindings::LiveEntries).
+std::atomic<int64_t> live_entries{0};
 
 }  // namespace
 
@@ -183,6 +180,26 @@ struct BoundArguments {
   std::unordered_map<int, dnnl::memory> args;
 };
 
+}  // namespace
+
+// A caller's stream (oneDNN's streams are not shared between threads), its
+// arguments bound to each primitive it ran (they hold the layers' weights)
+// and its kernels' scratch, as large as the largest kernel it ran needs.
+struct OneDnnBindings::Impl {
+  dnnl::stream stream{Engine()};
+  std::unordered_map<uint64_t, BoundArguments> bound;
+  std::vector<uint8_t> kernel_scratch;
+  ~Impl() { live_entries -= int64_t(bound.size()); }
+};
+
+OneDnnBindings::OneDnnBindings() : impl_(std::make_unique<Impl>()) {}
+OneDnnBindings::~OneDnnBindings() = default;
+OneDnnBindings::OneDnnBindings(OneDnnBindings&&) noexcept = default;
+OneDnnBindings& OneDnnBindings::operator=(OneDnnBindings&&) noexcept = default;
+int64_t OneDnnBindings::LiveEntries() { return live_entries.load(); }
+
+namespace {
+
 std::atomic<uint64_t> next_primitive_id{1};
 
 // Returns the implementation to run. oneDNN's first choice for the board's
@@ -318,10 +335,11 @@ const OneDnnTrunk::Primitive& OneDnnTrunk::PrimitiveFor(int index, int n, bool s
                     int8 ? static_cast<void*>(const_cast<int8_t*>(layer.quantized.data()))
                          : static_cast<void*>(const_cast<float*>(layer.weight.data())));
   p->weights = dnnl::memory(pd.weights_desc(), Engine());
-  dnnl::reorder(user, p->weights).execute(Stream(), user, p->weights);
+  dnnl::stream stream(Engine());
+  dnnl::reorder(user, p->weights).execute(stream, user, p->weights);
   p->bias = dnnl::memory(bias, Engine());
   std::copy(layer.bias.begin(), layer.bias.end(), static_cast<float*>(p->bias.get_data_handle()));
-  Stream().wait();
+  stream.wait();
   slot = std::move(p);
   if (published) published->store(slot.get(), std::memory_order_release);
   return *slot;
@@ -336,7 +354,8 @@ std::size_t OneDnnTrunk::ScratchBytes(int n) const {
   return std::size_t(n) * 64 * widest;
 }
 
-void OneDnnTrunk::Run(int index, int n, const void* in, const void* residual, void* out, void* scratch) const {
+void OneDnnTrunk::Run(int index, int n, const void* in, const void* residual, void* out, void* scratch,
+                      OneDnnBindings& bindings) const {
   const Layer& layer = *layers_[index];
   const Primitive& p = PrimitiveFor(index, n, residual != nullptr);
   // The sum post-op adds what out holds: the residual.
@@ -358,10 +377,9 @@ void OneDnnTrunk::Run(int index, int n, const void* in, const void* residual, vo
       Quantize(floats, count, inverse, period, low, high, static_cast<uint8_t*>(scratch));
     source = scratch;
   }
-  thread_local std::unordered_map<uint64_t, BoundArguments> bound;
+  std::unordered_map<uint64_t, BoundArguments>& bound = bindings.impl_->bound;
   auto it = bound.find(p.id);
   if (it == bound.end()) {
-    if (bound.size() >= 4096) bound.clear();  // primitives of nets long gone
     BoundArguments b;
     b.src = dnnl::memory(p.src, Engine(), DNNL_MEMORY_NONE);
     b.dst = dnnl::memory(p.dst, Engine(), DNNL_MEMORY_NONE);
@@ -372,15 +390,15 @@ void OneDnnTrunk::Run(int index, int n, const void* in, const void* residual, vo
               {DNNL_ARG_DST, b.dst},
               {DNNL_ARG_SCRATCHPAD, b.scratchpad}};
     it = bound.emplace(p.id, std::move(b)).first;
+    ++live_entries;
   }
   it->second.src.set_data_handle(const_cast<void*>(source));
   it->second.dst.set_data_handle(out);
-  // This thread's scratch memory, as large as the largest kernel run here needs.
-  thread_local std::vector<uint8_t> kernel_scratch;
+  std::vector<uint8_t>& kernel_scratch = bindings.impl_->kernel_scratch;
   if (kernel_scratch.size() < p.scratchpad.get_size()) kernel_scratch.resize(p.scratchpad.get_size());
   it->second.scratchpad.set_data_handle(kernel_scratch.data());
-  p.conv.execute(Stream(), it->second.args);
-  Stream().wait();
+  p.conv.execute(bindings.impl_->stream, it->second.args);
+  bindings.impl_->stream.wait();
 }
 
 }  // namespace loa

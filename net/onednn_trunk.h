@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -117,6 +118,28 @@ std::string OneDnnIsa();
 // evaluator's int8 needs it: SSE4.1 kernels are no faster than fp32).
 bool OneDnnHasFastInt8();
 
+// What one caller's runs of a trunk keep between calls: a oneDNN stream,
+// the arguments bound to each convolution it ran (they hold the layers'
+// weights) and its kernels' scratch. Owned by the caller (a net's
+// workspace: net/cpu_net.cpp), so that it dies with it and with the net;
+// one thread at a time.
+class OneDnnBindings {
+ public:
+  OneDnnBindings();
+  ~OneDnnBindings();
+  OneDnnBindings(OneDnnBindings&&) noexcept;
+  OneDnnBindings& operator=(OneDnnBindings&&) noexcept;
+
+  // The bound entries alive in the process: what a test of loading and
+  // dropping nets counts.
+  static int64_t LiveEntries();
+
+ private:
+  friend class OneDnnTrunk;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 class OneDnnTrunk {
  public:
   enum class Type { kFp32, kInt8 };
@@ -130,8 +153,11 @@ class OneDnnTrunk {
   // residual) (or without the ReLU), residual (may be out itself, or null)
   // of out's type and, in 8 bits, steps. in has convs[layer].in channels, out convs[layer].out;
   // each float or 8 bits as the layer's QuantizedIo says. scratch: at
-  // least ScratchBytes(n) bytes, for a quantized input. Thread-safe.
-  void Run(int layer, int n, const void* in, const void* residual, void* out, void* scratch) const;
+  // least ScratchBytes(n) bytes, for a quantized input. bindings: the
+  // caller's (one thread at a time), which keep what the run bound. Thread-safe
+  // for callers with bindings of their own.
+  void Run(int layer, int n, const void* in, const void* residual, void* out, void* scratch,
+           OneDnnBindings& bindings) const;
 
   std::size_t ScratchBytes(int n) const;
   // Returns oneDNN's name of the kernel that runs layer `layer` on n

@@ -83,9 +83,10 @@ TEST(OneDnnTrunkTest, ConvolutionsFollowTheDefinitionInBothPrecisions) {
         for (auto type : {OneDnnTrunk::Type::kFp32, OneDnnTrunk::Type::kInt8}) {
           const OneDnnTrunk trunk({w}, type, {QuantizedIo::FloatInput(range)});
           std::vector<unsigned char> scratch(trunk.ScratchBytes(n));
+          OneDnnBindings bindings;
           std::vector<float> out(residual.size(), -7.0f);
           if (with_residual) out = residual;  // in place, as the trunk runs its second convolutions
-          trunk.Run(0, n, in.data(), with_residual ? out.data() : nullptr, out.data(), scratch.data());
+          trunk.Run(0, n, in.data(), with_residual ? out.data() : nullptr, out.data(), scratch.data(), bindings);
           // Bound per output: float rounding, or in int8 half an input step
           // times |w| plus half a weight step times |x|, over the taps.
           const std::vector<float> steps = QuantizationSteps(range);
@@ -173,16 +174,17 @@ TEST(OneDnnTrunkTest, EightBitActivationsPassFromLayerToLayer) {
   io[3].quantized_input = true;
   const OneDnnTrunk trunk(layers, OneDnnTrunk::Type::kInt8, io);
   std::vector<unsigned char> scratch(trunk.ScratchBytes(n)), state(std::size_t(n) * 64 * channels), inner(state.size());
+  OneDnnBindings bindings;
   std::vector<float> out(heads.size(), -7.0f);
-  trunk.Run(0, n, in.data(), nullptr, state.data(), scratch.data());
+  trunk.Run(0, n, in.data(), nullptr, state.data(), scratch.data(), bindings);
   // The stem's bytes are the float stem at the state's steps.
   for (std::size_t i = 0; i < stem.size(); ++i)
     ASSERT_NEAR(state[i] * state_step[i % channels], stem[i], 0.05 * Largest(stem)) << "stem " << i;
-  trunk.Run(1, n, state.data(), nullptr, inner.data(), scratch.data());
-  trunk.Run(2, n, inner.data(), state.data(), state.data(), scratch.data());
+  trunk.Run(1, n, state.data(), nullptr, inner.data(), scratch.data(), bindings);
+  trunk.Run(2, n, inner.data(), state.data(), state.data(), scratch.data(), bindings);
   for (std::size_t i = 0; i < sum.size(); ++i)
     ASSERT_NEAR(state[i] * state_step[i % channels], sum[i], 0.05 * Largest(sum)) << "block " << i;
-  trunk.Run(3, n, state.data(), nullptr, out.data(), scratch.data());
+  trunk.Run(3, n, state.data(), nullptr, out.data(), scratch.data(), bindings);
   for (std::size_t i = 0; i < heads.size(); ++i) ASSERT_NEAR(out[i], heads[i], 0.05 * Largest(heads)) << "head " << i;
 }
 
@@ -208,8 +210,9 @@ TEST(OneDnnTrunkTest, LinearLayersAndOneByOneConvolutions) {
     for (auto type : {OneDnnTrunk::Type::kFp32, OneDnnTrunk::Type::kInt8}) {
       const OneDnnTrunk trunk({w}, type, {QuantizedIo::FloatInput(RangeOf(in, channels))});
       std::vector<unsigned char> scratch(trunk.ScratchBytes(n));
+      OneDnnBindings bindings;
       std::vector<float> out(expected.size(), -7.0f);
-      trunk.Run(0, n, in.data(), nullptr, out.data(), scratch.data());
+      trunk.Run(0, n, in.data(), nullptr, out.data(), scratch.data(), bindings);
       // In int8 the error of an output is a sum of many independent
       // roundings (each input to half its step, each weight to half its
       // channel's): five of its standard deviations, computed from the
@@ -304,8 +307,9 @@ TEST(OneDnnTrunkTest, TheLargestSumsDoNotSaturate) {
     x[0] = 1.0f;
     const OneDnnTrunk trunk({w}, OneDnnTrunk::Type::kInt8, {QuantizedIo::FloatInput(range)});
     std::vector<unsigned char> scratch(trunk.ScratchBytes(1));
+    OneDnnBindings bindings;
     std::vector<float> y(std::size_t(64) * out, -7.0f);
-    trunk.Run(0, 1, x.data(), nullptr, y.data(), scratch.data());
+    trunk.Run(0, 1, x.data(), nullptr, y.data(), scratch.data(), bindings);
     const std::vector<float> expected = Reference(w, 1, x, nullptr);
     for (std::size_t i = 0; i < y.size(); ++i)
       ASSERT_NEAR(y[i], expected[i], 1e-3 * std::max(1.0f, std::abs(expected[i])))
