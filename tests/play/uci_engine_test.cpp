@@ -9,19 +9,13 @@
 
 #include "alphabeta/search_types.h"
 #include "core/notation.h"
+#include "tests/play/talk.h"
 
 namespace loa {
 namespace {
 
 std::vector<std::string> Talk(const std::string& input, const std::string& spec = "ab:depth=2") {
-  UciEngine engine(spec);
-  std::istringstream in(input);
-  std::ostringstream out;
-  engine.Run(in, out);
-  std::vector<std::string> lines;
-  std::istringstream replies(out.str());
-  for (std::string line; std::getline(replies, line);) lines.push_back(line);
-  return lines;
+  return testing::TalkTo<UciEngine>(input, spec);
 }
 
 bool Has(const std::vector<std::string>& lines, const std::string& line) {

@@ -10,6 +10,7 @@
 
 #include "alphabeta/search_types.h"
 #include "core/notation.h"
+#include "tests/play/talk.h"
 
 namespace loa {
 namespace {
@@ -17,14 +18,7 @@ namespace {
 constexpr const char* kStartFen = "1pppppp1/P6P/P6P/P6P/P6P/P6P/P6P/1pppppp1 b - - 0 1";
 
 std::vector<std::string> Talk(const std::string& input, const std::string& spec = "ab:depth=2") {
-  XboardEngine engine(spec);
-  std::istringstream in(input);
-  std::ostringstream out;
-  engine.Run(in, out);
-  std::vector<std::string> lines;
-  std::istringstream replies(out.str());
-  for (std::string line; std::getline(replies, line);) lines.push_back(line);
-  return lines;
+  return testing::TalkTo<XboardEngine>(input, spec);
 }
 
 std::vector<std::string> Moves(const std::vector<std::string>& lines) {
