@@ -154,6 +154,11 @@ class NodeArena {
 
   // Forgets every node but keeps the memory for the next tree.
   void Clear() { size_.store(0, std::memory_order_relaxed); }
+  // Forgets every node and frees the memory.
+  void Release() {
+    decltype(chunks_)().swap(chunks_);
+    size_.store(0, std::memory_order_relaxed);
+  }
 
   // Returns the index of n fresh, default nodes in one block (never across
   // chunks); n <= kMaxMoves.

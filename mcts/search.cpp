@@ -117,7 +117,7 @@ void Search::Work(Scratch& scratch) {
     }
     const uint64_t seen = backups_.load();  // before Gather: a backup after it wakes us
     bool collided = false;
-    const int count = tree_.Gather(batch, visit_target_, scratch.leaves.data(), &collided);
+    const int count = tree_.Gather(batch, visit_target_, scratch.leaves.data(), &collided, scratch.tree);
     if (count == 0) {
       if (!collided) return;  // the root is proven or has its visits
       WaitForBackup(seen);
@@ -135,7 +135,7 @@ void Search::Work(Scratch& scratch) {
       WakeWaiters();
       return;  // the leaves stay pending: Run resets the tree
     }
-    tree_.ExpandAndBackup(scratch.leaves.data(), scratch.outputs.data(), count);
+    tree_.ExpandAndBackup(scratch.leaves.data(), scratch.outputs.data(), count, scratch.tree);
     evaluations_ += count;
     ++backups_;
     WakeWaiters();

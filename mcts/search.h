@@ -99,6 +99,7 @@ class Search {
     std::vector<Leaf> leaves;
     std::vector<Position> positions;
     std::vector<EvalOutput> outputs;
+    TreeScratch tree;  // the tree's scratch for this thread's gathers and backups
   };
 
   // Runs the search on this thread and the pool's; returns when all stop.

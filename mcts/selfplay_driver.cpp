@@ -14,6 +14,7 @@ struct SelfPlayDriver::Slot {
   bool active = false;
   SelfPlayGame record;
   SearchTree tree;
+  TreeScratch scratch;  // the tree's, for this slot's gathers and backups
   Rng rng;
   bool full = true;
   uint32_t visit_target = 0;
@@ -130,7 +131,8 @@ void SelfPlayDriver::Step(std::vector<SelfPlayGame>* finished) {
     Slot& slot = *slots_[s];
     while (slot.active) {
       bool collided = false;
-      const int count = slot.tree.Gather(int(slot.leaves.size()), slot.visit_target, slot.leaves.data(), &collided);
+      const int count =
+          slot.tree.Gather(int(slot.leaves.size()), slot.visit_target, slot.leaves.data(), &collided, slot.scratch);
       if (count > 0) {
         for (int i = 0; i < count; ++i) {
           positions_.push_back(slot.leaves[i].position);
@@ -149,7 +151,7 @@ void SelfPlayDriver::Step(std::vector<SelfPlayGame>* finished) {
   evaluations_ += count;
   for (int i = 0; i < count; ++i) {
     Slot& slot = *slots_[owners_[i].first];
-    slot.tree.ExpandAndBackup(slot.leaves[owners_[i].second], outputs_[i]);
+    slot.tree.ExpandAndBackup(&slot.leaves[owners_[i].second], &outputs_[i], 1, slot.scratch);
   }
 }
 

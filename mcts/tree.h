@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/game.h"
@@ -28,6 +29,17 @@ struct Leaf {
   Position position;
   std::vector<uint32_t> path;    // arena indices, the root first
   std::vector<uint64_t> hashes;  // the hash of the position at each path node
+};
+
+// What one thread's Gather and ExpandAndBackup keep between calls: the
+// path of a multi-gather descent and the values a batch backs up. Owned by
+// the caller (Search's thread scratch, a self-play slot), so that its
+// memory goes with it; one thread at a time.
+struct TreeScratch {
+  std::vector<uint32_t> path;
+  std::vector<uint64_t> hashes;
+  std::vector<float> values, draws;
+  std::vector<size_t> offsets;
 };
 
 // A 256-bit set of hash fingerprints: "certainly not among them" for most
@@ -102,7 +114,8 @@ class SearchTree {
   // The same for leaves[0..count) of one Gather: every leaf expanded first,
   // then each node's statistics updated once for the run of consecutive
   // leaves through it (one lock, one landing of their in-flight counts).
-  void ExpandAndBackup(const Leaf* leaves, const EvalOutput* evals, int count);
+  // scratch: the caller's (one thread's), kept between calls.
+  void ExpandAndBackup(const Leaf* leaves, const EvalOutput* evals, int count, TreeScratch& scratch);
 
   // Selects up to max_leaves leaves into leaves[0..n) and returns n; stops
   // early when the root is proven or has visit_target visits (counting those
@@ -112,7 +125,8 @@ class SearchTree {
   // share counting as virtual loss for the next, and each node's in-flight
   // count goes up once by its share; the leaves come in depth-first order.
   // Else a descent a leaf (SelectLeaf).
-  int Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided);
+  // scratch: the caller's (one thread's), kept between calls.
+  int Gather(int max_leaves, uint32_t visit_target, Leaf* leaves, bool* collided, TreeScratch& scratch);
 
   // Returns whether the search is over: the root is proven or has
   // visit_target completed visits.
@@ -185,6 +199,10 @@ class SearchTree {
   const SearchParams& params_;
   const bool concurrent_;
   NodeArena arena_;
+  // Reroot's copy of the subtree kept, swapped with arena_: its memory
+  // serves the next tree, and goes with this one (or at Clear).
+  NodeArena spare_;
+  std::vector<std::pair<uint32_t, uint32_t>> reroot_queue_;
   // Held for an allocation's claim (NodeArena::Claim); on its own cache
   // line, as root_playouts_.
   alignas(64) SpinLock allocation_lock_;

@@ -18,13 +18,17 @@ void TemperPriors(const float* priors, int n, float temperature, float* out) {
   for (int i = 0; i < n; ++i) out[i] = sum > 0 ? out[i] / sum : priors[i];
 }
 
-void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) { ExpandAndBackup(&leaf, &eval, 1); }
+void SearchTree::ExpandAndBackup(const Leaf& leaf, const EvalOutput& eval) {
+  TreeScratch scratch;
+  ExpandAndBackup(&leaf, &eval, 1, scratch);
+}
 
-void SearchTree::ExpandAndBackup(const Leaf* leaves, const EvalOutput* evals, int count) {
+void SearchTree::ExpandAndBackup(const Leaf* leaves, const EvalOutput* evals, int count, TreeScratch& scratch) {
   for (int i = 0; i < count; ++i) Expand(leaves[i], evals[i]);
   // Each leaf's value at each node of its path, the solver's proofs first.
-  static thread_local std::vector<float> values, draws;
-  static thread_local std::vector<size_t> offsets;
+  std::vector<float>& values = scratch.values;
+  std::vector<float>& draws = scratch.draws;
+  std::vector<size_t>& offsets = scratch.offsets;
   offsets.resize(size_t(count) + 1);
   offsets[0] = 0;
   for (int i = 0; i < count; ++i) offsets[i + 1] = offsets[i] + leaves[i].path.size();

@@ -222,7 +222,8 @@ TorchEvaluator::TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions
 TorchEvaluator::~TorchEvaluator() = default;
 
 void TorchEvaluator::Evaluate(const Position* positions, int count, EvalOutput* out) {
-  thread_local std::vector<float> encoded;
+  // The caller's encoding, a call long (a pass of LibTorch costs far more).
+  std::vector<float> encoded;
   for (int first = 0; first < count; first += impl_->options.max_batch) {
     Request request;
     request.positions = positions + first;

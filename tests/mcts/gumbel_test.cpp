@@ -92,6 +92,7 @@ TEST(GumbelTest, TheMoveIsTheBestScoredOfTheMostVisited) {
 }
 
 TEST(GumbelTest, ATreeSearchFollowsSequentialHalving) {
+  TreeScratch scratch;
   SearchParams params;
   params.gumbel_considered = 4;
   SearchTree tree(params);
@@ -104,7 +105,7 @@ TEST(GumbelTest, ATreeSearchFollowsSequentialHalving) {
   EvalOutput out;
   while (!tree.Done(9)) {
     bool collided = false;
-    ASSERT_EQ(tree.Gather(1, 9, &leaf, &collided), 1);
+    ASSERT_EQ(tree.Gather(1, 9, &leaf, &collided, scratch), 1);
     evaluator.Evaluate(&leaf.position, 1, &out);
     tree.ExpandAndBackup(leaf, out);
   }

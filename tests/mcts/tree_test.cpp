@@ -24,11 +24,12 @@ using testing::ValueEvaluator;
 
 // Runs playouts one leaf at a time until the root has `visits` visits.
 void RunPlayouts(SearchTree& tree, Evaluator& evaluator, uint32_t visits) {
+  TreeScratch scratch;
   Leaf leaf;
   EvalOutput out;
   while (!tree.Done(visits)) {
     bool collided = false;
-    if (tree.Gather(1, visits, &leaf, &collided) == 0) break;
+    if (tree.Gather(1, visits, &leaf, &collided, scratch) == 0) break;
     evaluator.Evaluate(&leaf.position, 1, &out);
     tree.ExpandAndBackup(leaf, out);
   }
@@ -410,6 +411,7 @@ TEST(TreeTest, ArenaClaimsThenMakesFreshNodes) {
 }
 
 TEST(TreeTest, VirtualLossSpreadsLeavesOfOneBatch) {
+  TreeScratch scratch;
   SearchParams params;
   SearchTree tree(params);
   tree.SetRoot(Game(), false);
@@ -418,7 +420,7 @@ TEST(TreeTest, VirtualLossSpreadsLeavesOfOneBatch) {
   RunPlayouts(tree, evaluator, 1);
   std::vector<Leaf> leaves(8);
   bool collided = false;
-  const int count = tree.Gather(8, 100, leaves.data(), &collided);
+  const int count = tree.Gather(8, 100, leaves.data(), &collided, scratch);
   ASSERT_EQ(count, 8);
   EXPECT_FALSE(collided);
   EXPECT_EQ(tree.root_in_flight(), 8u);
@@ -436,14 +438,15 @@ TEST(TreeTest, VirtualLossSpreadsLeavesOfOneBatch) {
 // Gathers a batch of up to `batch` leaves and backs it up as the engine's
 // threads do (one call for the batch); returns the leaves gathered.
 int RunBatch(SearchTree& tree, Evaluator& evaluator, uint32_t visits, int batch) {
+  TreeScratch scratch;
   std::vector<Leaf> leaves(static_cast<size_t>(batch));
   bool collided = false;
-  const int count = tree.Gather(batch, visits, leaves.data(), &collided);
+  const int count = tree.Gather(batch, visits, leaves.data(), &collided, scratch);
   std::vector<Position> positions;
   for (int i = 0; i < count; ++i) positions.push_back(leaves[size_t(i)].position);
   std::vector<EvalOutput> out(static_cast<size_t>(count));
   if (count > 0) evaluator.Evaluate(positions.data(), count, out.data());
-  tree.ExpandAndBackup(leaves.data(), out.data(), count);
+  tree.ExpandAndBackup(leaves.data(), out.data(), count, scratch);
   return count;
 }
 
@@ -455,6 +458,7 @@ void Grow(SearchTree& tree, Evaluator& evaluator, uint32_t visits) {
 }
 
 TEST(TreeTest, MultiGatherTakesTheLeavesOfLeafByLeafSelection) {
+  TreeScratch scratch;
   // Without collisions or proven nodes on the way, sharing a batch's
   // playouts among children, each share counted in flight for the next,
   // picks what one descent a leaf picks.
@@ -467,8 +471,8 @@ TEST(TreeTest, MultiGatherTakesTheLeavesOfLeafByLeafSelection) {
     Grow(b, evaluator, grown);
     std::vector<Leaf> leaves_a(8), leaves_b(8);
     bool collided_a = true, collided_b = true;
-    const int count_a = a.Gather(8, 1000, leaves_a.data(), &collided_a);
-    const int count_b = b.Gather(8, 1000, leaves_b.data(), &collided_b);
+    const int count_a = a.Gather(8, 1000, leaves_a.data(), &collided_a, scratch);
+    const int count_b = b.Gather(8, 1000, leaves_b.data(), &collided_b, scratch);
     ASSERT_EQ(count_a, 8) << grown;
     ASSERT_FALSE(collided_a);
     EXPECT_EQ(count_b, 8);
@@ -494,7 +498,7 @@ TEST(TreeTest, MultiGatherTakesTheLeavesOfLeafByLeafSelection) {
       std::vector<Position> positions;
       for (const Leaf& l : *tree_leaves) positions.push_back(l.position);
       evaluator.Evaluate(positions.data(), 8, out.data());
-      (tree_leaves == &leaves_a ? a : b).ExpandAndBackup(tree_leaves->data(), out.data(), 8);
+      (tree_leaves == &leaves_a ? a : b).ExpandAndBackup(tree_leaves->data(), out.data(), 8, scratch);
     }
     EXPECT_EQ(a.root_visits(), grown + 8);
     EXPECT_EQ(b.root_visits(), grown + 8);
@@ -509,6 +513,7 @@ TEST(TreeTest, MultiGatherTakesTheLeavesOfLeafByLeafSelection) {
 }
 
 TEST(TreeTest, ABatchBacksUpAsLeafByLeaf) {
+  TreeScratch scratch;
   // One call for a batch's backups (one lock a node for the leaves below
   // it) leaves every statistic as backing them up one by one does, in the
   // same order, to the last bit.
@@ -522,14 +527,14 @@ TEST(TreeTest, ABatchBacksUpAsLeafByLeaf) {
     for (int round = 0; round < 60; ++round) {
       std::vector<Leaf> leaves_a(6), leaves_b(6);
       bool collided = false;
-      const int count = by_leaf.Gather(6, 100000, leaves_a.data(), &collided);
-      ASSERT_EQ(batched.Gather(6, 100000, leaves_b.data(), &collided), count);
+      const int count = by_leaf.Gather(6, 100000, leaves_a.data(), &collided, scratch);
+      ASSERT_EQ(batched.Gather(6, 100000, leaves_b.data(), &collided, scratch), count);
       std::vector<Position> positions;
       for (int i = 0; i < count; ++i) positions.push_back(leaves_a[size_t(i)].position);
       std::vector<EvalOutput> out(static_cast<size_t>(count));
       evaluator.Evaluate(positions.data(), count, out.data());
       for (int i = 0; i < count; ++i) by_leaf.ExpandAndBackup(leaves_a[size_t(i)], out[size_t(i)]);
-      batched.ExpandAndBackup(leaves_b.data(), out.data(), count);
+      batched.ExpandAndBackup(leaves_b.data(), out.data(), count, scratch);
     }
     EXPECT_GT(batched.root_visits(), 300u);
     EXPECT_EQ(batched.root_visits(), by_leaf.root_visits());
