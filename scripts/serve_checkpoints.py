@@ -3,7 +3,7 @@
 its resident size as requests name one checkpoint of a run after another,
 as the page's "play this one" does, each a net the server has not kept.
 
-usage: scripts/serve_checkpoints.py RUN [--loaz build/app/loaz-torch] [--requests 300] [--playouts 16]
+usage: scripts/serve_checkpoints.py RUN [--loaz build/app/loaz-torch] [--requests 300] [--playouts 16] [--size 8]
 
 Starts `loaz serve --run RUN` on a free loopback port, then asks one move
 of each checkpoint in turn (`POST /api/genmove {"player": "NAME step N"}`,
@@ -17,6 +17,8 @@ import argparse
 import json
 import os
 import re
+import threading
+import urllib.error
 import urllib.request
 
 from serve_common import running_server
@@ -30,25 +32,53 @@ def call(port, path, body=None):
         return json.loads(reply.read())
 
 
+def concurrent(args, name, steps):
+    statuses = []
+    with running_server(args.loaz, "--run", args.run, "--searches", "1") as port:
+        def ask(step):
+            body = {"player": f"{name} step {step}", "moves": [], "playouts": args.playouts,
+                    "rules": {"size": args.size}}
+            try:
+                call(port, "/api/genmove", body)
+                statuses.append(200)
+            except urllib.error.HTTPError as e:
+                statuses.append(e.code)
+            except OSError:  # beyond the server's 128 HTTP workers a connection may be reset
+                statuses.append("reset")
+        threads = [threading.Thread(target=ask, args=(steps[i % len(steps)],)) for i in range(args.concurrent)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        resident = call(port, "/api/info")["resident_bytes"]
+    counts = {code: statuses.count(code) for code in sorted(set(statuses), key=str)}
+    print(f"{args.concurrent} requests at once against --searches 1: {counts}; {resident / 2**20:.1f} MB resident after")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("run")
     parser.add_argument("--loaz", default="build/app/loaz-torch")
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--playouts", type=int, default=16)
+    parser.add_argument("--size", type=int, default=8, help="the run's board size")
+    parser.add_argument("--concurrent", type=int, default=0, help="requests at once against --searches 1")
     args = parser.parse_args()
     name = os.path.basename(os.path.normpath(args.run))
     steps = sorted(int(m.group(1)) for f in os.listdir(os.path.join(args.run, "checkpoints"))
                    if (m := re.fullmatch(r"ckpt_(\d+)\.pt", f)))
     if len(steps) < 5:
         raise SystemExit(f"serve_checkpoints: {args.run} has {len(steps)} checkpoints; more than 4 are needed")
+    if args.concurrent:
+        return concurrent(args, name, steps)
     with running_server(args.loaz, "--run", args.run, "--searches", "1") as port:
         base = call(port, "/api/info")["resident_bytes"]
         print(f"before: {base / 2**20:.1f} MB resident; {len(steps)} checkpoints of {name}, {args.requests} requests")
         tenth = None
         for i in range(1, args.requests + 1):
             step = steps[(i - 1) % len(steps)]
-            call(port, "/api/genmove", {"player": f"{name} step {step}", "moves": [], "playouts": args.playouts})
+            call(port, "/api/genmove", {"player": f"{name} step {step}", "moves": [], "playouts": args.playouts,
+                                     "rules": {"size": args.size}})
             resident = call(port, "/api/info")["resident_bytes"]
             if i == 10:
                 tenth = resident

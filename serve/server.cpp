@@ -153,6 +153,16 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std
         throw BadRequest{"run " + run.name + " has no checkpoint of " + run::CheckpointName(*step)};
       CheckInsideRun(run, path, "checkpoints/" + fs::path(path).filename().string());
       const std::string spec = NetPlayerSpec(path, 400);
+      // Loads are bounded as searches are: those beyond the queue's room are refused at once.
+      const SearchPool::Load load = searches->load();
+      if (checkpoint_loads.fetch_add(1) >= load.max_running + load.max_waiting) {
+        --checkpoint_loads;
+        throw BadRequest{"the server is busy loading nets; try again", 503};
+      }
+      struct Done {
+        std::atomic<int>& loads;
+        ~Done() { --loads; }
+      } done{checkpoint_loads};
       std::lock_guard<std::mutex> lock(checkpoints_mutex);
       auto& kept = checkpoint_evaluators;
       const auto it = std::find_if(kept.begin(), kept.end(), [&](const auto& e) { return e.first == spec; });

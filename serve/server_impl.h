@@ -29,6 +29,9 @@ struct ServerImpl {
   std::atomic<int> port{0};  // the port bound, for the Host check
   // The evaluators of the run checkpoints asked for, newest last.
   std::mutex checkpoints_mutex;
+  // Checkpoint loads in progress or waiting for checkpoints_mutex: at most
+  // as many as the searches' queue holds (running and waiting); beyond, 503.
+  std::atomic<int> checkpoint_loads{0};
   std::vector<std::pair<std::string, std::shared_ptr<Evaluator>>> checkpoint_evaluators;
 
   explicit ServerImpl(ServeOptions o);
