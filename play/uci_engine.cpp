@@ -234,10 +234,20 @@ void UciEngine::Go(const std::vector<std::string>& words) {
       throw Error("go: unknown parameter '" + Excerpt(w, 20) + "'");
     }
   }
-  Player& player = player_.Get();
-  if (!player.PlaysBoardSize(game_.position().size()))
-    throw Error("go: " + player.name() + " does not play the " + std::to_string(game_.position().size()) + "x" +
-                std::to_string(game_.position().size()) + " board");
+  // A go is always answered: one that cannot search says why and answers
+  // the null move at once, which a match manager takes as a forfeit, not a wait.
+  Player* made = nullptr;
+  try {
+    made = &player_.Get();
+    if (!made->PlaysBoardSize(game_.position().size()))
+      throw Error("go: " + made->name() + " does not play the " + std::to_string(game_.position().size()) + "x" +
+                  std::to_string(game_.position().size()) + " board");
+  } catch (const Error& e) {
+    Send(std::string("info string ") + e.what());
+    Send("bestmove 0000");
+    return;
+  }
+  Player& player = *made;
   if (game_.over())
     Send(std::string("info string the game is over: ") + ResultName(game_.result()) + " " + ReasonName(game_.reason()));
   EngineSearch::Callbacks callbacks;

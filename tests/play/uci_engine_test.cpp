@@ -108,6 +108,14 @@ TEST(UciEngineTest, BadInputIsAnInfoStringAndTheEngineGoesOn) {
   EXPECT_TRUE(Has(lines, "readyok"));  // at once, while the search may still run
 }
 
+TEST(UciEngineTest, AGoThatCannotSearchIsAnsweredAtOnce) {
+  // A spec that makes no player: the go is answered, with the reason, not left waiting.
+  const auto lines = Talk("position startpos\ngo wtime 1000 btime 1000\n", "mcts:threads=1,no_such_key=2");
+  EXPECT_NE(InfoStringWith(lines, "no_such_key"), "");
+  ASSERT_EQ(BestMoves(lines).size(), 1u);
+  EXPECT_EQ(BestMoves(lines)[0], "0000");
+}
+
 TEST(UciEngineTest, AFinishedGameAnswersTheNullMove) {
   // Black's two pieces are united: the game is over before White moves.
   const auto lines = Talk("position fen 8/8/8/8/8/8/PP6/pp6 w - - 0 1\ngo nodes 10\n");
