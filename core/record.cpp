@@ -20,6 +20,23 @@ bool IsMoveNumber(const std::string& t) {
   return i > 0 && i < t.size() && t.find_first_not_of('.', i) == std::string::npos;
 }
 
+// Whether a record is cutechess's PGN of its variant linesofaction: its FEN
+// is cutechess's (Position::FromFen) and its results name colours in the
+// chess manner, "1-0" a White win (docs/FORMATS.md).
+bool IsCutechessRecord(const Tags& tags) {
+  for (const auto& [key, value] : tags)
+    if (key == "Variant") return value == "linesofaction";
+  return false;
+}
+
+// A result of cutechess's PGN in this format's words ("1-0" is White's).
+std::string FromChessColours(const std::string& token) {
+  if (token == "1-0") return "white";
+  if (token == "0-1") return "black";
+  if (token == "1/2-1/2") return "draw";
+  return token;
+}
+
 // Parses `[Name "value"]`; throws naming the line.
 std::pair<std::string, std::string> ParseTag(const std::string& line, const std::string& where) {
   const size_t space = line.find(' '), open = line.find('"'), close = line.rfind('"');
@@ -61,7 +78,9 @@ Record ParseRecord(std::string_view text, const std::string& source) {
   try {
     record.rules = Rules::FromString(rules);
     const std::string fen = TagValue(record.tags, "FEN");
-    record.start = fen.empty() ? record.rules.StartPosition() : Position::FromString(fen);
+    record.start = fen.empty()                      ? record.rules.StartPosition()
+                   : IsCutechessRecord(record.tags) ? Position::FromFen(fen)
+                                                    : Position::FromString(fen);
   } catch (const ParseError& e) {
     throw ParseError(source + ": " + e.what());
   }
@@ -88,7 +107,7 @@ Record ParseRecord(std::string_view text, const std::string& source) {
       token = token.substr(dot + 1);
     if (IsMoveNumber(token)) continue;
     if (IsResultToken(token)) {
-      record.result_token = token;
+      record.result_token = IsCutechessRecord(record.tags) ? FromChessColours(token) : token;
       continue;
     }
     if (!record.result_token.empty())
@@ -112,9 +131,13 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
       throw ParseError(where + e.what());
     }
   }
-  // A loss on time is not in the moves: the record's tags say it.
-  const std::string winner = TagValue(record.tags, "Result");
-  if (!game.over() && TagValue(record.tags, "Termination") == ReasonName(Reason::kTimeout) &&
+  // A loss on time is not in the moves: the record's tags say it (cutechess:
+  // "time forfeit", its result in chess colours).
+  const bool cutechess = IsCutechessRecord(record.tags);
+  const std::string winner =
+      cutechess ? FromChessColours(TagValue(record.tags, "Result")) : TagValue(record.tags, "Result");
+  const std::string termination = TagValue(record.tags, "Termination");
+  if (!game.over() && (termination == ReasonName(Reason::kTimeout) || (cutechess && termination == "time forfeit")) &&
       (winner == "black" || winner == "white"))
     game.Forfeit(winner == "black" ? kWhite : kBlack);
   return game;

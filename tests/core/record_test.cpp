@@ -103,6 +103,44 @@ TEST(Record, WriteThenReadGivesTheSameGame) {
   }
 }
 
+// cutechess's PGN of linesofaction: its FEN (p Black, P White), moves as
+// FROM-TO or FROMxTO after numbers like "1...", results in chess colours.
+std::string CutechessPgn(const Game& game, const std::string& result_tag, const std::string& termination = "") {
+  std::string text = "[Event \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"" + result_tag + "\"]\n";
+  if (!termination.empty()) text += "[Termination \"" + termination + "\"]\n";
+  text += "[FEN \"" + game.start().ToFen() + "\"]\n[SetUp \"1\"]\n[Variant \"linesofaction\"]\n\n";
+  for (size_t i = 0; i < game.moves().size(); ++i)
+    text += (i % 2 == 0 ? std::to_string(i / 2 + 1) + "... " : "") + FormatMove(game.moves()[i]) + " ";
+  return text + result_tag + "\n";
+}
+
+TEST(Record, CutechessPgnReadsWithItsFenAndColours) {
+  // Every expert game of tests/data, written as cutechess writes it and read back.
+  int read = 0;
+  for (const Expected& e : ReadOutcomes()) {
+    const Record source = ParseRecord(ReadFile(kGames + e.file), e.file);
+    const Game game = ReplayRecord(source, source.rules, e.file);
+    if (!game.over() || game.result() == Result::kDraw) continue;
+    const std::string chess = game.result() == Result::kWhiteWins ? "1-0" : "0-1";
+    const Record record = ParseRecord(CutechessPgn(game, chess), "cutechess.pgn");
+    EXPECT_EQ(record.start, Position::Start());
+    EXPECT_EQ(record.result_token, ResultName(game.result()))
+        << chess << " is a " << ResultName(game.result()) << " win";
+    const Game back = ReplayRecord(record, record.rules, "cutechess.pgn");
+    EXPECT_EQ(back.moves(), game.moves());
+    EXPECT_EQ(back.result(), game.result());
+    ++read;
+  }
+  EXPECT_GT(read, 5);
+  // A loss on time: cutechess's termination, the winner in chess colours.
+  Game cut(Rules(), Position::Start());
+  cut.Play(ParseMove("b1-d3", cut.position()));
+  const Record timed = ParseRecord(CutechessPgn(cut, "0-1", "time forfeit"), "timed.pgn");
+  const Game lost = ReplayRecord(timed, timed.rules, "timed.pgn");
+  EXPECT_EQ(lost.result(), Result::kBlackWins);  // 0-1: White's flag fell
+  EXPECT_EQ(lost.reason(), Reason::kTimeout);
+}
+
 TEST(Record, IllegalMoveNamesPlyMoveAndPosition) {
   const Record record = ParseRecord("1. c8-c6 h4-f2\n2. g8-g5\n", "bad.txt");
   try {
