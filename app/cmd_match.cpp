@@ -105,6 +105,8 @@ int RunMatch(int argc, char** argv) {
                  "each of its moves (10+0.1), told to it before each move; a side whose time runs out loses "
                  "(0: none, the specs' own limits)")
       ->capture_default_str();
+  cli.add_option("--pgn", config.pgn_path,
+                 "append each game to this file as cutechess writes its PGN of linesofaction (1-0: White wins)");
   AddMatchOptions(cli, config, rules, &sprt);
   LOAZ_PARSE(cli, argc, argv);
 

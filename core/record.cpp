@@ -143,6 +143,40 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
   return game;
 }
 
+std::string FormatCutechessPgn(const Game& game, const Tags& tags) {
+  const Result r = game.result();
+  const std::string result = !game.over()              ? "*"
+                             : r == Result::kWhiteWins ? "1-0"
+                             : r == Result::kBlackWins ? "0-1"
+                                                       : "1/2-1/2";
+  std::ostringstream out;
+  for (const auto& [key, value] : tags) out << '[' << key << " \"" << value << "\"]\n";
+  out << "[Result \"" << result << "\"]\n";
+  if (game.reason() == Reason::kTimeout) out << "[Termination \"time forfeit\"]\n";
+  out << "[FEN \"" << game.start().ToFen() << "\"]\n[SetUp \"1\"]\n[Variant \"linesofaction\"]\n";
+  out << "[PlyCount \"" << game.ply() << "\"]\n\n";
+  // Chess numbering: a number grows after Black's move; Black moves first.
+  Color side = game.start().side_to_move();
+  int number = 1, on_line = 0;
+  for (size_t i = 0; i < game.moves().size(); ++i) {
+    const Move m = game.moves()[i];
+    if (on_line >= 8) {
+      out << '\n';
+      on_line = 0;
+    } else if (on_line > 0) {
+      out << ' ';
+    }
+    if (side == kWhite) out << number << ". ";
+    if (side == kBlack && on_line == 0) out << number << "... ";
+    out << FormatMove(m);
+    if (side == kBlack) ++number;
+    side = Opponent(side);
+    ++on_line;
+  }
+  out << (on_line > 0 ? " " : "") << result << "\n";
+  return out.str();
+}
+
 std::string FormatRecord(const Game& game, const Tags& tags) {
   std::ostringstream out;
   for (const auto& [key, value] : tags) out << '[' << key << " \"" << value << "\"]\n";

@@ -39,4 +39,11 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
 // Termination, FEN (for a non-standard start) and Rules, then the moves.
 std::string FormatRecord(const Game& game, const Tags& tags = {});
 
+// Returns a game as cutechess writes its PGN of linesofaction (docs/FORMATS.md):
+// the given tags, Result in chess colours ("1-0" a White win), Termination
+// "time forfeit" for a loss on time, FEN (cutechess's), SetUp, Variant,
+// PlyCount, then the moves numbered as chess numbers them with Black first
+// ("1... d1-b3 2. a2-c2 b1-b4"), and the result. ParseRecord reads it back.
+std::string FormatCutechessPgn(const Game& game, const Tags& tags = {});
+
 }  // namespace loa

@@ -1,8 +1,13 @@
 #include "play/match.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <mutex>
@@ -50,6 +55,28 @@ Tags RecordTags(const MatchConfig& config, const Openings& openings, int index, 
     tags.push_back({"TimeControl", FormatDouble(config.clock_seconds) +
                                        (config.clock_increment > 0 ? "+" + FormatDouble(config.clock_increment) : "")});
   return tags;
+}
+
+// Appends game `index` to the match's PGN file in one write (O_APPEND), so
+// that a match killed at any moment leaves whole games before it.
+void AppendPgn(const MatchConfig& config, const Game& game, int index, const std::string& a_name,
+               const std::string& b_name) {
+  const bool a_is_black = index % 2 == 0;
+  Tags tags = {{"Event", "loaz match"},
+               {"Round", std::to_string(index + 1)},
+               {"White", a_is_black ? b_name : a_name},
+               {"Black", a_is_black ? a_name : b_name}};
+  if (config.clock_seconds > 0)
+    tags.push_back({"TimeControl", FormatDouble(config.clock_seconds) +
+                                       (config.clock_increment > 0 ? "+" + FormatDouble(config.clock_increment) : "")});
+  const std::string text = FormatCutechessPgn(game, tags) + "\n";
+  const int fd = ::open(config.pgn_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError("--pgn " + config.pgn_path + ": cannot open: " + std::strerror(errno));
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const int saved = errno;
+  ::close(fd);
+  if (written != ssize_t(text.size()))
+    throw IoError("--pgn " + config.pgn_path + ": cannot write: " + std::strerror(written < 0 ? saved : ENOSPC));
 }
 
 // Game `index` as a match counts it.
@@ -187,6 +214,7 @@ void Worker(const MatchConfig& config, const Openings& openings, MatchState& sta
         WriteFileAtomic(RecordPath(config.out_dir, index),
                         FormatRecord(game, RecordTags(config, openings, index, a->name(), b->name())));
       std::lock_guard<std::mutex> lock(state.mutex);
+      if (!config.pgn_path.empty()) AppendPgn(config, game, index, a->name(), b->name());
       Tally(config, state, Summarise(game, index));
     }
   } catch (...) {

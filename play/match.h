@@ -49,6 +49,9 @@ struct MatchConfig {
     return r;
   }();
   std::string out_dir;  // a record per game when set
+  // Each game appended, as it ends, to this file as cutechess writes its
+  // PGN (FormatCutechessPgn) when set, as cutechess's -pgnout does.
+  std::string pgn_path;
   // With out_dir: a game whose record is already there (from these players,
   // this opening and seed, under these rules) counts as played, and only the
   // others are played, so that a match cut short goes on where it stopped.

@@ -141,6 +141,22 @@ TEST(Record, CutechessPgnReadsWithItsFenAndColours) {
   EXPECT_EQ(lost.reason(), Reason::kTimeout);
 }
 
+TEST(Record, CutechessPgnIsWrittenAsItReads) {
+  for (const Expected& e : ReadOutcomes()) {
+    const Record source = ParseRecord(ReadFile(kGames + e.file), e.file);
+    const Game game = ReplayRecord(source, source.rules, e.file);
+    const std::string text = FormatCutechessPgn(game, {{"White", "w"}, {"Black", "b"}});
+    EXPECT_NE(text.find("[Variant \"linesofaction\"]"), std::string::npos);
+    EXPECT_NE(text.find("\n\n1... "), std::string::npos) << text;  // Black opens, numbered as chess does
+    const Record back = ParseRecord(text, e.file);
+    const Game replayed = ReplayRecord(back, back.rules, e.file);
+    EXPECT_EQ(replayed.moves(), game.moves()) << text;
+    EXPECT_EQ(replayed.result(), game.result());
+    EXPECT_EQ(back.result_token, game.over() ? ResultName(game.result()) : "*");
+    if (game.result() == Result::kBlackWins) EXPECT_NE(text.find("[Result \"0-1\"]"), std::string::npos);
+  }
+}
+
 TEST(Record, IllegalMoveNamesPlyMoveAndPosition) {
   const Record record = ParseRecord("1. c8-c6 h4-f2\n2. g8-g5\n", "bad.txt");
   try {
