@@ -57,18 +57,9 @@ Tags RecordTags(const MatchConfig& config, const Openings& openings, int index, 
   return tags;
 }
 
-// Appends game `index` to the match's PGN file in one write (O_APPEND), so
-// that a match killed at any moment leaves whole games before it.
-void AppendPgn(const MatchConfig& config, const Game& game, int index, const std::string& a_name,
-               const std::string& b_name) {
-  const bool a_is_black = index % 2 == 0;
-  Tags tags = {{"Event", "loaz match"},
-               {"Round", std::to_string(index + 1)},
-               {"White", a_is_black ? b_name : a_name},
-               {"Black", a_is_black ? a_name : b_name}};
-  if (config.clock_seconds > 0)
-    tags.push_back({"TimeControl", FormatDouble(config.clock_seconds) +
-                                       (config.clock_increment > 0 ? "+" + FormatDouble(config.clock_increment) : "")});
+// Appends a game with its record's tags to the match's PGN file in one
+// write (O_APPEND), so that a match killed at any moment leaves whole games.
+void AppendPgn(const MatchConfig& config, const Game& game, const Tags& tags) {
   const std::string text = FormatCutechessPgn(game, tags) + "\n";
   const int fd = ::open(config.pgn_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw IoError("--pgn " + config.pgn_path + ": cannot open: " + std::strerror(errno));
@@ -210,11 +201,10 @@ void Worker(const MatchConfig& config, const Openings& openings, MatchState& sta
         index = state.next_game++;
       }
       const Game game = PlayGame(config, openings, index, *a, *b);
-      if (!config.out_dir.empty())
-        WriteFileAtomic(RecordPath(config.out_dir, index),
-                        FormatRecord(game, RecordTags(config, openings, index, a->name(), b->name())));
+      const Tags tags = RecordTags(config, openings, index, a->name(), b->name());
+      if (!config.out_dir.empty()) WriteFileAtomic(RecordPath(config.out_dir, index), FormatRecord(game, tags));
       std::lock_guard<std::mutex> lock(state.mutex);
-      if (!config.pgn_path.empty()) AppendPgn(config, game, index, a->name(), b->name());
+      if (!config.pgn_path.empty()) AppendPgn(config, game, tags);
       Tally(config, state, Summarise(game, index));
     }
   } catch (...) {

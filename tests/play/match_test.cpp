@@ -5,6 +5,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -100,6 +101,34 @@ TEST(MatchTest, SwapsColoursAndWritesReplayableRecords) {
   const nlohmann::ordered_json json = result.ToJson();
   for (const char* key : {"a", "b", "games", "wins", "draws", "losses", "score", "elo", "elo_ci95"})
     EXPECT_TRUE(json.contains(key)) << key;
+}
+
+TEST(MatchTest, ThePgnFileHoldsEachGameAsCutechessWritesIt) {
+  MatchConfig config = SmallMatch("ab:depth=1", "random", 4);
+  const std::string dir = TempDir("pgn");
+  std::filesystem::create_directories(dir);
+  config.pgn_path = dir + "/games.pgn";
+  std::filesystem::remove(config.pgn_path);
+  const MatchResult result = RunMatch(config);
+  const std::string text = ReadFile(config.pgn_path);
+  // Games one after another, each starting at its Event tag.
+  std::vector<std::string> games;
+  for (size_t at = text.find("[Event "); at != std::string::npos;) {
+    const size_t next = text.find("[Event ", at + 1);
+    games.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next - at));
+    at = next;
+  }
+  ASSERT_EQ(games.size(), 4u) << text;
+  for (const std::string& pgn : games) {
+    const Record record = ParseRecord(pgn, config.pgn_path);
+    EXPECT_EQ(TagValue(record.tags, "Variant"), "linesofaction");
+    const int round = std::stoi(TagValue(record.tags, "Round"));
+    const MatchGame& g = *std::find_if(result.game_list.begin(), result.game_list.end(),
+                                       [&](const MatchGame& m) { return m.index == round - 1; });
+    const Game game = ReplayRecord(record, record.rules, config.pgn_path);
+    EXPECT_EQ(game.result(), g.result);
+    EXPECT_EQ(game.ply(), g.plies);
+  }
 }
 
 TEST(MatchTest, ResumeCountsTheRecordedGamesAndPlaysTheRest) {
