@@ -6,10 +6,13 @@
 
 #include "app/cli.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <random>
 #include <thread>
+#include <unordered_set>
 
 #include "app/command.h"
 #include "core/error.h"
@@ -21,6 +24,7 @@
 #include "run/checkpoints.h"
 #include "run/config.h"
 #include "run/run_dir.h"
+#include "train/shard.h"
 
 namespace loa::app {
 namespace {
@@ -34,6 +38,7 @@ struct ExamCommand {
   std::string misjudged;  // where to write the positions the last net marked misjudges
   std::string net;        // a net file to mark instead of the checkpoints
   bool value_only = false;
+  int fit = 0;  // mark the value on this many of the run's proven training samples instead
 };
 
 // A net the exam marks: its row's first two columns and its file.
@@ -128,6 +133,31 @@ std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, co
   return set;
 }
 
+// The fit of a net to its labels (docs/TRAINING.md, "D2: the fit of the
+// labels"): up to `count` distinct positions of the run's own proven samples
+// (the shards' kProven ones: `loaz label`'s), drawn by a fixed seed, as an
+// exam set of proven wins and losses without proof lengths.
+std::vector<ExamPosition> FitSet(const run::RunDir& dir, int count) {
+  std::vector<ExamPosition> all;
+  std::unordered_set<uint64_t> seen;
+  for (const run::ShardFile& file : dir.ListShards()) {
+    const train::Shard shard = train::ReadShard(file.path);
+    for (const train::Sample& sample : shard.samples) {
+      if (!(sample.flags & train::kProven) || sample.outcome == 0 || !seen.insert(sample.position().hash()).second)
+        continue;
+      ExamPosition e;
+      e.position = sample.position();
+      e.draw_rule = e.mover_rule = sample.outcome > 0 ? solve::Outcome::kWin : solve::Outcome::kLoss;
+      e.game = file.name;
+      all.push_back(e);
+    }
+  }
+  if (all.empty()) throw Error(dir.SelfplayDir() + ": no proven samples to mark the fit on (made by `loaz label`)");
+  std::shuffle(all.begin(), all.end(), std::mt19937_64(1));
+  all.resize(std::min(all.size(), size_t(count)));
+  return all;
+}
+
 void PrintSet(const std::vector<ExamPosition>& set) {
   for (Simultaneous s : {Simultaneous::kDraw, Simultaneous::kMover}) {
     int count[4] = {0, 0, 0, 0};
@@ -187,13 +217,18 @@ int RunExam(int argc, char** argv) {
                  "(FEN|PROVEN|VALUE a line)");
   cli.add_option("--net", c.net, "mark this net file (a checkpoint or an export) instead of the run's checkpoints");
   cli.add_flag("--value-only", c.value_only, "mark the value's sign alone (no engine's moves, no games)");
+  cli.add_option("--fit", c.fit,
+                 "mark the value on this many of the run's own proven training samples (a `loaz label` run's) "
+                 "instead of the exam set: how well a net fits its labels")
+      ->check(CLI::Range(1, 1000000));
   LOAZ_PARSE(cli, argc, argv);
 
   const run::RunDir dir(c.run);
   dir.CheckHoldsRun("--run ");
   const run::Config config = run::LoadConfig(dir.ConfigPath());
   const std::vector<Examinee> examinees = Examinees(dir, c);
-  const std::vector<ExamPosition> set = ExamSet(dir, config.rules, c);
+  if (c.fit) c.value_only = true;  // a fit set has no proven moves to play
+  const std::vector<ExamPosition> set = c.fit ? FitSet(dir, c.fit) : ExamSet(dir, config.rules, c);
   PrintSet(set);
   ExamOptions opts;
   opts.rules = config.rules;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/command.h"
+#include "core/formats.h"
 #include "core/notation.h"
 #include "core/perft.h"
 
@@ -33,7 +34,7 @@ int RunPerft(int argc, char** argv) {
 
   const Position pos = fen_option->count() == 0
                            ? Position::Start(start == "scrambled" ? StartKind::kScrambled : StartKind::kStandard, size)
-                           : Position::FromString(fen);
+                           : ReadPosition(fen);
   const auto begin = std::chrono::steady_clock::now();
   uint64_t total = 0;
   if (depth == 0) {

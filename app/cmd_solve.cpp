@@ -7,6 +7,7 @@
 
 #include "app/command.h"
 #include "core/error.h"
+#include "core/formats.h"
 #include "core/notation.h"
 #include "solve/dfpn.h"
 
@@ -35,7 +36,7 @@ int RunSolve(int argc, char** argv) {
   Rules rules = Rules::FromString(rules_text);
   Position pos = rules.StartPosition();
   if (!fen.empty()) {
-    pos = Position::FromString(fen);
+    pos = ReadPosition(fen);
     if (rules_text.find("size") == std::string::npos) rules.size = pos.size();  // the string's size
   }
   const Game game(rules, pos);

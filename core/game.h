@@ -16,6 +16,13 @@ class ParamVisitor;
 
 // What happens when one move unites both sides (docs/RULES.md rule 8).
 enum class Simultaneous { kDraw, kMover };
+// What a side with no legal move does (docs/RULES.md rule 6 and "Other
+// programs' rules"): passes (the Olympiad's), loses (OpenSpiel, cutechess)
+// or the game is drawn (PlayStrategy).
+enum class NoMoves { kPass, kLoss, kDraw };
+// What a repetition compares: the pieces and the side to move (the
+// Olympiad's), or the pieces alone (OpenSpiel).
+enum class RepetitionOf { kPosition, kBoard };
 
 // The rule options. The defaults are the Computer Olympiad's.
 // The move cap of games that need one (self-play, matches, the baseline's
@@ -23,10 +30,13 @@ enum class Simultaneous { kDraw, kMover };
 // game, so that it ends only games that would not end.
 inline constexpr int kDefaultMaxPlies = 300;
 
-// "draw" or "mover", "standard" or "scrambled": the names of the rule
-// options' values in specs, configs, records and the protocol.
+// "draw" or "mover", "standard" or "scrambled", "pass", "loss" or "draw",
+// "position" or "board": the names of the rule options' values in specs,
+// configs, records and the protocol.
 const char* SimultaneousName(Simultaneous s);
 const char* StartName(StartKind s);
+const char* NoMovesName(NoMoves n);
+const char* RepetitionOfName(RepetitionOf r);
 
 struct Rules {
   Simultaneous simultaneous = Simultaneous::kDraw;
@@ -35,27 +45,43 @@ struct Rules {
   int size = kBoardSize;
   // A game reaching this many plies is a draw marked "cap"; 0 means no cap.
   int max_plies = 0;
+  // The other programs' rules (docs/RULES.md, "Other programs' rules"); the
+  // defaults are the Olympiad's.
+  NoMoves no_moves = NoMoves::kPass;
+  int repetition = 3;  // the occurrence of a repeated position that draws
+  RepetitionOf repetition_of = RepetitionOf::kPosition;
+  int no_capture_plies = 0;  // a draw after this many plies without a capture; 0: never
 
   // Returns the start position of these rules (start and size).
   Position StartPosition() const { return Position::Start(start, size); }
-  // Declares the options (core/param_visitor.h): simultaneous, start, size, max_plies.
+  // Declares the options (core/param_visitor.h): simultaneous, start, size,
+  // max_plies, no_moves, repetition, repetition_of, no_capture_plies.
   void Visit(ParamVisitor& v);
-  // Returns the options as "simultaneous=draw start=standard size=8 max_plies=0".
+  // Returns the options as "simultaneous=draw start=standard size=8
+  // max_plies=0", then those of the others that differ from the Olympiad's
+  // ("... no_moves=loss repetition=2"), so that its records read as before.
   std::string ToString() const;
-  // Parses space- or comma-separated key=value pairs over the defaults;
-  // throws ParseError naming the pair it cannot read.
+  // Parses space- or comma-separated key=value pairs over the defaults, after
+  // any names of rule sets ("openspiel", "cutechess", "playstrategy",
+  // "olympiad": RuleSet); throws ParseError naming the pair it cannot read.
   static Rules FromString(std::string_view text);
-  bool operator==(const Rules& o) const {
-    return simultaneous == o.simultaneous && start == o.start && size == o.size && max_plies == o.max_plies;
-  }
+  bool operator==(const Rules& o) const { return ToString() == o.ToString(); }
 };
 
+// The options of a named rule set over the defaults: "olympiad" (none),
+// "openspiel" (simultaneous=mover no_moves=loss repetition=2
+// repetition_of=board max_plies=1000), "cutechess" (no_moves=loss),
+// "playstrategy" (no_moves=draw repetition=5 no_capture_plies=100); throws
+// ParseError naming an unknown one.
+std::string RuleSet(std::string_view name);
+
 enum class Result { kOngoing, kBlackWins, kWhiteWins, kDraw };
-enum class Reason { kNone, kUnited, kBothUnited, kRepetition, kCap, kTimeout };
+enum class Reason { kNone, kUnited, kBothUnited, kRepetition, kCap, kTimeout, kNoMoves, kNoCapture };
 
 // "black", "white", "draw", "ongoing".
 const char* ResultName(Result r);
-// "united", "both-united", "repetition", "cap", "timeout", "-".
+// "united", "both-united", "repetition", "cap", "timeout", "no-moves",
+// "no-capture", "-".
 const char* ReasonName(Reason r);
 // Returns the win of colour c.
 constexpr Result WinFor(Color c) { return c == kBlack ? Result::kBlackWins : Result::kWhiteWins; }
@@ -90,11 +116,13 @@ class Game {
   Reason reason() const { return verdict().reason; }
   bool over() const { return verdict().over(); }
 
-  // Returns how many times pos has occurred in this game so far.
+  // Returns how many times pos has occurred in this game so far (its board
+  // with either side to move, under repetition_of=board).
   int Occurrences(const Position& pos) const;
 
   // Appends the legal moves: none once the game is over, the pass alone
-  // when the side to move has no other move.
+  // when the side to move has no other move (no_moves=pass; under the other
+  // options such a game is over).
   void LegalMoves(MoveList& moves) const;
 
   // Plays m; the game must not be over and m must be legal.
@@ -109,12 +137,15 @@ class Game {
 
  private:
   Verdict Judge(const Position& pos, Color mover) const;
+  // The verdict of the no_moves option on pos (ongoing under kPass).
+  Verdict NoMovesVerdict(const Position& pos) const;
 
   Rules rules_;
   std::vector<Position> positions_;
   std::vector<Move> moves_;
   std::vector<Verdict> verdicts_;
-  Verdict forfeit_;  // set by Forfeit
+  std::vector<int> quiet_;  // plies without a capture, at each position
+  Verdict forfeit_;         // set by Forfeit
   std::unordered_map<uint64_t, int> occurrences_;
 };
 

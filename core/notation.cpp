@@ -20,7 +20,19 @@ int DirectionBetween(Square from, Square to) {
   return -1;
 }
 
+// Returns the move of OpenSpiel's action id `digits` as "FROM-TO" or
+// "FROMxTO" text, its capture bit the mark; throws ParseError past the ids.
+std::string OpenSpielMoveText(const std::string& digits, const std::string& where) {
+  constexpr int kActions = kNumSquares * kNumSquares * 2;
+  if (digits.size() > 4 || std::stoi(digits) >= kActions)
+    throw ParseError(where + "not an OpenSpiel action id (0 to " + std::to_string(kActions - 1) + ")");
+  const int id = std::stoi(digits);
+  return SquareName(Square(id / 128)) + (id % 2 ? "x" : "-") + SquareName(Square(id / 2 % 64));
+}
+
 }  // namespace
+
+int OpenSpielAction(Move m) { return (m.from() * kNumSquares + m.to()) * 2 + (m.is_capture() ? 1 : 0); }
 
 std::string FormatMove(Move m) {
   if (m.is_pass()) return "pass";
@@ -35,9 +47,18 @@ std::string FormatMoveUnmarked(Move m) {
 Move ParseMove(std::string_view text, const Position& pos, CaptureMark mark) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  const std::string where = "move '" + Excerpt(text, 20) + "' in position '" + pos.ToString() + "': ";
+  while (text.size() > 1 && std::string_view("+#!?").find(text.back()) != std::string_view::npos) text.remove_suffix(1);
   std::string lower(text);
   for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  const std::string where = "move '" + Excerpt(text, 20) + "' in position '" + pos.ToString() + "': ";
+  if (!lower.empty() && std::all_of(lower.begin(), lower.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+    const std::string move = OpenSpielMoveText(lower, where);
+    try {
+      return ParseMove(move, pos, CaptureMark::kCheck);
+    } catch (const ParseError& e) {
+      throw ParseError("OpenSpiel's action id " + lower + ", " + e.what());
+    }
+  }
   if (lower == "pass") {
     if (!pos.IsLegal(Move::Pass())) throw ParseError(where + "a pass is legal only with no other move");
     return Move::Pass();

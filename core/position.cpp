@@ -222,40 +222,6 @@ Position Position::Start(StartKind kind, int size) {
   return Position(black, edges & ~black, kBlack, size);
 }
 
-Position Position::FromFen(std::string_view fen) {
-  std::vector<std::string> fields;
-  for (size_t begin = 0; begin < fen.size();) {
-    const size_t end = std::min(fen.find_first_of(" \t\r\n", begin), fen.size());
-    if (end > begin) fields.emplace_back(fen.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  if (fields.size() < 2 || fields.size() > 6)
-    throw ParseError("FEN '" + Excerpt(fen) + "': expected the board, the side to move and up to four more fields");
-  for (char& ch : fields[0]) {
-    if (ch == 'p')
-      ch = 'b';
-    else if (ch == 'P')
-      ch = 'w';
-  }
-  try {
-    return FromString(fields[0] + " " + fields[1]);
-  } catch (const ParseError& e) {
-    throw ParseError("FEN '" + Excerpt(fen) + "': " + e.what());
-  }
-}
-
-std::string Position::ToFen() const {
-  std::string board = ToString();
-  board.resize(board.find(' '));
-  for (char& ch : board) {
-    if (ch == 'b')
-      ch = 'p';
-    else if (ch == 'w')
-      ch = 'P';
-  }
-  return board + (side_to_move() == kBlack ? " b" : " w") + " - - 0 1";
-}
-
 Position Position::FromString(std::string_view text) {
   const std::string quoted = "position '" + Excerpt(text) + "': ";
   auto fail = [&](const std::string& why) { throw ParseError(quoted + why); };

@@ -34,16 +34,11 @@ class Position {
   // board's size. Throws ParseError naming the string and the fault (rank
   // length, unknown letter, side to move, piece counts).
   static Position FromString(std::string_view text);
-  // Parses a FEN as cutechess, PlayStrategy and chess programs write it for
-  // LOA: the board with 'p' for Black (who moves first) and 'P' for White,
-  // the side to move, then optional fields ("- - 0 1"), which are ignored;
-  // FromString's own text reads too. Throws ParseError naming the FEN.
-  static Position FromFen(std::string_view fen);
+  // Other programs' strings (FENs, OpenSpiel's) read with ReadPosition and
+  // are written with FormatPosition (core/formats.h).
 
   // Returns the position string, e.g. "1bbbbbb1/w6w/.../1bbbbbb1 b".
   std::string ToString() const;
-  // Returns the FEN as cutechess writes it: "1pppppp1/P6P/.../1pppppp1 b - - 0 1".
-  std::string ToFen() const;
 
   // Returns the board as lines of text, the top rank first, with coordinates.
   std::string Diagram() const;

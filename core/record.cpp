@@ -1,9 +1,11 @@
 #include "core/record.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/formats.h"
 #include "core/notation.h"
 
 namespace loa {
@@ -21,7 +23,7 @@ bool IsMoveNumber(const std::string& t) {
 }
 
 // Whether a record is cutechess's PGN of its variant linesofaction: its FEN
-// is cutechess's (Position::FromFen) and its results name colours in the
+// is cutechess's (core/formats.h) and its results name colours in the
 // chess manner, "1-0" a White win (docs/FORMATS.md).
 bool IsCutechessRecord(const Tags& tags) {
   for (const auto& [key, value] : tags)
@@ -53,7 +55,17 @@ std::string TagValue(const Tags& tags, std::string_view name) {
   return "";
 }
 
+Tags DescriptiveTags(const Tags& tags) {
+  static const std::string kDerived[] = {"Result", "Termination", "FEN", "Rules", "SetUp", "Variant", "PlyCount"};
+  Tags kept;
+  for (const auto& tag : tags)
+    if (std::find(std::begin(kDerived), std::end(kDerived), tag.first) == std::end(kDerived)) kept.push_back(tag);
+  return kept;
+}
+
 Record ParseRecord(std::string_view text, const std::string& source) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '(') return ParseSgfRecord(text, source);
   Record record;
   std::istringstream in{std::string(text)};
   std::string line;
@@ -76,11 +88,10 @@ Record ParseRecord(std::string_view text, const std::string& source) {
   if (record.tags.empty() && movetext.empty()) throw ParseError(source + ": empty record (no tags, no moves)");
   const std::string rules = TagValue(record.tags, "Rules");
   try {
-    record.rules = Rules::FromString(rules);
+    // cutechess's PGN is under cutechess's rules unless it names others.
+    record.rules = Rules::FromString(rules.empty() && IsCutechessRecord(record.tags) ? "cutechess" : rules);
     const std::string fen = TagValue(record.tags, "FEN");
-    record.start = fen.empty()                      ? record.rules.StartPosition()
-                   : IsCutechessRecord(record.tags) ? Position::FromFen(fen)
-                                                    : Position::FromString(fen);
+    record.start = fen.empty() ? record.rules.StartPosition() : ReadPosition(fen);
   } catch (const ParseError& e) {
     throw ParseError(source + ": " + e.what());
   }
@@ -153,7 +164,9 @@ std::string FormatCutechessPgn(const Game& game, const Tags& tags) {
   for (const auto& [key, value] : tags) out << '[' << key << " \"" << value << "\"]\n";
   out << "[Result \"" << result << "\"]\n";
   if (game.reason() == Reason::kTimeout) out << "[Termination \"time forfeit\"]\n";
-  out << "[FEN \"" << game.start().ToFen() << "\"]\n[SetUp \"1\"]\n[Variant \"linesofaction\"]\n";
+  out << "[FEN \"" << FormatPosition(game.start(), PositionFormat::kCutechess)
+      << "\"]\n[SetUp \"1\"]\n[Variant \"linesofaction\"]\n";
+  if (!(game.rules() == Rules::FromString("cutechess"))) out << "[Rules \"" << game.rules().ToString() << "\"]\n";
   out << "[PlyCount \"" << game.ply() << "\"]\n\n";
   // Chess numbering: a number grows after Black's move; Black moves first.
   Color side = game.start().side_to_move();

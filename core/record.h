@@ -25,7 +25,14 @@ struct Record {
 // Returns the value of tag `name`, or an empty string.
 std::string TagValue(const Tags& tags, std::string_view name);
 
-// Parses record text; `source` names the file in errors. Throws ParseError on
+// Returns the tags that describe a game (players, event, date, ...), without
+// those a writer derives from the game itself (Result, Termination, FEN,
+// Rules, SetUp, Variant, PlyCount): what a record keeps when it is written
+// again in another format.
+Tags DescriptiveTags(const Tags& tags);
+
+// Parses record text, LOAZero's or cutechess's PGN or SGF (GM[9], read by
+// ParseSgfRecord when the text opens with '('); `source` names the file in errors. Throws ParseError on
 // a malformed tag, FEN or Rules value, and on text with neither a tag nor a
 // move (an emptied file).
 Record ParseRecord(std::string_view text, const std::string& source);
@@ -39,10 +46,21 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
 // Termination, FEN (for a non-standard start) and Rules, then the moves.
 std::string FormatRecord(const Game& game, const Tags& tags = {});
 
+// Parses Dave Dyer's SGF of Lines of Action (docs/FORMATS.md, "SGF"): GM[9],
+// SZ, RU (LOAZero's rules text), PB PW EV DT RO PC as tags, RE, the setup
+// AB AW PL, the moves B[e1-e3] W[c2:c5] (marks such as "+" dropped) and
+// B[resign]; the main line only. Throws ParseError naming the source.
+Record ParseSgfRecord(std::string_view text, const std::string& source);
+
+// Returns a game as SGF GM[9]: FF[4], SZ, RU where the rules are not the
+// Olympiad's, the tags' players and event, RE, the setup of a non-standard
+// start, then one node a move (a capture written with ':').
+std::string FormatSgf(const Game& game, const Tags& tags = {});
+
 // Returns a game as cutechess writes its PGN of linesofaction (docs/FORMATS.md):
 // the given tags, Result in chess colours ("1-0" a White win), Termination
 // "time forfeit" for a loss on time, FEN (cutechess's), SetUp, Variant,
-// PlyCount, then the moves numbered as chess numbers them with Black first
+// Rules where they are not cutechess's, PlyCount, then the moves numbered as chess numbers them with Black first
 // ("1... d1-b3 2. a2-c2 b1-b4"), and the result. ParseRecord reads it back.
 std::string FormatCutechessPgn(const Game& game, const Tags& tags = {});
 

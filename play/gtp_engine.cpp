@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/formats.h"
 #include "core/notation.h"
 #include "core/record.h"
 #include "solve/dfpn.h"
@@ -203,7 +204,7 @@ std::string GtpEngine::ExecuteGameCommand(const std::string& command, const std:
   }
   if (command == "loa_position") {
     if (args.empty()) throw CommandError{"loa_position takes a position string"};
-    const Position pos = Position::FromString(args);
+    const Position pos = ReadPosition(args);
     Rules rules = game_.rules();
     rules.size = pos.size();  // the string's ranks say the board's size
     NewGame(rules, pos);

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/formats.h"
 #include "core/random.h"
 #include "play/spec.h"
 
@@ -34,7 +35,7 @@ Openings::Openings(const std::string& source, const Rules& rules) : source_(sour
     const size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
     try {
-      const Position pos = Position::FromString(line.substr(first));
+      const Position pos = ReadPosition(line.substr(first));
       if (Game(rules, pos).over()) throw ParseError("the game is already over there");
       positions_.push_back(pos);
       lines_.push_back(number);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/formats.h"
 #include "core/notation.h"
 
 namespace loa {
@@ -182,7 +183,7 @@ void UciEngine::SetPosition(const std::vector<std::string>& words) {
   if (words.size() >= 2 && words[1] == "startpos") {
     start = Position::Start();
   } else if (words.size() >= 3 && words[1] == "fen") {
-    start = Position::FromFen(Join(words, 2, m));
+    start = ReadPosition(Join(words, 2, m));
   } else {
     throw Error("position: expected 'position startpos|fen FEN [moves ...]'");
   }

@@ -4,7 +4,7 @@
 // ucinewgame, setoption, position, go, stop, quit. The search runs on a
 // thread of its own, so that `stop`, `isready` and `quit` are answered while
 // it thinks; moves are written FROMTO ("b1d3"), positions as cutechess's
-// FEN (Position::FromFen).
+// FEN (core/formats.h; any of its formats reads).
 
 #include <iosfwd>
 #include <memory>

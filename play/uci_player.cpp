@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/formats.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
 #include "play/engine_process.h"
@@ -87,7 +88,8 @@ void UciPlayer::NewGame() {
 
 Move UciPlayer::ChooseMove(const Game& game, const Clock& clock) {
   const bool standard = game.start() == Position::Start() && game.start().size() == kBoardSize;
-  std::string position = standard ? "position startpos" : "position fen " + game.start().ToFen();
+  std::string position =
+      standard ? "position startpos" : "position fen " + FormatPosition(game.start(), PositionFormat::kCutechess);
   if (!game.moves().empty()) position += " moves";
   for (Move m : game.moves()) position += " " + UciMove(m);
   engine_->WriteLine(position);

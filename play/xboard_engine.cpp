@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/formats.h"
 #include "core/notation.h"
 
 namespace loa {
@@ -156,7 +157,8 @@ void XboardEngine::Handle(const std::vector<std::string>& words) {
     if (arg != kVariant) throw Error("Error (unsupported variant): " + Excerpt(arg, 40));
     // For a GUI that does not know the game (XBoard): the board, its men as
     // XBoard's Man piece (no promotion), the start position.
-    Send(std::string("setup (") + kSetupPieces + ") 8x8+0_fairy " + GuiFen(Position::Start().ToFen()));
+    Send(std::string("setup (") + kSetupPieces + ") 8x8+0_fairy " +
+         GuiFen(FormatPosition(Position::Start(), PositionFormat::kCutechess)));
   } else if (command == "force" || command == "result") {
     force_ = true;
     if (command == "result") result_sent_ = true;
@@ -220,7 +222,7 @@ std::string XboardEngine::GuiFen(const std::string& fen) const { return white_fi
 void XboardEngine::SetBoard(const std::string& fen) {
   Position start;
   try {
-    start = Position::FromFen(GuiFen(fen));
+    start = ReadPosition(GuiFen(fen));
   } catch (const Error& e) {
     throw Error(std::string("tellusererror Illegal position: ") + e.what());
   }

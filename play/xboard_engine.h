@@ -6,7 +6,7 @@
 // result, undo, remove, option, cores, quit. The search runs on a thread of
 // its own (EngineSearch), so that `?`, ping and the clock are answered while
 // it thinks. Moves are written FROMTO ("b1d3", a pass "@@@@"), positions as
-// cutechess's FEN (Position::FromFen); results in the chess manner, "1-0"
+// cutechess's FEN (core/formats.h); results in the chess manner, "1-0"
 // a White win.
 
 #include <atomic>

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/formats.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
 #include "mcts/cached_evaluator.h"
@@ -67,7 +68,7 @@ Rules RulesOf(const json& body) {
   }
   if (const std::vector<std::string> unknown = reader.UnknownKeys(); !unknown.empty())
     throw BadRequest{"unknown rules option '" + Excerpt(unknown.front(), 40) +
-                     "' (simultaneous, start, size, max_plies)"};
+                     "' (simultaneous, start, size, max_plies, no_moves, repetition, repetition_of, no_capture_plies)"};
   return rules;
 }
 
@@ -99,7 +100,7 @@ Game GameOf(const json& body) {
   const std::string fen = StringField(body, "fen");
   if (!fen.empty()) {
     try {
-      start = Position::FromString(fen);
+      start = ReadPosition(fen);
     } catch (const Error& e) {
       throw BadRequest{e.what()};
     }

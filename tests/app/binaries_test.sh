@@ -109,6 +109,22 @@ one_line_error 1 "not a regular file" "$loaz" replay /dev/zero
 printf '1. d1xb3\n' >"$tmp/bad_mark.txt"
 one_line_error 1 "so it is written with '-'" "$loaz" replay "$tmp/bad_mark.txt"
 one_line_error 1 "..." "$loaz" show "$(head -c 100000 /dev/zero | tr '\0' x)"
+# Other programs' formats and rules through the commands (docs/FORMATS.md,
+# docs/RULES.md): a game of four plies back to the start, ongoing under the
+# Olympiad's rules, drawn at its last ply under OpenSpiel's; written as SGF
+# and read back; a position in each format read back.
+printf '1. b1-b3 h2-f2\n2. b3-b1 f2-h2\n' >"$tmp/shuffle.txt"
+[ "$("$loaz" replay "$tmp/shuffle.txt" | tail -n 1)" = "ongoing -" ] || fail "the shuffle is not ongoing"
+[ "$("$loaz" replay "$tmp/shuffle.txt" --rules openspiel | tail -n 1)" = "draw repetition" ] ||
+  fail "OpenSpiel's rules do not draw the shuffle at its second start position"
+"$loaz" replay "$tmp/shuffle.txt" --to sgf >"$tmp/shuffle.sgf"
+[ "$("$loaz" replay "$tmp/shuffle.sgf")" = "$("$loaz" replay "$tmp/shuffle.txt")" ] || fail "the SGF does not replay as its source"
+start='1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w'
+for format in loaz cutechess playstrategy openspiel; do
+  [ "$("$loaz" show --as loaz "$("$loaz" show --as "$format" "$start")")" = "$start" ] ||
+    fail "a position written as $format does not read back"
+done
+one_line_error 1 "rule set 'lichess'" "$loaz" replay "$tmp/shuffle.txt" --rules lichess
 # tune-eval plays the self-play with the --player it is given, writes a
 # weights file that names it and that an ab player reads; a player of
 # another kind is one error line.

@@ -15,9 +15,11 @@
 
 #include "core/error.h"
 #include "core/file_util.h"
+#include "core/formats.h"
 #include "core/notation.h"
 #include "core/random_play.h"
 #include "core/record.h"
+#include "tests/core/expert_games.h"
 
 namespace loa {
 namespace {
@@ -33,27 +35,10 @@ std::string ErrorOf(F&& f) {
   return "";
 }
 
-const std::string kGames = std::string(LOAZ_TESTDATA_DIR) + "/games/";
-
-struct Expected {
-  std::string file;
-  int plies;
-  std::string outcome;
-};
-
-// Reads OUTCOMES.txt: "file plies outcome" per line, '#' comments.
-std::vector<Expected> ReadOutcomes() {
-  std::istringstream in(ReadFile(kGames + "OUTCOMES.txt"));
-  std::vector<Expected> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    Expected e;
-    if (fields >> e.file >> e.plies >> e.outcome) out.push_back(e);
-  }
-  return out;
-}
+using testing::ExpertGames;
+using Expected = testing::ExpertGame;
+const std::string& kGames = testing::kExpertGames;
+std::vector<Expected> ReadOutcomes() { return ExpertGames(); }
 
 TEST(Record, ExpertGamesReplayToTheirOutcomes) {
   const auto expected = ReadOutcomes();
@@ -108,7 +93,8 @@ TEST(Record, WriteThenReadGivesTheSameGame) {
 std::string CutechessPgn(const Game& game, const std::string& result_tag, const std::string& termination = "") {
   std::string text = "[Event \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"" + result_tag + "\"]\n";
   if (!termination.empty()) text += "[Termination \"" + termination + "\"]\n";
-  text += "[FEN \"" + game.start().ToFen() + "\"]\n[SetUp \"1\"]\n[Variant \"linesofaction\"]\n\n";
+  text += "[FEN \"" + FormatPosition(game.start(), PositionFormat::kCutechess) +
+          "\"]\n[SetUp \"1\"]\n[Variant \"linesofaction\"]\n\n";
   for (size_t i = 0; i < game.moves().size(); ++i)
     text += (i % 2 == 0 ? std::to_string(i / 2 + 1) + "... " : "") + FormatMove(game.moves()[i]) + " ";
   return text + result_tag + "\n";

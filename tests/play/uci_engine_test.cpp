@@ -93,7 +93,7 @@ TEST(UciEngineTest, BadInputIsAnInfoStringAndTheEngineGoesOn) {
       "isready\n");
   EXPECT_NE(InfoStringWith(lines, "unknown command 'frobnicate'"), "");
   EXPECT_NE(InfoStringWith(lines, "move 'b1d3'"), "");  // White has no piece on b1
-  EXPECT_NE(InfoStringWith(lines, "FEN '1xxxxxx1"), "");
+  EXPECT_NE(InfoStringWith(lines, "position '1xxxxxx1"), "");
   EXPECT_NE(InfoStringWith(lines, "Threads: 'lots'"), "");
   EXPECT_NE(InfoStringWith(lines, "nosuchkind"), "");
   EXPECT_NE(InfoStringWith(lines, "'chess' is not linesofaction"), "");
