@@ -450,7 +450,8 @@ void AddScalingCommand(CLI::App& cli, NetChoice& net_choice, ScalingCommand* c) 
       ->capture_default_str()
       ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
   scaling->add_option("--search", c->search_settings,
-                      "the engine search's settings, KEY=VALUE ... (an mcts: spec's keys, e.g. leaves_per_batch=4)");
+                      "the engine search's settings, KEY=VALUE ... (the search's keys of an mcts: spec, those of the "
+                      "config's mcts section, e.g. leaves_per_batch=4; not the net's keys such as net=)");
   scaling->add_option("--versus", c->versus_settings,
                       "a second setting of the engine search, KEY=VALUE ... over --search's, measured in the same "
                       "rounds, turn about with the first");

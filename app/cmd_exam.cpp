@@ -133,8 +133,8 @@ std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, co
   return set;
 }
 
-// The fit of a net to its labels (docs/TRAINING.md, "D2: the fit of the
-// labels"): up to `count` distinct positions of the run's own proven samples
+// The fit of a net to its labels (docs/TRAINING.md, "D2: how well the nets
+// fit their own labels"): up to `count` distinct positions of the run's own proven samples
 // (the shards' kProven ones: `loaz label`'s), drawn by a fixed seed, as an
 // exam set of proven wins and losses without proof lengths.
 std::vector<ExamPosition> FitSet(const run::RunDir& dir, int count) {

@@ -1,5 +1,5 @@
 // loaz uci: the engine over UCI as cutechess speaks it for `linesofaction`
-// (docs/ENGINE.md, UCI and xboard).
+// (docs/ENGINE.md, "UCI as cutechess speaks it").
 
 #include "app/cli.h"
 

@@ -1,6 +1,6 @@
 // loaz xboard: the engine over the Chess Engine Communication Protocol
 // (xboard, CECP 2) as cutechess and XBoard speak it for `linesofaction`
-// (docs/ENGINE.md, UCI and xboard).
+// (docs/ENGINE.md, "xboard as cutechess and XBoard speak it").
 
 #include "app/cli.h"
 

@@ -1,6 +1,7 @@
 #pragma once
-// One queue in front of a forward pass for all of a process's searches: the
-// engine's threads and the self-play workers hand in their positions, and
+// One queue in front of an evaluator's forward pass for every search that
+// shares that evaluator (one a net: two nets in a match have two queues):
+// the engine's threads and the self-play workers hand in their positions, and
 // one caller at a time, the leader, takes what is queued as one batch and
 // runs it while the next leader gathers (lc0's and KataGo's many search
 // threads feeding one evaluator). The LibTorch evaluator runs its passes

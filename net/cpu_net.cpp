@@ -468,7 +468,7 @@ void CpuEvaluator::Evaluate(const Position* positions, int count, EvalOutput* ou
 
 std::unique_ptr<Evaluator> MakeCpuNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options) {
   auto evaluator = std::make_unique<CpuEvaluator>(net, options.inference_threads, ResolvePrecision(options.precision));
-  // Behind the process's batch server like LibTorch's, one slot a core and
+  // Behind a batch server of its own, as LibTorch's evaluator is, one slot a core and
   // no wait: a caller with a free core runs its own positions at once, and
   // callers beyond the cores are gathered into the next pass.
   const int slots =

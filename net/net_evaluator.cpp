@@ -14,9 +14,10 @@ void NetEvaluatorOptions::Visit(ParamVisitor& v, bool with_device) {
     v.Choice("device", device, {"cpu", "cuda", "auto"}, "where the net runs (auto: cuda when LibTorch sees a GPU)");
   v.Choice("backend", backend, BackendChoices(),
            "which forward pass runs the net, a row of the backends' table (`loaz config` lists them); auto: the "
-           "first that runs on the device");
+           "available row of highest priority that runs on the device");
   v.Int("inference_threads", inference_threads, 1, 1024, "intra-op threads of the forward pass");
-  v.Int("max_batch", max_batch, 1, 65536, "the largest forward pass (batches of the process's searches)");
+  v.Int("max_batch", max_batch, 1, 65536,
+        "the largest forward pass (a batch of the searches that share the evaluator)");
   int64_t entries = int64_t(cache_entries);
   v.Int64("cache_entries", entries, 0, int64_t{1} << 32, "NN cache entries (0: off)");
   cache_entries = std::size_t(entries);

@@ -72,8 +72,8 @@ struct SelfplayConfig {
   // game's expected samples is placed in proportion to how far the search's
   // target is from the net's raw policy; 0 writes each full search once.
   double policy_surprise_weight = 0.5;
-  // The solver's proofs as value targets (docs/TRAINING.md, Proven value
-  // targets): each finished game's sampled positions, from its last back,
+  // The solver's proofs as value targets (docs/TRAINING.md, "The lever
+  // left"): each finished game's sampled positions, from its last back,
   // are solved by df-pn within this many nodes each, and a proven result
   // (won, lost, drawn) replaces the game's outcome as the position's value
   // target; 0 turns it off.
@@ -181,7 +181,7 @@ struct TrainConfig {
   std::string initial_net;
   // The run's export at its end is the mean of up to this many newest
   // checkpoints from its second half (stochastic weight averaging; 1: the
-  // last checkpoint alone). Its A/B is in docs/DESIGN.md.
+  // last checkpoint alone). Its A/B: docs/TRAINING.md, "The A/B decisions".
   int export_average = 10;
   int keep_checkpoints = 0;    // newest checkpoints kept (0: all)
   int log_every = 20;          // steps between metrics lines
