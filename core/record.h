@@ -46,7 +46,7 @@ Game ReplayRecord(const Record& record, const Rules& rules, const std::string& s
 // Termination, FEN (for a non-standard start) and Rules, then the moves.
 std::string FormatRecord(const Game& game, const Tags& tags = {});
 
-// Parses Dave Dyer's SGF of Lines of Action (docs/FORMATS.md, "SGF"): GM[9],
+// Parses Dave Dyer's SGF of Lines of Action (docs/FORMATS.md, "Game records"): GM[9],
 // SZ, RU (LOAZero's rules text), PB PW EV DT RO PC as tags, RE, the setup
 // AB AW PL, the moves B[e1-e3] W[c2:c5] (marks such as "+" dropped) and
 // B[resign]; the main line only. Throws ParseError naming the source.

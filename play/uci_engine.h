@@ -1,6 +1,6 @@
 #pragma once
 // `loaz uci`: the Universal Chess Interface as cutechess speaks it for its
-// variant `linesofaction` (docs/ENGINE.md, UCI and xboard): uci, isready,
+// variant `linesofaction` (docs/ENGINE.md, "UCI as cutechess speaks it"): uci, isready,
 // ucinewgame, setoption, position, go, stop, quit. The search runs on a
 // thread of its own, so that `stop`, `isready` and `quit` are answered while
 // it thinks; moves are written FROMTO ("b1d3"), positions as cutechess's

@@ -1,5 +1,5 @@
 // uci:cmd=COMMAND: an external engine that speaks UCI for the variant
-// linesofaction, as cutechess drives one (docs/ENGINE.md, UCI and xboard),
+// linesofaction, as cutechess drives one (docs/ENGINE.md, "Under cutechess-cli"),
 // run as a child process with pipes on its standard input and output.
 
 #include <algorithm>

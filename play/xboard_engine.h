@@ -1,7 +1,7 @@
 #pragma once
 // `loaz xboard`: the Chess Engine Communication Protocol, version 2, as
 // cutechess and XBoard speak it for the variant `linesofaction`
-// (docs/ENGINE.md, UCI and xboard): xboard, protover, new, variant, force,
+// (docs/ENGINE.md, "xboard as cutechess and XBoard speak it"): xboard, protover, new, variant, force,
 // go, playother, usermove, setboard, level, st, time, otim, ?, ping,
 // result, undo, remove, option, cores, quit. The search runs on a thread of
 // its own (EngineSearch), so that `?`, ping and the clock are answered while

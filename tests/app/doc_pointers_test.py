@@ -50,7 +50,8 @@ def main():
         return 1
     checked, bad = 0, []
     for f in files:
-        if not re.search(r'\.(cpp|h|inc|md|yaml|sh|py|js|html|txt)$', f) or f.startswith('tests/data/'):
+        if (not re.search(r'\.(cpp|h|inc|md|yaml|sh|py|js|html|txt)$', f) or f.startswith('tests/data/') or
+                f == 'tests/app/doc_pointers_test.py'):  # its planted pointer
             continue
         text = open(f, encoding='utf-8', errors='replace').read()
         checked += len(POINTER.findall(text))

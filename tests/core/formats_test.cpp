@@ -12,6 +12,7 @@
 #include "core/notation.h"
 #include "core/record.h"
 #include "tests/core/expert_games.h"
+#include "tests/core/test_util.h"
 
 namespace loa {
 namespace {
@@ -22,13 +23,10 @@ using testing::ReplayExpertGame;
 constexpr PositionFormat kAll[] = {PositionFormat::kLoaz, PositionFormat::kCutechess, PositionFormat::kPlayStrategy,
                                    PositionFormat::kOpenSpiel};
 
-std::string ErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ParseError& e) {
-    return e.what();
-  }
-  return "";
+// The message of the ParseError that f throws, or "".
+template <typename F>
+std::string ErrorOf(F&& f) {
+  return testing::ErrorOf<ParseError>(f);
 }
 
 // Every position of every expert game.

@@ -20,20 +20,12 @@
 #include "core/random_play.h"
 #include "core/record.h"
 #include "tests/core/expert_games.h"
+#include "tests/core/test_util.h"
 
 namespace loa {
 namespace {
 
-// Returns the message of the E that f throws, or "".
-template <typename E, typename F>
-std::string ErrorOf(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::ErrorOf;
 
 using testing::ExpertGames;
 using Expected = testing::ExpertGame;
