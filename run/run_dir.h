@@ -12,6 +12,7 @@
 //   trainer.json     the trainer's heartbeat (run/workers.h)
 //   eval/            matches.jsonl, ratings.txt and .json, games/ (match records)
 //   cluster/         the batch scripts of a run on a cluster (`loaz launch`)
+//   exam/            positions.txt: `loaz exam`'s proven positions (play/exam.h)
 //   metrics.jsonl    one JSON object per event
 //   log.txt          the human-readable log
 //   net.safetensors  the export of a finished run
