@@ -181,8 +181,9 @@ int Game::Occurrences(const Position& pos) const {
     auto it = occurrences_.find(hash);
     return it == occurrences_.end() ? 0 : it->second;
   };
+  if (rules_.repetition_of == RepetitionOf::kPosition) return count(pos.hash());
   const Position other_side(pos.pieces(kBlack), pos.pieces(kWhite), Opponent(pos.side_to_move()), pos.size());
-  return count(pos.hash()) + (rules_.repetition_of == RepetitionOf::kBoard ? count(other_side.hash()) : 0);
+  return count(pos.hash()) + count(other_side.hash());
 }
 
 Verdict Game::NoMovesVerdict(const Position& pos) const {

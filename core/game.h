@@ -65,7 +65,11 @@ struct Rules {
   // any names of rule sets ("openspiel", "cutechess", "playstrategy",
   // "olympiad": RuleSet); throws ParseError naming the pair it cannot read.
   static Rules FromString(std::string_view text);
-  bool operator==(const Rules& o) const { return ToString() == o.ToString(); }
+  bool operator==(const Rules& o) const {
+    return simultaneous == o.simultaneous && start == o.start && size == o.size && max_plies == o.max_plies &&
+           no_moves == o.no_moves && repetition == o.repetition && repetition_of == o.repetition_of &&
+           no_capture_plies == o.no_capture_plies;
+  }
 };
 
 // The options of a named rule set over the defaults: "olympiad" (none),

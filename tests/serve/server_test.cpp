@@ -242,6 +242,21 @@ TEST_F(ServerTest, PositionsGiveLegalMovesAndTheEnd) {
   EXPECT_EQ(won["result"], "black");
   EXPECT_EQ(won["reason"], "united");
   EXPECT_TRUE(won["legal"].empty());
+  // Other programs' positions read too (docs/FORMATS.md): cutechess's FEN,
+  // PlayStrategy's, and the rules of another program by their options.
+  const auto [fen_status, fen] =
+      Post("/api/position", json{{"fen", "5p2/6P1/8/8/5p2/4PPpp/1P2P3/P7 b - - 0 1"}, {"moves", {"f8f5"}}}.dump());
+  ASSERT_EQ(fen_status, 200) << fen.dump();
+  EXPECT_EQ(fen["result"], "black");
+  const auto [ps_status, ps] =
+      Post("/api/position", json{{"fen", "1LLLLLL1/l6l/l6l/l6l/l6l/l6l/l6l/1LLLLLL1 w - - 0 1"}}.dump());
+  ASSERT_EQ(ps_status, 200) << ps.dump();
+  EXPECT_EQ(ps["fen"], "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b");
+  const auto [stuck_status, stuck] =
+      Post("/api/position", json{{"fen", "6wb/6ww/8/8/8/8/ww6/bw6 b"}, {"rules", {{"no_moves", "loss"}}}}.dump());
+  ASSERT_EQ(stuck_status, 200) << stuck.dump();
+  EXPECT_EQ(stuck["result"], "white");
+  EXPECT_EQ(stuck["reason"], "no-moves");
 }
 
 TEST_F(ServerTest, BadInputIsA400NamingTheFault) {
