@@ -113,10 +113,4 @@ void DecodeOutput(const Position& pos, const float* policy_logits, const float* 
 // its target is of order 1; LOA games last some 40-100 plies).
 inline constexpr float kMovesLeftScale = 100.0f;
 
-// The ownership head's classes per square, in its output's channel order:
-// where the game ended, from the view of the side to move now (a training
-// target only; docs/DESIGN.md, Network).
-enum OwnershipClass { kOwnershipOwn = 0, kOwnershipEnemy = 1, kOwnershipEmpty = 2 };
-inline constexpr int kOwnershipClasses = 3;
-
 }  // namespace loa

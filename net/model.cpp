@@ -17,10 +17,12 @@ nn::BatchNorm2d BatchNorm(int channels) {
 }
 
 // Whether a tensor of the model goes into exports: not the batch counters,
-// not the training-only heads (ownership, reply).
+// not the training-only heads.
 bool IsExported(const std::string& name) {
-  return name.find("num_batches_tracked") == std::string::npos && name.rfind("ownership.", 0) != 0 &&
-         name.rfind("reply.", 0) != 0;
+  if (name.find("num_batches_tracked") != std::string::npos) return false;
+  for (const TrainingHeadRow& head : kTrainingHeads)
+    if (name.rfind(std::string(head.name) + ".", 0) == 0) return false;
+  return true;
 }
 
 // [N, 8 directions, 64 squares] -> [N, 64, 8] -> policy index s * 8 + d.
@@ -87,10 +89,10 @@ LoaNetImpl::LoaNetImpl(const NetConfig& config) : config_(config) {
   if (config_.moves_left)
     moves_left_ =
         register_module("moves_left", DenseHead(c, config_.moves_left_channels, config_.moves_left_hidden, 1));
-  if (config_.ownership_channels > 0)
-    ownership_ = register_module("ownership", ConvHead(c, config_.ownership_channels, kOwnershipClasses));
-  if (config_.reply_channels > 0)
-    reply_ = register_module("reply", ConvHead(c, config_.reply_channels, kNumDirections));
+  for (int h = 0; h < kNumTrainingHeads; ++h)
+    if (config_.head_channels[h] > 0)
+      heads_[h] =
+          register_module(kTrainingHeads[h].name, ConvHead(c, config_.head_channels[h], kTrainingHeads[h].outputs));
 }
 
 NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
@@ -100,8 +102,11 @@ NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
   out.policy = PolicyLogits(policy_(x));
   out.value = value_(x);
   if (moves_left_) out.moves_left = moves_left_(x).squeeze(1);
-  if (ownership_) out.ownership = ownership_(x);
-  if (reply_) out.reply = PolicyLogits(reply_(x));
+  for (int h = 0; h < kNumTrainingHeads; ++h) {
+    if (!heads_[h]) continue;
+    out.heads[h] = heads_[h](x);
+    if (kTrainingHeads[h].shape == HeadShape::kPolicy) out.heads[h] = PolicyLogits(out.heads[h]);
+  }
   return out;
 }
 

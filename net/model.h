@@ -8,10 +8,10 @@
 //     -> policy head -> 512 logits   (square * 8 + direction)
 //     -> value head  -> 3 logits     (win, draw, loss for the side to move)
 //     -> moves-left head -> 1        (remaining plies / kMovesLeftScale)
-//     -> ownership head  -> 3 x 64   (own, enemy, empty at the game's end;
-//                                     training only, not exported)
-//     -> reply head      -> 512 logits (the opponent's next move; training
-//                                     only, not exported)
+//     -> training-only heads (net/training_heads.h: ownership, reply, soft
+//        policy), each a ConvHead that exports leave out
+
+#include <array>
 
 #include <torch/torch.h>
 
@@ -27,8 +27,9 @@ struct NetOutput {
   torch::Tensor policy;      // [N, 512]
   torch::Tensor value;       // [N, 3]: win, draw, loss logits
   torch::Tensor moves_left;  // [N]; undefined when the config has no such head
-  torch::Tensor ownership;   // [N, 3, 64] logits (OwnershipClass); undefined without the head
-  torch::Tensor reply;       // [N, 512] logits of the opponent's reply; undefined without the head
+  // The training-only heads' logits by TrainingHead, in their row's shape
+  // (HeadShape); undefined for a head the config lacks.
+  std::array<torch::Tensor, kNumTrainingHeads> heads;
 };
 
 // The heads inference reads (policy, value, moves left) of `out`, a pass of
@@ -74,9 +75,8 @@ TORCH_MODULE(ResidualBlock);
 // A convolutional head: per square, `outputs` logits. The policy head, as
 // in Leela Chess Zero (direction d of the piece on square s is output plane
 // d at s, so that the 512 logits come out in policy index order s * 8 + d
-// after a transpose; the reply head is a second one), and the ownership
-// head (KataGo's, with LOA's three states of a square: own piece, enemy
-// piece, empty at the game's end).
+// after a transpose; a training head of HeadShape::kPolicy is another), and
+// each training head of HeadShape::kPerSquare.
 //
 //   trunk -> conv1x1 (C -> H) -> BN -> ReLU -> conv1x1 (H -> outputs, bias)
 //         -> [N, outputs, 64]
@@ -125,7 +125,8 @@ class LoaNetImpl : public torch::nn::Module {
   NetConfig config_;
   ConvBn stem_{nullptr};
   torch::nn::ModuleList blocks_{nullptr};
-  ConvHead policy_{nullptr}, ownership_{nullptr}, reply_{nullptr};
+  ConvHead policy_{nullptr};
+  std::vector<ConvHead> heads_ = std::vector<ConvHead>(kNumTrainingHeads, ConvHead(nullptr));  // by TrainingHead
   DenseHead value_{nullptr}, moves_left_{nullptr};
 };
 TORCH_MODULE(LoaNet);
@@ -136,9 +137,8 @@ TORCH_MODULE(LoaNet);
 torch::Tensor EncodeBatch(const Position* positions, int count, InputFeatures features = InputFeatures::kBasic);
 
 // Returns the model's state as an export: every parameter and batch-norm
-// statistic but the training-only heads' (ownership, reply: what play
-// never runs; the config is
-// NetConfig::Exported()), copied to CPU float32. Not thread-safe with
+// statistic but the training-only heads' (what play never runs; the config
+// is NetConfig::Exported()), copied to CPU float32. Not thread-safe with
 // training.
 ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step);
 

@@ -34,8 +34,9 @@ class JsonReader : public TextParamReader {
   std::optional<std::string> Text(const char* key) override {
     if (!j_.contains(key)) {
       // Older files: the basic planes, no such head.
-      for (const char* added : {"input_features", "ownership_channels", "reply_channels"})
-        if (std::string(key) == added) return std::nullopt;
+      if (std::string(key) == "input_features") return std::nullopt;
+      for (const TrainingHeadRow& head : kTrainingHeads)
+        if (std::string(key) == head.channels_key) return std::nullopt;
       Fail(key, "missing", true);
     }
     const nlohmann::json& value = j_[key];
@@ -66,10 +67,8 @@ void NetConfig::Visit(ParamVisitor& v) {
   v.Bool("moves_left", moves_left, "whether the net has a moves-left head");
   v.Int("moves_left_channels", moves_left_channels, 1, 512, "width of the moves-left head's 1x1 convolution");
   v.Int("moves_left_hidden", moves_left_hidden, 1, 4096, "hidden units of the moves-left head");
-  v.Int("ownership_channels", ownership_channels, 0, 512,
-        "width of the ownership head (a training target; 0: no such head)");
-  v.Int("reply_channels", reply_channels, 0, 512,
-        "width of the opponent's-reply policy head (a training target; 0: no such head)");
+  for (int h = 0; h < kNumTrainingHeads; ++h)
+    v.Int(kTrainingHeads[h].channels_key, head_channels[h], 0, 512, kTrainingHeads[h].channels_help);
 }
 
 void NetConfig::Validate() const { CheckParamRanges(*this, "net config"); }
@@ -93,6 +92,10 @@ std::string NetConfig::ToJson() const {
   NetConfig copy = *this;
   JsonWriter writer(j);
   copy.Visit(writer);
+  // A head the net lacks is no key: files without it read the same in
+  // builds that predate the head.
+  for (int h = 0; h < kNumTrainingHeads; ++h)
+    if (head_channels[h] == 0) j.erase(kTrainingHeads[h].channels_key);
   return j.dump();
 }
 

@@ -2,9 +2,11 @@
 // The architecture of the network: one plain struct, written into every
 // checkpoint and export as JSON. No LibTorch here.
 
+#include <array>
 #include <string>
 
 #include "net/encoder.h"
+#include "net/training_heads.h"
 
 namespace loa {
 
@@ -31,15 +33,10 @@ struct NetConfig {
   bool moves_left = true;    // whether the moves-left head exists
   int moves_left_channels = 8;
   int moves_left_hidden = 64;
-  // Width of the ownership head's 1x1 convolution; 0: no such head. The
-  // head is a training target only (where the game ended, per square):
-  // exports leave it out, so the engine never runs it.
-  int ownership_channels = 0;
-  // Width of the opponent's-reply head's 1x1 convolution; 0: no such head.
-  // The head (a policy head of its own) predicts the move the opponent
-  // plays next, KataGo's auxiliary policy target; a training target only,
-  // left out of exports as the ownership head is.
-  int reply_channels = 0;
+  // The width of each training-only head's 1x1 convolution
+  // (net/training_heads.h), by TrainingHead; 0: no such head. Exports leave
+  // them out, so the engine never runs them.
+  std::array<int, kNumTrainingHeads> head_channels{};
 
   // Returns the input planes of the net's input set.
   InputFeatures features() const { return InputFeaturesOf(input_features); }
@@ -52,25 +49,25 @@ struct NetConfig {
   // Returns whether block b (0-based) has the global pooling bias.
   bool HasGlobalPooling(int b) const { return global_pooling_every > 0 && (b + 1) % global_pooling_every == 0; }
   // Returns the config of this net's export: the same, without the
-  // training-only heads (ownership, reply).
+  // training-only heads.
   NetConfig Exported() const {
     NetConfig c = *this;
-    c.ownership_channels = 0;
-    c.reply_channels = 0;
+    c.head_channels.fill(0);
     return c;
   }
   // Returns the floating-point operations of one position's forward pass
   // at play (2 per multiply-add; convolutions and linear layers only).
   double FlopsPerPosition() const;
-  // Returns the config as one JSON object.
+  // Returns the config as one JSON object, without the keys of the
+  // training-only heads it lacks.
   std::string ToJson() const;
   // Returns the short name "BLOCKSxCHANNELS", e.g. "6x64".
   std::string ShortName() const;
   // Parses ToJson's output; throws ParseError naming an unknown key, a
   // missing key or a value of the wrong type, and Error for a bad range. A
-  // key added after files were written (input_features, ownership_channels,
-  // reply_channels) may be missing: it then takes the value that those
-  // files meant (the basic planes, no such head). The JSON also holds input_planes, for
+  // key added after files were written (input_features, a training-only
+  // head's width) may be missing: it then takes the value that those files
+  // meant (the basic planes, no such head). The JSON also holds input_planes, for
   // readers of the file alone (scripts/read_export.py); it must agree.
   static NetConfig FromJson(const std::string& json);
 

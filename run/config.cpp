@@ -100,10 +100,8 @@ void TrainConfig::Visit(ParamVisitor& v) {
   v.Double("policy_weight", policy_weight, 0, 100, "weight of the policy loss");
   v.Double("value_weight", value_weight, 0, 100, "weight of the value loss");
   v.Double("moves_left_weight", moves_left_weight, 0, 100, "weight of the moves-left loss");
-  v.Double("ownership_weight", ownership_weight, 0, 100,
-           "weight of the ownership loss (with net.ownership_channels > 0)");
-  v.Double("reply_weight", reply_weight, 0, 100,
-           "weight of the opponent's-reply policy loss (with net.reply_channels > 0)");
+  for (int h = 0; h < kNumTrainingHeads; ++h)
+    v.Double(kTrainingHeads[h].weight_key, head_weights[h], 0, 100, kTrainingHeads[h].weight_help);
   v.Double("value_q_weight", value_q_weight, 0, 1, "value target: (1-w) * outcome + w * root value");
   v.Int("average_steps", average_steps, 0, 100000000,
         "self-play and exports use a moving average of the weights over about this many steps (0: off)");

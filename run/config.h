@@ -6,6 +6,7 @@
 // (core/param_visitor.h): config.cpp for these sections, core/game.cpp (rules),
 // net/net_config.cpp (net), mcts/search_params.cpp (mcts).
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -156,14 +157,10 @@ struct TrainConfig {
   double policy_weight = 1.0;
   double value_weight = 1.0;
   double moves_left_weight = 0.1;  // KataGo weights its moves-left loss low
-  // The ownership loss's weight, when the net has the head
-  // (net.ownership_channels > 0): KataGo's 1.5 per board, on the mean over
-  // the squares.
-  double ownership_weight = 1.5;
-  // The opponent's-reply loss's weight, when the net has the head
-  // (net.reply_channels > 0): KataGo's 0.15, on the cross-entropy of the
-  // move the opponent played next.
-  double reply_weight = 0.15;
+  // The weight of each training-only head's loss, by TrainingHead, when
+  // the net has the head (net/training_heads.h gives the defaults:
+  // KataGo's).
+  std::array<double, kNumTrainingHeads> head_weights = DefaultHeadWeights();
   // The value target is (1 - w) * the game's outcome + w * the search's root
   // value (as win/loss probabilities): the root value is less noisy than one
   // game's result (lc0's q-ratio; "Lessons from AlphaZero", Prasad 2018,

@@ -4,6 +4,7 @@
 #include <torch/version.h>
 
 #include "net/encoder.h"
+#include "train/training_targets.h"
 
 namespace loa::train {
 namespace {
@@ -67,8 +68,10 @@ NetOutput Forward(LoaNet& model, const torch::Tensor& input, const run::TrainCon
     const Bf16Autocast bf16(device);
     out = model->forward(input);
   }
-  for (torch::Tensor* t : {&out.policy, &out.value, &out.moves_left, &out.ownership, &out.reply})
+  for (torch::Tensor* t : {&out.policy, &out.value, &out.moves_left})
     if (t->defined()) *t = t->to(torch::kFloat32);
+  for (torch::Tensor& t : out.heads)
+    if (t.defined()) t = t.to(torch::kFloat32);
   return out;
 }
 
@@ -80,7 +83,8 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const run::TrainConfig& c, d
   };
   const int64_t n = b.size;
   const NetOutput out = Forward(model, tensor(b.planes, {n, NumInputPlanes(b.features), 8, 8}), c, device);
-  const torch::Tensor log_policy = torch::log_softmax(out.policy + tensor(b.legal_mask, {n, kPolicySize}), 1);
+  const torch::Tensor legal_mask = tensor(b.legal_mask, {n, kPolicySize});
+  const torch::Tensor log_policy = torch::log_softmax(out.policy + legal_mask, 1);
   const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
   const torch::Tensor wdl = tensor(b.wdl, {n, 3});
   torch::Tensor value_target = wdl;
@@ -97,22 +101,14 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const run::TrainConfig& c, d
     total = total + c.moves_left_weight * ml;
     l.moves_left = ml.item<double>();
   }
-  if (out.ownership.defined()) {
-    const torch::Tensor target = tensor(b.ownership, {n, kOwnershipClasses, kNumSquares});
-    const torch::Tensor weight = tensor(b.ownership_weight, {n});
-    const torch::Tensor per_row = -(target * torch::log_softmax(out.ownership, 1)).sum(1).mean(1);
-    const torch::Tensor own = (per_row * weight).sum() / weight.sum().clamp_min(1);
-    total = total + c.ownership_weight * own;
-    l.ownership = own.item<double>();
-  }
-  if (out.reply.defined()) {
-    // No legal mask: the input does not say which move comes before the
-    // reply, so the head learns the legal replies as it learns the moves.
-    const torch::Tensor weight = tensor(b.reply_weight, {n});
-    const torch::Tensor per_row = -(tensor(b.reply, {n, kPolicySize}) * torch::log_softmax(out.reply, 1)).sum(1);
-    const torch::Tensor reply = (per_row * weight).sum() / weight.sum().clamp_min(1);
-    total = total + c.reply_weight * reply;
-    l.reply = reply.item<double>();
+  for (int h = 0; h < kNumTrainingHeads; ++h) {
+    if (!out.heads[h].defined()) continue;
+    const torch::Tensor targets = tensor(b.head_targets[h], {n, HeadFloats(kTrainingHeads[h])});
+    const torch::Tensor weight = tensor(b.head_weights[h], {n});
+    const torch::Tensor per_row = TrainingTargets()[h].loss(out.heads[h], targets, legal_mask);
+    const torch::Tensor head = (per_row * weight).sum() / weight.sum().clamp_min(1);
+    total = total + c.head_weights[h] * head;
+    l.heads[h] = head.item<double>();
   }
   torch::NoGradGuard no_grad;
   l.total = total;

@@ -7,6 +7,7 @@
 #include "core/hash.h"
 #include "net/encoder.h"
 #include "net/symmetry.h"
+#include "train/training_targets.h"
 
 namespace loa::train {
 namespace {
@@ -25,21 +26,9 @@ void Batch::Resize(int n) {
   wdl.assign(size_t(n) * 3, 0.0f);
   moves_left.assign(size_t(n), 0.0f);
   root_value.assign(size_t(n), 0.0f);
-  ownership.assign(size_t(n) * kOwnershipClasses * kNumSquares, 0.0f);
-  ownership_weight.assign(size_t(n), 0.0f);
-  reply.assign(size_t(n) * kPolicySize, 0.0f);
-  reply_weight.assign(size_t(n), 0.0f);
-}
-
-void FillOwnership(const FinalBoard& board, Color side, int t, int n, float* out) {
-  std::fill(out, out + kOwnershipClasses * kNumSquares, 0.0f);
-  const Bitboard own = TransformBitboard(t, side == kBlack ? board.black : board.white, n);
-  const Bitboard enemy = TransformBitboard(t, side == kBlack ? board.white : board.black, n);
-  for (int sq = 0; sq < kNumSquares; ++sq) {
-    const Bitboard bit = Bitboard(1) << sq;
-    if (!(BoardMask(n) & bit)) continue;  // off a smaller board: no target
-    const int owner = (own & bit) ? kOwnershipOwn : (enemy & bit) ? kOwnershipEnemy : kOwnershipEmpty;
-    out[owner * kNumSquares + sq] = 1.0f;
+  for (int h = 0; h < kNumTrainingHeads; ++h) {
+    head_targets[h].assign(size_t(n) * HeadFloats(kTrainingHeads[h]), 0.0f);
+    head_weights[h].assign(size_t(n), 0.0f);
   }
 }
 
@@ -70,18 +59,12 @@ void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* ba
   // A proof is exact: the search's value does not blur it (train.value_q_weight).
   batch->root_value[row] = (s.flags & kProven) ? float(s.outcome) : s.root_value;
 
-  const FinalBoard final_board = shard.FinalOf(s);
-  float* ownership = &batch->ownership[size_t(row) * kOwnershipClasses * kNumSquares];
-  if (final_board.known())
-    FillOwnership(final_board, Color(s.side_to_move), t, pos.size(), ownership);
-  else
-    std::fill(ownership, ownership + kOwnershipClasses * kNumSquares, 0.0f);
-  batch->ownership_weight[row] = final_board.known() ? 1.0f : 0.0f;
-
-  float* reply = &batch->reply[size_t(row) * kPolicySize];
-  std::fill(reply, reply + kPolicySize, 0.0f);
-  if (s.reply != kNoReply) reply[TransformPolicyIndex(t, s.reply, pos.size())] = 1.0f;
-  batch->reply_weight[row] = s.reply != kNoReply ? 1.0f : 0.0f;
+  for (int h = 0; h < kNumTrainingHeads; ++h) {
+    const size_t floats = size_t(HeadFloats(kTrainingHeads[h]));
+    float* target = &batch->head_targets[h][size_t(row) * floats];
+    std::fill(target, target + floats, 0.0f);
+    batch->head_weights[h][row] = TrainingTargets()[h].fill({shard, s, t, pos, policy}, target);
+  }
 }
 
 void ReplayBuffer::Window::Add(std::shared_ptr<const Shard> shard) {

@@ -4,6 +4,7 @@
 // symmetries; whole shards held out for validation. And ShardFeed, which
 // loads new shards of a run directory into it.
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "core/random.h"
 #include "net/encoder.h"
+#include "net/training_heads.h"
 #include "run/config.h"
 #include "run/logger.h"
 #include "run/run_dir.h"
@@ -32,14 +34,11 @@ struct Batch {
   std::vector<float> wdl;                          // size x 3 one-hot win, draw, loss
   std::vector<float> moves_left;                   // size: plies left / kMovesLeftScale
   std::vector<float> root_value;                   // size: the search's value, for metrics
-  // size x kOwnershipClasses x 64, one-hot per square (channel-major, as the
-  // ownership head outputs): where the game ended, from the side to move's view.
-  std::vector<float> ownership;
-  std::vector<float> ownership_weight;  // size: 1 if the final board is known, else 0
-  // size x kPolicySize: one-hot on the opponent's reply (the move played
-  // next), in the frame of the row's symmetry.
-  std::vector<float> reply;
-  std::vector<float> reply_weight;  // size: 1 if the sample has a reply, else 0
+  // The training-only heads' targets (size x HeadFloats, in the layout of
+  // the head's logits, under the row's symmetry) and their weights (size:
+  // 0 where the sample has no such target), by TrainingHead
+  // (train/training_targets.h).
+  std::array<std::vector<float>, kNumTrainingHeads> head_targets, head_weights;
 
   // Sizes every vector for n rows.
   void Resize(int n);
@@ -50,11 +49,6 @@ struct Batch {
 // Added to the logit of an illegal move: the loss's softmax is over the
 // legal moves only, as the evaluator's is.
 inline constexpr float kIllegalLogit = -1e9f;
-
-// Writes the ownership target of a final board of the n x n board for the
-// side to move under symmetry t: kOwnershipClasses x 64 floats, one-hot per
-// square of the board, none off it.
-void FillOwnership(const FinalBoard& board, Color side, int t, int n, float* out);
 
 // Writes row `row` of batch for sample s (of shard) under symmetry t.
 void FillBatchRow(const Shard& shard, const Sample& s, int t, int row, Batch* batch);

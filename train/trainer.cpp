@@ -31,11 +31,12 @@ constexpr std::chrono::milliseconds kWaitPeriod{200};
 
 // Sums of Losses over several batches, for the metrics.
 struct LossSums {
-  double policy = 0, value = 0, moves_left = 0, ownership = 0, reply = 0, entropy = 0, value_accuracy = 0,
-         grad_norm = 0;
+  double policy = 0, value = 0, moves_left = 0, entropy = 0, value_accuracy = 0, grad_norm = 0;
+  std::array<double, kNumTrainingHeads> heads{};
   int batches = 0;
   void Add(const Losses& l, double norm) {
-    policy += l.policy, value += l.value, moves_left += l.moves_left, ownership += l.ownership, reply += l.reply;
+    policy += l.policy, value += l.value, moves_left += l.moves_left;
+    for (int h = 0; h < kNumTrainingHeads; ++h) heads[h] += l.heads[h];
     entropy += l.entropy;
     value_accuracy += l.value_accuracy, grad_norm += norm, ++batches;
   }
@@ -45,8 +46,8 @@ struct LossSums {
     event["policy_loss"] = policy / n;
     event["value_loss"] = value / n;
     event["moves_left_loss"] = moves_left / n;
-    if (ownership > 0) event["ownership_loss"] = ownership / n;  // a net with the head
-    if (reply > 0) event["reply_loss"] = reply / n;              // a net with the head
+    for (int h = 0; h < kNumTrainingHeads; ++h)  // a net with the head
+      if (heads[h] > 0) event[std::string(kTrainingHeads[h].name) + "_loss"] = heads[h] / n;
     event["policy_entropy"] = entropy / n;
     event["value_accuracy"] = value_accuracy / n;
   }
@@ -128,7 +129,7 @@ struct Trainer::Impl {
 
 // Starts from train.initial_net: its weights, grown where it has fewer
 // blocks or channels than the run's net (GrowInto), the training-only
-// heads (which exports lack: ownership, reply) left at their
+// heads (which exports lack) left at their
 // initialisation.
 void Trainer::Impl::LoadInitialNet() {
   const std::string& path = config.train.initial_net;
@@ -185,9 +186,9 @@ void Trainer::Impl::TrainStep() {
     throw Error("step " + std::to_string(step + 1) + ": " + what + values +
                 "; the run stops, its newest checkpoint is the last good one");
   };
-  if (!std::isfinite(l.policy) || !std::isfinite(l.value) || !std::isfinite(l.moves_left) ||
-      !std::isfinite(l.ownership) || !std::isfinite(l.reply))
-    fail("the training loss is not finite");
+  bool finite = std::isfinite(l.policy) && std::isfinite(l.value) && std::isfinite(l.moves_left);
+  for (double head : l.heads) finite = finite && std::isfinite(head);
+  if (!finite) fail("the training loss is not finite");
   l.total.backward();
   double norm = 0;
   if (config.train.grad_clip > 0) {

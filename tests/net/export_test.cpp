@@ -252,21 +252,24 @@ TEST(ExportTest, AverageRefusesNetsThatDoNotMatch) {
 }
 
 TEST(ExportTest, ArchitecturesWrittenBeforeTheTrainingOnlyHeadsHaveNone) {
-  // The shipped nets' architecture JSON predates reply_channels (and older
-  // ones ownership_channels).
+  // The shipped nets' architecture JSON predates the later heads' keys; a
+  // config without a head writes none, so that older builds read it.
   nlohmann::json older = nlohmann::json::parse(SmallConfig(2, 16, 0, false).ToJson());
-  older.erase("ownership_channels");
-  older.erase("reply_channels");
-  EXPECT_EQ(NetConfig::FromJson(older.dump()).ownership_channels, 0);
-  EXPECT_EQ(NetConfig::FromJson(older.dump()).reply_channels, 0);
+  for (const TrainingHeadRow& row : kTrainingHeads) EXPECT_FALSE(older.contains(row.channels_key)) << row.name;
+  older["ownership_channels"] = 0;  // as the files between the heads have it
   EXPECT_EQ(NetConfig::FromJson(older.dump()), SmallConfig(2, 16, 0, false));
+  older.erase("ownership_channels");
+  for (int h = 0; h < kNumTrainingHeads; ++h) EXPECT_EQ(NetConfig::FromJson(older.dump()).head_channels[h], 0);
   // Every other key is still required.
   older.erase("value_hidden");
   EXPECT_THROW(NetConfig::FromJson(older.dump()), ParseError);
   // An export's config never has the heads.
   NetConfig with_head = SmallConfig(2, 16, 0, false);
-  with_head.ownership_channels = 8;
-  with_head.reply_channels = 8;
+  with_head.head_channels.fill(8);
+  // A config with heads round-trips through its JSON, key by key.
+  EXPECT_EQ(NetConfig::FromJson(with_head.ToJson()), with_head);
+  const nlohmann::json with_keys = nlohmann::json::parse(with_head.ToJson());
+  for (const TrainingHeadRow& row : kTrainingHeads) EXPECT_EQ(with_keys.at(row.channels_key), 8) << row.name;
   EXPECT_EQ(with_head.Exported(), SmallConfig(2, 16, 0, false));
   EXPECT_EQ(TensorLayout(with_head.Exported()), TensorLayout(SmallConfig(2, 16, 0, false)));
 }

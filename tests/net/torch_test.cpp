@@ -322,7 +322,7 @@ void ExpectSameOutputs(LoaNet& small, LoaNet& grown, const torch::Tensor& input,
     EXPECT_TRUE(torch::allclose(a.policy, b.policy, 1e-5, 1e-5)) << where;
     EXPECT_TRUE(torch::allclose(a.value, b.value, 1e-5, 1e-5)) << where;
     EXPECT_TRUE(torch::allclose(a.moves_left, b.moves_left, 1e-5, 1e-5)) << where;
-    EXPECT_TRUE(torch::allclose(a.reply, b.reply, 1e-5, 1e-5)) << where;
+    EXPECT_TRUE(torch::allclose(a.heads[kReplyHead], b.heads[kReplyHead], 1e-5, 1e-5)) << where;
   }
 }
 
@@ -336,7 +336,7 @@ TEST(GrowTest, ADeeperOrWiderNetComputesWhatTheSmallerOneDidAndThenLearns) {
   std::vector<Position> positions = RandomPositions(6, 3);
   const torch::Tensor input = EncodeBatch(positions.data(), 6);
   NetConfig small_config = SmallConfig(2, 12, 2, true);  // block 1 has the pooling bias
-  small_config.reply_channels = 4;
+  small_config.head_channels[kReplyHead] = 4;
   LoaNet small(small_config);
   // Batch-norm statistics and weights other than the fresh ones, so that
   // copying them counts.
@@ -582,23 +582,27 @@ TEST(CheckpointTest, ExportOfACheckpointRunsOnTheCpuBackendAsOnLibTorch) {
 
 TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
   NetConfig config = SmallConfig(2, 8, 1, true);
-  config.ownership_channels = 4;
-  config.reply_channels = 4;
+  config.head_channels.fill(4);  // every row of net/training_heads.h
   torch::manual_seed(41);
   LoaNet model(config);
   std::vector<Position> positions = RandomPositions(5, 41);
   model->eval();
   const NetOutput out = model->forward(EncodeBatch(positions.data(), 5));
-  EXPECT_EQ(out.ownership.sizes(), (std::vector<int64_t>{5, kOwnershipClasses, kNumSquares}));
-  EXPECT_EQ(out.reply.sizes(), (std::vector<int64_t>{5, kPolicySize}));
-  EXPECT_FALSE(torch::equal(out.reply, out.policy));  // a head of its own
+  for (int h = 0; h < kNumTrainingHeads; ++h) {
+    const TrainingHeadRow& row = kTrainingHeads[h];
+    const std::vector<int64_t> shape = row.shape == HeadShape::kPolicy
+                                           ? std::vector<int64_t>{5, kPolicySize}
+                                           : std::vector<int64_t>{5, row.outputs, kNumSquares};
+    EXPECT_EQ(out.heads[h].sizes(), shape) << row.name;
+    EXPECT_EQ(out.heads[h].numel(), 5 * HeadFloats(row)) << row.name;
+    if (row.shape == HeadShape::kPolicy) EXPECT_FALSE(torch::equal(out.heads[h], out.policy)) << row.name;
+  }
 
   // The export: the same net without the heads, which plays as the model does.
   ExportedNet net = ToExport(model, "simultaneous=draw", 3);
   EXPECT_EQ(net.config, SmallConfig(2, 8, 1, true));
   for (const auto& [name, tensor] : net.tensors) {
-    EXPECT_NE(name.rfind("ownership.", 0), 0u) << name;
-    EXPECT_NE(name.rfind("reply.", 0), 0u) << name;
+    for (const TrainingHeadRow& row : kTrainingHeads) EXPECT_NE(name.rfind(std::string(row.name) + ".", 0), 0u) << name;
   }
   EXPECT_EQ(net.tensors.size(), TensorLayout(net.config).size());
   LoaNet played = ModelOf(net);

@@ -1,5 +1,7 @@
 #include "train/replay_buffer.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +15,7 @@
 #include "core/game.h"
 #include "net/encoder.h"
 #include "net/symmetry.h"
+#include "net/training_heads.h"
 
 namespace loa::train {
 namespace {
@@ -148,8 +151,8 @@ TEST(ReplayBufferTest, TheOwnershipTargetTurnsWithTheBoard) {
   Batch batch;
   buffer.SampleBatch(400, Split::kTrain, &batch);
   for (int r = 0; r < batch.size; ++r) {
-    ASSERT_EQ(batch.ownership_weight[r], 1.0f);
-    const float* target = &batch.ownership[size_t(r) * kOwnershipClasses * kNumSquares];
+    ASSERT_EQ(batch.head_weights[kOwnershipHead][r], 1.0f);
+    const float* target = &batch.head_targets[kOwnershipHead][size_t(r) * kOwnershipClasses * kNumSquares];
     const float* planes = &batch.planes[size_t(r) * kInputSize];
     for (int sq = 0; sq < kNumSquares; ++sq) {
       EXPECT_EQ(target[kOwnershipOwn * kNumSquares + sq], planes[kOwnPlane * kNumSquares + sq]) << r << " " << sq;
@@ -163,7 +166,7 @@ TEST(ReplayBufferTest, TheOwnershipTargetTurnsWithTheBoard) {
   ReplayBuffer older(NoValidation(1000), 9);
   older.Add("s", GameShard(3, 30));
   older.SampleBatch(10, Split::kTrain, &batch);
-  for (int r = 0; r < batch.size; ++r) EXPECT_EQ(batch.ownership_weight[r], 0.0f);
+  for (int r = 0; r < batch.size; ++r) EXPECT_EQ(batch.head_weights[kOwnershipHead][r], 0.0f);
 }
 
 // Returns the one slot of a one-hot row of kPolicySize floats, or -1.
@@ -190,8 +193,8 @@ TEST(ReplayBufferTest, TheReplyTargetTurnsWithTheBoard) {
   buffer.SampleBatch(200, Split::kTrain, &batch);
   std::set<int> replies;
   for (int r = 0; r < batch.size; ++r) {
-    ASSERT_EQ(batch.reply_weight[r], 1.0f);
-    const int hot_move = HotSlot(batch.policy, r), hot_reply = HotSlot(batch.reply, r);
+    ASSERT_EQ(batch.head_weights[kReplyHead][r], 1.0f);
+    const int hot_move = HotSlot(batch.policy, r), hot_reply = HotSlot(batch.head_targets[kReplyHead], r);
     ASSERT_GE(hot_reply, 0) << "row " << r << ": not one-hot";
     replies.insert(hot_reply);
     bool consistent = false;  // some symmetry gives both the row's move and its reply
@@ -209,9 +212,51 @@ TEST(ReplayBufferTest, TheReplyTargetTurnsWithTheBoard) {
   none.Add("s", GameShard(1, 5));
   none.SampleBatch(20, Split::kTrain, &batch);
   for (int r = 0; r < batch.size; ++r) {
-    EXPECT_EQ(batch.reply_weight[r], 0.0f);
-    EXPECT_EQ(HotSlot(batch.reply, r), -1);
+    EXPECT_EQ(batch.head_weights[kReplyHead][r], 0.0f);
+    EXPECT_EQ(HotSlot(batch.head_targets[kReplyHead], r), -1);
   }
+}
+
+TEST(ReplayBufferTest, TheSoftPolicyTargetIsThePolicyFlattened) {
+  // Each row's soft target is its policy target to the power 1/4,
+  // normalised: the same slots, a flatter distribution.
+  auto shard = std::make_shared<Shard>();
+  shard->games = 1;
+  const auto game = GameShard(2, 20);
+  for (const Sample& s : game->samples) {  // each position, two moves at 0.9 and 0.1
+    MoveList moves;
+    s.position().GenerateMoves(moves);
+    shard->Add(s, {{moves[0].PolicyIndex(), 0.9f}, {moves[1].PolicyIndex(), 0.1f}});
+  }
+  ReplayBuffer buffer(NoValidation(1000), 5);
+  buffer.Add("s", shard);
+  Batch batch;
+  buffer.SampleBatch(50, Split::kTrain, &batch);
+  const std::vector<float>& soft = batch.head_targets[kSoftPolicyHead];
+  int flattened = 0;
+  for (int r = 0; r < batch.size; ++r) {
+    ASSERT_EQ(batch.head_weights[kSoftPolicyHead][r], 1.0f);
+    const float* p = &batch.policy[size_t(r) * kPolicySize];
+    const float* q = &soft[size_t(r) * kPolicySize];
+    double norm = 0, soft_total = 0, max = 0, soft_max = 0;
+    for (int i = 0; i < kPolicySize; ++i) norm += p[i] > 0 ? std::pow(double(p[i]), 0.25) : 0.0;
+    for (int i = 0; i < kPolicySize; ++i) {
+      EXPECT_EQ(p[i] > 0, q[i] > 0) << "row " << r << " slot " << i;
+      if (p[i] > 0) EXPECT_NEAR(q[i], std::pow(double(p[i]), 0.25) / norm, 1e-6) << "row " << r << " slot " << i;
+      soft_total += q[i], max = std::max<double>(max, p[i]), soft_max = std::max<double>(soft_max, q[i]);
+    }
+    EXPECT_NEAR(soft_total, 1.0, 1e-5);
+    EXPECT_LE(soft_max, max + 1e-6) << "row " << r;
+    flattened += soft_max < max - 1e-3;
+  }
+  EXPECT_EQ(flattened, batch.size);  // 0.9 : 0.1 becomes 0.63 : 0.37
+  // A sample without a policy target has no soft one.
+  auto empty = GameShard(2, 3);
+  for (Sample& s : empty->samples) s.num_policy = 0;
+  ReplayBuffer none(NoValidation(1000), 5);
+  none.Add("s", empty);
+  none.SampleBatch(10, Split::kTrain, &batch);
+  for (int r = 0; r < batch.size; ++r) EXPECT_EQ(batch.head_weights[kSoftPolicyHead][r], 0.0f);
 }
 
 TEST(ReplayBufferTest, ValidationShardsAreHeldOut) {

@@ -106,19 +106,19 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   torch::manual_seed(3);
   const Shard shard = UniformShard(2, 16);
   ASSERT_GT(shard.samples.size(), 8u);
-  // The connection input set, an ownership head and a reply head: the
-  // trainer's batches, losses and model with all three.
+  // The connection input set and every training-only head: the trainer's
+  // batches, losses and model with all of them.
   const Batch batch = ConnectionBatch(shard);
 
   NetConfig net = config_.net;
   net.input_features = "connection";
-  net.ownership_channels = 4;
-  net.reply_channels = 4;
+  net.head_channels.fill(4);
   LoaNet model(net);
   model->train();
   run::TrainConfig c = config_.train;
   c.learning_rate = 0.05;
   c.precision = GetParam();
+  c.head_weights.fill(1.0);  // each head's share of the 40 steps alike
   auto optimizer = MakeOptimizer(c, model);
   const torch::Device cpu(torch::kCPU);
   const Losses first = ComputeLosses(model, batch, c, 0.0, cpu);
@@ -132,12 +132,13 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
   EXPECT_LT(last.policy + last.value, 0.8 * (first.policy + first.value))
       << "policy " << first.policy << " -> " << last.policy << ", value " << first.value << " -> " << last.value;
   EXPECT_GT(first.entropy, 0);
-  // The ownership head learns where these games ended.
-  EXPECT_GT(first.ownership, 0);
-  EXPECT_LT(last.ownership, 0.8 * first.ownership) << first.ownership << " -> " << last.ownership;
-  // The reply head learns the moves played after these positions.
-  EXPECT_GT(first.reply, 0);
-  EXPECT_LT(last.reply, 0.8 * first.reply) << first.reply << " -> " << last.reply;
+  // Each head learns its target: where these games ended, the moves played
+  // after these positions, the flattened search policy.
+  for (int h = 0; h < kNumTrainingHeads; ++h) {
+    EXPECT_GT(first.heads[h], 0) << kTrainingHeads[h].name;
+    EXPECT_LT(last.heads[h], 0.8 * first.heads[h])
+        << kTrainingHeads[h].name << ": " << first.heads[h] << " -> " << last.heads[h];
+  }
   // A value target mixed with the root value is another loss of the same batch.
   EXPECT_NE(ComputeLosses(model, batch, c, 0.5, cpu).value, last.value);
   // The weights and the batch norms' statistics stay float32 whatever the
