@@ -115,14 +115,10 @@ LabelCounts LabelShards(const run::RunDir& from, const std::string& to_selfplay,
       }
     }
     // The sample into a shard of its own shard's games: its policy entries after the shard's others.
-    auto append = [&](Shard& shard, Sample copy) {
+    auto append = [&](Shard& shard, const Sample& copy) {
       shard.games = in.games;
       shard.finals = in.finals;
-      const uint32_t offset = uint32_t(shard.policy.size());
-      shard.policy.insert(shard.policy.end(), in.policy.begin() + copy.policy_offset,
-                          in.policy.begin() + copy.policy_offset + copy.num_policy);
-      copy.policy_offset = offset;
-      shard.samples.push_back(copy);
+      shard.AddFrom(in, size_t(job.sample), copy);
     };
     if (!control_selfplay.empty()) append(control[job.shard], sample);
     sample.outcome = proof;

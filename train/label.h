@@ -47,7 +47,7 @@ struct LabelCounts {
 // `to_selfplay` (a folder, created) one shard for each shard of `from`
 // that has a proven sample, under its name: its proven samples, each with
 // the proof as its outcome and its root value (flagged kProven), its
-// policy, reply and final board as they were. Each written atomically.
+// policy, reply, final board and fields as they were. Each written atomically.
 // `progress` hears the count solved now and then. With `control_selfplay`
 // (a folder, or empty for none), the same proven samples are written there
 // too with their games' outcomes as they were: the control of a net trained

@@ -23,6 +23,8 @@ constexpr size_t kRecordBytes = 32;
 constexpr size_t kEntryBytes = 4;
 constexpr size_t kFinalBytes = 16;
 constexpr size_t kReplyBytes = 2;
+constexpr size_t kMaxFieldName = 64;
+constexpr uint32_t kMaxFields = 64;
 
 template <typename T>
 void Put(std::string& out, T value) {
@@ -44,6 +46,8 @@ class Cursor {
     offset_ += sizeof(T);
     return value;
   }
+  bool AtEnd() const { return offset_ == bytes_.size(); }
+  size_t Left() const { return bytes_.size() - offset_; }
 
  private:
   const std::string& bytes_;
@@ -60,6 +64,15 @@ struct Header {
 uint64_t FinalsBytes(const Header& h) { return h.version >= 3 ? uint64_t(h.games) * kFinalBytes : 0; }
 // The bytes of the replies: version 4 has one per sample.
 uint64_t RepliesBytes(const Header& h) { return h.version >= 4 ? uint64_t(h.samples) * kReplyBytes : 0; }
+// The least bytes of the fields: version 5 has their count.
+uint64_t FieldsBytes(const Header& h) { return h.version >= 5 ? sizeof(uint32_t) : 0; }
+
+bool IsFieldName(const std::string& name) {
+  if (name.empty() || name.size() > kMaxFieldName) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
 
 Header ParseHeader(const std::string& bytes, const std::string& name) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kShardMagic, sizeof kShardMagic) != 0)
@@ -75,10 +88,13 @@ Header ParseHeader(const std::string& bytes, const std::string& name) {
   h.entries = in.Get<uint32_t>();
   h.payload_bytes = in.Get<uint64_t>();
   h.checksum = in.Get<uint64_t>();
+  // The fields (version 5) make the payload longer than the rest; their
+  // parse ends exactly at the payload's end.
+  const uint64_t fixed = uint64_t(h.samples) * kRecordBytes + FinalsBytes(h) + RepliesBytes(h) +
+                         uint64_t(h.entries) * kEntryBytes + FieldsBytes(h);
   if (h.games == 0 || h.games > kMaxShardGames || h.samples > kMaxShardSamples ||
       uint64_t(h.entries) > uint64_t(h.samples) * 255 ||
-      h.payload_bytes !=
-          uint64_t(h.samples) * kRecordBytes + FinalsBytes(h) + RepliesBytes(h) + uint64_t(h.entries) * kEntryBytes)
+      (h.version >= 5 ? h.payload_bytes < fixed : h.payload_bytes != fixed))
     throw Error(name + ": replay shard header out of range or inconsistent (games " + std::to_string(h.games) +
                 ", samples " + std::to_string(h.samples) + ")");
   return h;
@@ -103,7 +119,49 @@ Header CheckedHeader(const std::string& bytes, const std::string& name) {
   return h;
 }
 
+// Reads the fields of a version 5 payload (after the policy entries).
+void ParseFields(Cursor& in, const Header& h, const std::string& name, Shard* shard) {
+  const uint32_t count = in.Get<uint32_t>();
+  if (count > kMaxFields) throw Error(name + ": replay shard holds " + std::to_string(count) + " fields");
+  for (uint32_t f = 0; f < count; ++f) {
+    std::string field(in.Get<uint8_t>(), '\0');
+    for (char& c : field) c = char(in.Get<uint8_t>());
+    if (!IsFieldName(field) || shard->fields.count(field))
+      throw Error(name + ": replay shard holds a malformed or repeated field name");
+    if (in.Left() < uint64_t(h.samples) * sizeof(float)) throw Error(name + ": truncated replay shard");
+    std::vector<float>& values = shard->fields[field];
+    values.resize(h.samples);
+    for (float& v : values) v = in.Get<float>();
+  }
+}
+
 }  // namespace
+
+float Shard::Field(const std::string& name, const Sample& s) const {
+  const auto it = fields.find(name);
+  if (it == fields.end()) return std::nanf("");
+  const size_t i = size_t(&s - samples.data());
+  assert(i < samples.size());
+  return i < it->second.size() ? it->second[i] : std::nanf("");
+}
+
+void Shard::SetField(const std::string& name, size_t i, float value) {
+  if (!IsFieldName(name)) throw Error("replay shard field name '" + name + "': not [a-z0-9_], 1 to 64 characters");
+  assert(i < samples.size());
+  std::vector<float>& values = fields[name];
+  if (values.size() <= i) values.resize(samples.size(), std::nanf(""));
+  values[i] = value;
+}
+
+void Shard::AddFrom(const Shard& from, size_t i, Sample sample) {
+  const uint32_t offset = uint32_t(policy.size());
+  policy.insert(policy.end(), from.policy.begin() + sample.policy_offset,
+                from.policy.begin() + sample.policy_offset + sample.num_policy);
+  sample.policy_offset = offset;
+  samples.push_back(sample);
+  for (const auto& [name, values] : from.fields)
+    if (i < values.size()) SetField(name, samples.size() - 1, values[i]);
+}
 
 void Shard::Add(Sample sample, const std::vector<std::pair<int, float>>& target) {
   sample.policy_offset = uint32_t(policy.size());
@@ -150,6 +208,14 @@ std::string SerializeShard(const Shard& shard) {
       Put(payload, shard.policy[s.policy_offset + i].index);
       Put(payload, shard.policy[s.policy_offset + i].prob);
     }
+  assert(shard.fields.size() <= kMaxFields);
+  Put(payload, uint32_t(shard.fields.size()));
+  for (const auto& [name, values] : shard.fields) {
+    assert(IsFieldName(name));
+    Put(payload, uint8_t(name.size()));
+    payload += name;
+    for (size_t i = 0; i < shard.samples.size(); ++i) Put(payload, i < values.size() ? values[i] : std::nanf(""));
+  }
   std::string out(kShardMagic, sizeof kShardMagic);
   Put(out, kShardVersion);
   Put(out, uint32_t(shard.games));
@@ -208,6 +274,8 @@ Shard ParseShard(const std::string& bytes, const std::string& name) {
     e.prob = in.Get<uint16_t>();
     if (e.index >= kPolicySize) throw Error(name + ": replay shard holds a policy index out of range");
   }
+  if (h.version >= 5) ParseFields(in, h, name, &shard);
+  if (!in.AtEnd()) throw Error(name + ": replay shard holds bytes after its last field");
   return shard;
 }
 

@@ -12,15 +12,18 @@
 //     position, the ownership target), then (version 4) samples x u16:
 //     the policy index of the opponent's reply (the move played next;
 //     65535: none), then all policy entries (u16 policy index, u16
-//     probability * 65535), sample by sample.
+//     probability * 65535), sample by sample, then (version 5) the named
+//     per-sample fields: u32 count, and for each (in name order) u8 name
+//     length, the name ([a-z0-9_], 1 to 64 bytes), samples x f32.
 // A fixed record: u64 black, u64 white, u8 side to move, u8 flags (bits 3-4:
 // 8 minus the board's size; bit 5: the outcome is proven), i8
 // outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
-// index in the shard, u32 ply of the game. Versions 1 to 3 are still read:
-// their samples have no reply target, and those of versions 1 and 2 no
-// ownership target either.
+// index in the shard, u32 ply of the game. Versions 1 to 4 are still read:
+// their samples have no fields, those of versions 1 to 3 no reply target,
+// and those of versions 1 and 2 no ownership target either.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,7 +34,7 @@ namespace loa::train {
 
 inline constexpr char kShardMagic[8] = {'L', 'O', 'A', 'Z', 'S', 'H', 'R', 'D'};
 // Bump when the layout changes; readers reject other versions by name.
-inline constexpr uint32_t kShardVersion = 4;
+inline constexpr uint32_t kShardVersion = 5;
 
 // Sample flags.
 enum SampleFlags : uint8_t {
@@ -98,12 +101,29 @@ struct Shard {
   // version 1 or 2, whose samples have no ownership target.
   std::vector<FinalBoard> finals;
 
+  // Per-sample values beyond the record, by name (version 5): the data of
+  // a training target that the record lacks (train/training_targets.h),
+  // each samples.size() floats, NaN where a sample has none. A reader keeps
+  // every field a file holds, whether or not a target reads it.
+  std::map<std::string, std::vector<float>> fields;
+
   // Returns the final board of sample s's game, unknown if the shard has none.
   FinalBoard FinalOf(const Sample& s) const { return s.game < finals.size() ? finals[s.game] : FinalBoard{}; }
+
+  // Returns field `name` of s, one of this shard's samples; NaN when the
+  // shard has no such field.
+  float Field(const std::string& name, const Sample& s) const;
+  // Sets field `name` of sample i (the field made, NaN for the others, if
+  // the shard had none). Throws Error for a name outside [a-z0-9_]{1,64}.
+  void SetField(const std::string& name, size_t i, float value);
 
   // Appends a sample and its policy target (probabilities over policy
   // indices, each quantised; entries of probability 0 are dropped).
   void Add(Sample sample, const std::vector<std::pair<int, float>>& target);
+  // Appends `sample`, sample i of `from` as edited by the caller, with its
+  // policy entries and fields as `from` has them (the games and final
+  // boards are the caller's).
+  void AddFrom(const Shard& from, size_t i, Sample sample);
 };
 
 // Returns the bytes of a shard file for shard.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cassert>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -93,12 +95,15 @@ std::string ShardError(const std::string& bytes) {
   return "";
 }
 
-// Returns bytes (a shard of this version) as an older version wrote it:
-// without the replies (version 3), and without the final boards too
-// (version 2), the checksum over the header's first 32 bytes and the payload.
-std::string AsVersion(const std::string& bytes, const Shard& shard, uint32_t version) {
+// Returns bytes (a shard of this version, without fields) as an older
+// version wrote it: without the count of fields (version 4), without the
+// replies too (version 3), and without the final boards too (version 2), the checksum over the header's first 32 bytes
+// and the payload.
+std::string AsVersion(std::string bytes, const Shard& shard, uint32_t version) {
+  assert(shard.fields.empty());
+  bytes.resize(bytes.size() - 4);  // version 5's count of no fields
   const size_t finals = 40 + shard.samples.size() * 32, replies = finals + size_t(shard.games) * 16;
-  std::string old = bytes.substr(0, replies) + bytes.substr(replies + shard.samples.size() * 2);
+  std::string old = version >= 4 ? bytes : bytes.substr(0, replies) + bytes.substr(replies + shard.samples.size() * 2);
   if (version < 3) old = old.substr(0, finals) + old.substr(finals + size_t(shard.games) * 16);
   std::memcpy(old.data() + 8, &version, 4);
   const uint64_t payload_bytes = old.size() - 40;
@@ -163,6 +168,53 @@ TEST(ShardTest, RepliesRoundTripAndOlderVersionsHaveNone) {
   Shard bad = MakeShard(1);
   bad.samples[0].reply = kPolicySize;
   EXPECT_NE(ShardError(SerializeShard(bad)).find("reply out of range"), std::string::npos);
+}
+
+TEST(ShardTest, FieldsRoundTripAndOlderVersionsHaveNone) {
+  // A new target's data: a field of some samples, NaN for the others.
+  Shard shard = MakeShard(2);
+  shard.SetField("short_value", 3, 0.5f);
+  shard.SetField("short_value", 7, -0.25f);
+  shard.SetField("z9", 0, 2.0f);
+  EXPECT_THROW(shard.SetField("Bad-Name", 0, 1.0f), Error);
+  const std::string path = TempPath("fields.shard");
+  WriteShard(path, shard);
+  const Shard back = ReadShard(path);
+  ASSERT_EQ(back.fields.size(), 2u);
+  ASSERT_EQ(back.fields.at("short_value").size(), back.samples.size());
+  EXPECT_EQ(back.Field("short_value", back.samples[3]), 0.5f);
+  EXPECT_EQ(back.Field("short_value", back.samples[7]), -0.25f);
+  EXPECT_TRUE(std::isnan(back.Field("short_value", back.samples[8])));
+  EXPECT_EQ(back.Field("z9", back.samples[0]), 2.0f);
+  EXPECT_TRUE(std::isnan(back.Field("absent", back.samples[0])));
+  EXPECT_EQ(SerializeShard(back), SerializeShard(shard));
+  std::remove(path.c_str());
+
+  // A sample copied into another shard keeps its fields.
+  Shard copy;
+  copy.games = shard.games;
+  copy.AddFrom(shard, 7, shard.samples[7]);
+  EXPECT_EQ(copy.Field("short_value", copy.samples[0]), -0.25f);
+  EXPECT_EQ(copy.policy.size(), size_t(shard.samples[7].num_policy));
+
+  // Version 4 has none; damage in a field is named.
+  const Shard plain = MakeShard(2);
+  EXPECT_TRUE(ParseShard(AsVersion(SerializeShard(plain), plain, 4), "v4.shard").fields.empty());
+  std::string bytes = SerializeShard(shard);
+  const size_t name_at =
+      bytes.size() - 2 * (shard.samples.size() * 4) - std::string("z9").size() - 1 - std::string("short_value").size();
+  ASSERT_EQ(bytes.substr(name_at, 11), "short_value");
+  bytes[name_at] = 'S';
+  EXPECT_NE(ShardError(Resealed(bytes)).find("malformed or repeated field name"), std::string::npos);
+  bytes = SerializeShard(shard);
+  bytes.resize(bytes.size() - 4);
+  uint64_t payload = bytes.size() - 40;
+  std::memcpy(bytes.data() + 24, &payload, 8);
+  EXPECT_NE(ShardError(Resealed(bytes)).find("truncated"), std::string::npos);
+  bytes = SerializeShard(shard) + "xxxx";
+  payload = bytes.size() - 40;
+  std::memcpy(bytes.data() + 24, &payload, 8);
+  EXPECT_NE(ShardError(Resealed(bytes)).find("after its last field"), std::string::npos);
 }
 
 TEST(ShardTest, FinalBoardsRoundTripAndOlderVersionsHaveNone) {
