@@ -9,6 +9,7 @@
 
 #include "app/command.h"
 #include "core/error.h"
+#include "play/player.h"
 #include "run/checkpoints.h"
 #include "run/run_context.h"
 #include "train/checkpoint_store.h"
@@ -49,7 +50,9 @@ int RunEval(int argc, char** argv) {
       ->allow_extra_args(false);
   LOAZ_PARSE(cli, argc, argv);
 
-  const run::OpenedRun run = run::OpenRunDirectory(run_dir, overrides, false);
+  const run::OpenedRun run = run::OpenRunDirectory(run_dir, overrides, false, [](const run::Config& c) {
+    CheckPlayerSpecs(c.eval.opponents, "eval.opponents", true);
+  });
   train::InstallStopHandlers();
   run::RunContext context(run.config, run.dir);
   run::Logger& log = context.log;

@@ -16,6 +16,7 @@
 #include "app/command.h"
 #include "core/error.h"
 #include "core/file_util.h"
+#include "play/player.h"
 #include "run/open_run.h"
 #include "run/run_state.h"
 #include "run/slurm.h"
@@ -117,6 +118,12 @@ int RunLaunch(int argc, char** argv) {
   const run::Config config =
       AsJobsRunIt(run_dir.empty() ? run::LoadConfig(config_path, overrides)
                                   : run::LoadConfig(run::RunDir(run_dir).ConfigPath(), overrides));
+  // The opponents' specs read, their players not built: the login node
+  // loads no net and starts no engine (the evaluation job builds them).
+  const run::ConfigCheck check = [](const run::Config& c) {
+    CheckPlayerSpecs(c.eval.opponents, "eval.opponents", false);
+  };
+  check(config);
   if (dry_run) {
     const std::string dir = std::filesystem::absolute(run_dir.empty() ? config.RunDirectory() : run_dir).string();
     const run::SlurmScripts scripts = run::MakeSlurmScripts(config, dir, ThisLoaz());
@@ -126,8 +133,8 @@ int RunLaunch(int argc, char** argv) {
   }
   // Before anything is written: a run whose jobs still live is not launched twice.
   CheckNoJobsLeft(run::RunDir(run_dir.empty() ? config.RunDirectory() : run_dir));
-  const run::OpenedRun opened = run_dir.empty() ? run::OpenRunFromConfig(config_path, overrides)
-                                                : run::OpenRunDirectory(run_dir, overrides, true);
+  const run::OpenedRun opened = run_dir.empty() ? run::OpenRunFromConfig(config_path, overrides, check)
+                                                : run::OpenRunDirectory(run_dir, overrides, true, check);
   const run::RunDir dir(std::filesystem::absolute(opened.dir.root()).string());
   const run::SlurmScripts scripts = run::MakeSlurmScripts(AsJobsRunIt(opened.config), dir.root(), ThisLoaz());
   std::filesystem::create_directories(dir.ClusterLogDir());

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "play/player.h"
 #include "train/stop.h"
 
 namespace loa::app {
@@ -22,8 +23,12 @@ int RunTrainingCommand(int argc, char** argv, const std::string& description, tr
   LOAZ_PARSE(cli, argc, argv);
   if (config_path.empty() == run_dir.empty()) throw UsageError("give either CONFIG or --run DIR (see --help)");
 
-  const run::OpenedRun run = run_dir.empty() ? run::OpenRunFromConfig(config_path, overrides)
-                                             : run::OpenRunDirectory(run_dir, overrides, true);
+  // The opponents built once: a bad one fails now, not at the first evaluation.
+  const run::ConfigCheck check = [](const run::Config& c) {
+    CheckPlayerSpecs(c.eval.opponents, "eval.opponents", true);
+  };
+  const run::OpenedRun run = run_dir.empty() ? run::OpenRunFromConfig(config_path, overrides, check)
+                                             : run::OpenRunDirectory(run_dir, overrides, true, check);
   train::InstallStopHandlers();
   return train::RunTraining(run, parts);
 }

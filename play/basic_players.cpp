@@ -214,16 +214,16 @@ std::string AlphaBetaPlayer::LastMoveInfo() const {
 }  // namespace
 
 std::unique_ptr<Player> MakeRandomPlayer(const PlayerSpec& spec) {
-  SeedKeys keys;
-  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
-  return std::make_unique<RandomPlayer>(spec.text(), uint64_t(keys.seed));
+  return std::make_unique<RandomPlayer>(spec.text(), uint64_t(ReadKeys<SeedKeys>(spec).seed));
 }
 
 std::unique_ptr<Player> MakeGreedyPlayer(const PlayerSpec& spec) {
-  SeedKeys keys;
-  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
-  return std::make_unique<GreedyPlayer>(spec.text(), uint64_t(keys.seed));
+  return std::make_unique<GreedyPlayer>(spec.text(), uint64_t(ReadKeys<SeedKeys>(spec).seed));
 }
+
+void CheckRandomSpec(const PlayerSpec& spec) { ReadKeys<SeedKeys>(spec); }
+
+void CheckAlphaBetaSpec(const PlayerSpec& spec) { ReadAlphaBetaSpec(spec); }
 
 AlphaBetaSetup ReadAlphaBetaSpec(const PlayerSpec& spec) {
   AlphaBetaKeys keys;

@@ -141,13 +141,21 @@ struct GtpKeys {
 
 std::vector<ParamInfo> GtpPlayerKeys() { return ListKeys<GtpKeys>(); }
 
+namespace {
+
+GtpKeys ReadGtpKeys(const PlayerSpec& spec) {
+  const GtpKeys keys = ReadKeys<GtpKeys>(spec);
+  if (keys.command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': gtp needs cmd=COMMAND");
+  return keys;
+}
+
+}  // namespace
+
+void CheckGtpSpec(const PlayerSpec& spec) { ReadGtpKeys(spec); }
+
 std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec) {
-  GtpKeys keys;
-  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
-  const std::string& command = keys.command;
-  const double timeout = keys.timeout;
-  if (command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': gtp needs cmd=COMMAND");
-  return std::make_unique<GtpPlayer>(spec.text(), command, timeout);
+  const GtpKeys keys = ReadGtpKeys(spec);
+  return std::make_unique<GtpPlayer>(spec.text(), keys.command, keys.timeout);
 }
 
 }  // namespace loa

@@ -263,9 +263,12 @@ struct MctsSpecKeys {
 
 }  // namespace
 
-std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec) {
-  MctsSpecKeys read(spec);
-  MctsSpec& keys = read.keys;
+namespace {
+
+// Returns the evaluator an mcts spec's keys name ("net", keys.net then the
+// file, the default net's where none is given; or "uniform"); throws
+// ParseError naming the spec where they do not name one.
+std::string EvaluatorOf(const PlayerSpec& spec, MctsSpec& keys) {
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
   if (keys.net.empty() && keys.evaluator.empty()) {
     keys.net = DefaultNetPath();
@@ -273,17 +276,24 @@ std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec) {
       fail("no net= given, and the default net " + keys.net + " does not exist (set LOAZ_NET or give net=FILE)");
   }
   const std::string kind = keys.evaluator.empty() ? "net" : keys.evaluator;
-  std::unique_ptr<Evaluator> evaluator;
-  if (kind == "uniform") {
-    if (!keys.net.empty()) fail("net= and evaluator=uniform exclude each other");
-    evaluator = std::make_unique<UniformEvaluator>();
-  } else if (kind == "net") {
-    if (keys.net.empty()) fail("evaluator=net needs net=FILE");
-    evaluator = MakeNetEvaluator(keys.net, read.options);
-  } else {
-    fail("needs net=FILE or evaluator=uniform");
-  }
-  return evaluator;
+  if (kind == "uniform" && !keys.net.empty()) fail("net= and evaluator=uniform exclude each other");
+  if (kind == "net" && keys.net.empty()) fail("evaluator=net needs net=FILE");
+  if (kind != "net" && kind != "uniform") fail("needs net=FILE or evaluator=uniform");
+  return kind;
+}
+
+}  // namespace
+
+std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec) {
+  MctsSpecKeys read(spec);
+  if (EvaluatorOf(spec, read.keys) == "uniform") return std::make_shared<UniformEvaluator>();
+  return MakeNetEvaluator(read.keys.net, read.options);
+}
+
+void CheckMctsSpec(const PlayerSpec& spec) {
+  MctsSpecKeys read(spec);
+  if (EvaluatorOf(spec, read.keys) == "net" && !std::filesystem::is_regular_file(read.keys.net))
+    throw ParseError("player '" + Excerpt(spec.text()) + "': net " + read.keys.net + ": no such file");
 }
 
 std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared) {

@@ -86,6 +86,10 @@ std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec, std::shared_ptr<E
 // MakeSharedEvaluator gives. Throws as MakeMctsPlayer does.
 std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec);
 
+// Reads and checks an mcts spec as MakeMctsPlayer does, and that its net
+// is a file, without loading it (CheckPlayerSpec).
+void CheckMctsSpec(const PlayerSpec& spec);
+
 // The keys MakeMctsPlayer reads, from their declarations (`loaz config`).
 std::vector<ParamInfo> MctsPlayerKeys();
 

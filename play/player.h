@@ -116,6 +116,17 @@ class Player {
 // ParseError naming the part of the spec it cannot read.
 std::unique_ptr<Player> MakePlayer(const std::string& spec);
 
+// Reads spec as MakePlayer would and checks each key and value, without
+// building the player: no engine started, no net loaded (a net named must
+// be a file). Throws as MakePlayer does.
+void CheckPlayerSpec(const std::string& spec);
+
+// Checks each of specs, the value of a config's `key`: by CheckPlayerSpec,
+// or with `build` by building each player once (its net loaded, its engine
+// started and stopped), so that a bad spec fails when a run starts, not
+// hours later. Throws Error naming the key and the spec.
+void CheckPlayerSpecs(const std::vector<std::string>& specs, const std::string& key, bool build);
+
 // Returns the evaluator that an mcts spec loads (from its net= or
 // evaluator= and the evaluator's keys), for many players of that spec to
 // share: the net loaded once, one NN cache; thread-safe. Null for the other

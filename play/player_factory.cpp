@@ -11,12 +11,13 @@ namespace loa {
 namespace {
 
 // A player kind: its name in specs, a line for `loaz config`, the keys it
-// reads, its factory, and (where its players can share one) the evaluator
-// factory. A new kind is one row here.
+// reads, its spec's check without a player, its factory, and (where its
+// players can share one) the evaluator factory. A new kind is one row here.
 struct KindRow {
   const char* kind;
   const char* usage;
   std::vector<ParamInfo> (*keys)();
+  void (*check)(const PlayerSpec& spec);
   std::unique_ptr<Player> (*make)(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared);
   std::shared_ptr<Evaluator> (*make_evaluator)(const PlayerSpec& spec);
   PlayerLimits limits;
@@ -29,30 +30,52 @@ std::unique_ptr<Player> Unshared(const PlayerSpec& spec, std::shared_ptr<Evaluat
 }
 
 const KindRow kKinds[] = {
-    {"random", "a uniformly random legal move", RandomPlayerKeys, Unshared<MakeRandomPlayer>, nullptr, {}},
+    {"random",
+     "a uniformly random legal move",
+     RandomPlayerKeys,
+     CheckRandomSpec,
+     Unshared<MakeRandomPlayer>,
+     nullptr,
+     {}},
     {"greedy",
      "the move with the best one-ply evaluation (an immediate win first)",
      RandomPlayerKeys,
+     CheckRandomSpec,
      Unshared<MakeGreedyPlayer>,
      nullptr,
      {}},
     {"ab",
      "the alpha-beta baseline (MIA-style evaluation)",
      AlphaBetaPlayerKeys,
+     CheckAlphaBetaSpec,
      Unshared<MakeAlphaBetaPlayer>,
      nullptr,
      {true, nullptr, {"time", "depth", "nodes"}, false}},
     {"rollout",
      "PUCT search over random playouts with MCTS-Solver",
      RolloutPlayerKeys,
+     CheckRolloutSpec,
      Unshared<MakeRolloutPlayer>,
      nullptr,
      {false, "sims", {"sims"}, true}},
-    {"gtp", "an external engine speaking the text protocol", GtpPlayerKeys, Unshared<MakeGtpPlayer>, nullptr, {}},
-    {"uci", "an external engine speaking UCI (linesofaction)", UciPlayerKeys, Unshared<MakeUciPlayer>, nullptr, {}},
+    {"gtp",
+     "an external engine speaking the text protocol",
+     GtpPlayerKeys,
+     CheckGtpSpec,
+     Unshared<MakeGtpPlayer>,
+     nullptr,
+     {}},
+    {"uci",
+     "an external engine speaking UCI (linesofaction)",
+     UciPlayerKeys,
+     CheckUciSpec,
+     Unshared<MakeUciPlayer>,
+     nullptr,
+     {}},
     {"mcts",
      "the PUCT search with a net (or evaluator=uniform)",
      MctsPlayerKeys,
+     CheckMctsSpec,
      MakeMctsPlayer,
      MakeMctsEvaluator,
      {true, "playouts", {"time", "playouts"}, true}},
@@ -69,6 +92,24 @@ const KindRow& FindKind(const PlayerSpec& spec) {
 }  // namespace
 
 std::unique_ptr<Player> MakePlayer(const std::string& text) { return MakePlayer(text, nullptr); }
+
+void CheckPlayerSpec(const std::string& text) {
+  const PlayerSpec spec = PlayerSpec::Parse(text);
+  FindKind(spec).check(spec);
+}
+
+void CheckPlayerSpecs(const std::vector<std::string>& specs, const std::string& key, bool build) {
+  for (const std::string& spec : specs) {
+    try {
+      if (build)
+        MakePlayer(spec);
+      else
+        CheckPlayerSpec(spec);
+    } catch (const Error& e) {
+      throw Error(key + ": " + e.what());
+    }
+  }
+}
 
 std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& text) {
   const PlayerSpec spec = PlayerSpec::Parse(text);

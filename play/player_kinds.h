@@ -72,8 +72,25 @@ std::vector<ParamInfo> RolloutPlayerKeys();
 std::vector<ParamInfo> GtpPlayerKeys();
 std::vector<ParamInfo> UciPlayerKeys();
 
-// Returns the keys that Keys::Visit declares, with Keys' defaults: how each
+// Each kind's spec read and checked as its factory reads it, without the
+// player (no engine started, no net loaded; CheckPlayerSpec).
+void CheckRandomSpec(const PlayerSpec& spec);
+void CheckAlphaBetaSpec(const PlayerSpec& spec);
+void CheckRolloutSpec(const PlayerSpec& spec);
+void CheckGtpSpec(const PlayerSpec& spec);
+void CheckUciSpec(const PlayerSpec& spec);
+
+// Returns the keys of spec read into a Keys (Keys::Visit declares them):
+// exactly those, each in its range; throws ParseError naming the key.
+// And the keys that Keys::Visit declares, with Keys' defaults: how each
 // factory's key struct is listed.
+template <typename Keys>
+Keys ReadKeys(const PlayerSpec& spec) {
+  Keys keys;
+  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
+  return keys;
+}
+
 template <typename Keys>
 std::vector<ParamInfo> ListKeys() {
   Keys keys;

@@ -81,9 +81,10 @@ struct RolloutKeys {
 
 std::vector<ParamInfo> RolloutPlayerKeys() { return ListKeys<RolloutKeys>(); }
 
+void CheckRolloutSpec(const PlayerSpec& spec) { ReadKeys<RolloutKeys>(spec); }
+
 std::unique_ptr<Player> MakeRolloutPlayer(const PlayerSpec& spec) {
-  RolloutKeys keys;
-  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
+  const RolloutKeys keys = ReadKeys<RolloutKeys>(spec);
   const int simulations = keys.simulations, playouts_per_leaf = keys.playouts_per_leaf;
   const int64_t seed = keys.seed;
   SearchParams params = keys.params;

@@ -124,10 +124,20 @@ struct UciKeys {
 
 std::vector<ParamInfo> UciPlayerKeys() { return ListKeys<UciKeys>(); }
 
-std::unique_ptr<Player> MakeUciPlayer(const PlayerSpec& spec) {
-  UciKeys keys;
-  spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
+namespace {
+
+UciKeys ReadUciKeys(const PlayerSpec& spec) {
+  const UciKeys keys = ReadKeys<UciKeys>(spec);
   if (keys.command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': uci needs cmd=COMMAND");
+  return keys;
+}
+
+}  // namespace
+
+void CheckUciSpec(const PlayerSpec& spec) { ReadUciKeys(spec); }
+
+std::unique_ptr<Player> MakeUciPlayer(const PlayerSpec& spec) {
+  const UciKeys keys = ReadUciKeys(spec);
   return std::make_unique<UciPlayer>(spec.text(), keys.command, keys.timeout, keys.movetime);
 }
 

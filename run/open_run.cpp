@@ -9,20 +9,9 @@
 #include "core/file_util.h"
 #include "net/backends.h"
 #include "net/torch_backend.h"
-#include "play/player.h"
 #include "run/checkpoints.h"
 
 namespace loa::run {
-
-void CheckPlayerSpecs(const Config& config) {
-  for (const std::string& spec : config.eval.opponents) {
-    try {
-      MakePlayer(spec);
-    } catch (const Error& e) {
-      throw Error(std::string("eval.opponents: ") + e.what());
-    }
-  }
-}
 
 ExportedNet ReadInitialNet(const Config& config) {
   const std::string& path = config.train.initial_net;
@@ -62,9 +51,10 @@ void CheckInitialNet(const Config& config) {
 
 }  // namespace
 
-OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides) {
+OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides,
+                            const ConfigCheck& check) {
   OpenedRun run{LoadConfig(config_path, overrides), RunDir(""), false};
-  CheckPlayerSpecs(run.config);
+  if (check) check(run.config);
   run.dir = RunDir(run.config.RunDirectory());
   const std::string yaml = ConfigToYaml(run.config);
   if (std::filesystem::exists(run.dir.ConfigPath()) || std::filesystem::exists(run.dir.CheckpointDir())) {
@@ -142,7 +132,8 @@ Config LoadSavedConfig(const RunDir& dir) {
 
 }  // namespace
 
-OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist) {
+OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist,
+                           const ConfigCheck& check) {
   OpenedRun run{Config(), RunDir(dir), true};
   run.dir.CheckHoldsRun();
   // The saved config owns the run: an override may not change what its
@@ -153,7 +144,7 @@ OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string
   if (!conflict.empty())
     throw Error(dir + ": a resumed run cannot change " + conflict +
                 " (its checkpoints hold one architecture under one set of rules; start a new run for another)");
-  CheckPlayerSpecs(run.config);
+  if (check) check(run.config);
   run.dir.Create();
   if (persist && !overrides.empty()) WriteFileAtomic(run.dir.ConfigPath(), ConfigToYaml(run.config));
   return run;

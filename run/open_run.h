@@ -5,6 +5,7 @@
 // run before anything is written. No LibTorch: `loaz launch` and `loaz
 // status` run without it.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,22 +22,24 @@ struct OpenedRun {
   bool resumed = false;  // the directory held a run already
 };
 
+// A command's own check of a config (its players' specs, say: run/ knows
+// no players), run before anything is written; throws Error.
+using ConfigCheck = std::function<void(const Config&)>;
+
 // Opens the run of a config file: creates run.directory/run.name and writes
 // the resolved config there; when the directory already holds a run with
 // the same resolved config, resumes it. Throws Error when it holds a run
-// with a different config (naming the command that resumes it).
-OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides);
+// with a different config (naming the command that resumes it), or what
+// `check` throws (before the directory is made).
+OpenedRun OpenRunFromConfig(const std::string& config_path, const std::vector<std::string>& overrides,
+                            const ConfigCheck& check = nullptr);
 
 // Opens an existing run directory for resuming or for a separate process:
 // reads DIR/config.yaml with overrides on top, and rewrites it with them
 // when `persist` (the trainer's changes; a self-play process's are its
-// own). Throws Error when DIR holds no run.
-OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist);
-
-// Builds every player the config names (eval.opponents) once, so that a bad
-// spec fails when the run starts, not hours later; throws Error naming the
-// key and the spec.
-void CheckPlayerSpecs(const Config& config);
+// own). Throws Error when DIR holds no run, or what `check` throws.
+OpenedRun OpenRunDirectory(const std::string& dir, const std::vector<std::string>& overrides, bool persist,
+                           const ConfigCheck& check = nullptr);
 
 // Reads train.initial_net and checks that it can start a run of config:
 // the run's net but for fewer or as many blocks, and the run's rules.

@@ -71,6 +71,19 @@ cp "$loaz" "$tmp/loaz"
 # `loaz launch` needs no LibTorch: its scripts, alone in a folder.
 scripts=$("$tmp/loaz" launch slurm configs/tiny.yaml --dry-run --set run.directory="$tmp/runs")
 grep -q "selfplay --run" <<<"$scripts" || fail "loaz launch --dry-run without loaz-torch: $scripts"
+# It reads the opponents' specs and builds none of them: a net that is not
+# one is not loaded (the evaluation job would), a net that is no file fails.
+printf 'not a net' >"$tmp/junk.safetensors"
+"$tmp/loaz" launch slurm configs/tiny.yaml --dry-run --set run.directory="$tmp/runs" \
+  --set "eval.opponents=[\"mcts:net=$tmp/junk.safetensors,playouts=2\"]" >/dev/null ||
+  fail "loaz launch loaded an opponent's net"
+set +e
+message=$("$tmp/loaz" launch slurm configs/tiny.yaml --dry-run --set run.directory="$tmp/runs" \
+  --set "eval.opponents=[\"mcts:net=$tmp/none.safetensors\"]" 2>&1 >/dev/null)
+code=$?
+set -e
+[ $code -ne 0 ] || fail "loaz launch accepted an opponent's missing net"
+case "$message" in *"eval.opponents"*"none.safetensors"*) ;; *) fail "unclear message: $message" ;; esac
 set +e
 message=$("$tmp/loaz" train configs/tiny.yaml 2>&1 >/dev/null)
 code=$?

@@ -100,6 +100,40 @@ TEST(PlayerSpecTest, BadSpecsNameThePartTheyCannotRead) {
   EXPECT_NE(SpecError("ab:time=fast").find("time: expected a number, got 'fast'"), std::string::npos);
 }
 
+TEST(PlayerSpecTest, ACheckReadsEverySpecAsItsFactoryDoesWithoutBuildingIt) {
+  // The same errors as building, for every kind.
+  for (const char* bad :
+       {"alphabeta:depth=3", "ab:depth=0", "ab:deep=3", "random:seed", "rollout:sims=-5", "greedy:depth=2", "gtp",
+        "uci:timeout=1", "mcts:evaluator=uniform,playouts=0", "mcts:evaluator=uniform,net=x.safetensors"}) {
+    std::string built, checked;
+    try {
+      MakePlayer(bad);
+    } catch (const Error& e) {
+      built = e.what();
+    }
+    try {
+      CheckPlayerSpec(bad);
+    } catch (const Error& e) {
+      checked = e.what();
+    }
+    EXPECT_FALSE(checked.empty()) << bad;
+    EXPECT_EQ(checked, built) << bad;
+  }
+  // Nothing is built: an engine that would fail to start, and a net file
+  // that is no net, pass; a net that is no file does not.
+  const std::string not_a_net = "/tmp/loaz_players_test_not_a_net_" + std::to_string(getpid()) + ".safetensors";
+  FILE* f = std::fopen(not_a_net.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("not a net", f);
+  std::fclose(f);
+  EXPECT_NO_THROW(CheckPlayerSpec("gtp:cmd=/nonexistent/engine"));
+  EXPECT_NO_THROW(CheckPlayerSpec("uci:cmd=/nonexistent/engine"));
+  EXPECT_NO_THROW(CheckPlayerSpec("mcts:net=" + not_a_net + ",playouts=10"));
+  EXPECT_THROW(MakePlayer("mcts:net=" + not_a_net + ",playouts=10"), Error);
+  EXPECT_THROW(CheckPlayerSpec("mcts:net=/nonexistent/net.safetensors"), ParseError);
+  std::remove(not_a_net.c_str());
+}
+
 // Sets an environment variable for one scope.
 class ScopedEnv {
  public:

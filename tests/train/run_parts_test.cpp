@@ -534,16 +534,27 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
 }
 
 TEST(CheckPlayerSpecsTest, ABadOpponentFailsAtTheStart) {
-  run::Config config;
-  config.eval.opponents = {"ab:depth=2", "ab:depth=0"};
-  try {
-    run::CheckPlayerSpecs(config);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("eval.opponents: player 'ab:depth=0'"), std::string::npos) << e.what();
+  for (bool build : {true, false}) {
+    try {
+      CheckPlayerSpecs({"ab:depth=2", "ab:depth=0"}, "eval.opponents", build);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("eval.opponents: player 'ab:depth=0'"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(CheckPlayerSpecs({"ab:depth=2", "random"}, "eval.opponents", build));
   }
-  config.eval.opponents = {"ab:depth=2", "random"};
-  EXPECT_NO_THROW(run::CheckPlayerSpecs(config));
+}
+
+TEST_F(RunPartsTest, ACheckOfTheConfigRunsBeforeTheRunIsWritten) {
+  fs::create_directories(root_);
+  const fs::path config = root_ / "checked.yaml";
+  WriteFileAtomic(config.string(), "run:\n  name: checked\n  directory: " + root_.string() + "\n");
+  auto refuse = [](const run::Config&) { throw Error("eval.opponents: refused"); };
+  EXPECT_THROW(run::OpenRunFromConfig(config.string(), {}, refuse), Error);
+  EXPECT_FALSE(fs::exists(root_ / "checked"));
+  const run::OpenedRun opened = run::OpenRunFromConfig(config.string(), {});
+  EXPECT_TRUE(fs::exists(root_ / "checked" / "config.yaml"));
+  EXPECT_THROW(run::OpenRunDirectory(opened.dir.root(), {}, false, refuse), Error);
 }
 
 TEST_F(RunPartsTest, NetSourceTakesTheNewestLoadableCheckpoint) {
