@@ -11,7 +11,7 @@
 #include "mcts/search.h"
 #include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/torch_evaluator.h"
 #include "play/mcts_player.h"
 

@@ -1,4 +1,4 @@
-// The two solvers on the solver cases (tests/solve/solver_cases.h), position
+// The two solvers on the solver cases (solve/testing.h), position
 // by position: df-pn (solve/dfpn.h, one thread) and the MCTS-Solver
 // (mcts/search.h with knowledge-free priors, one thread, as its tests run
 // it). Each figure is the time to prove one case; the counters are the
@@ -11,7 +11,7 @@
 #include "mcts/search.h"
 #include "mcts/uniform_evaluator.h"
 #include "solve/dfpn.h"
-#include "tests/solve/solver_cases.h"
+#include "solve/testing.h"
 
 namespace loa {
 namespace {

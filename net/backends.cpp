@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/torch_backend.h"
 
 namespace loa {

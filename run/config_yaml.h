@@ -1,6 +1,8 @@
 #pragma once
-// FieldVisitors over YAML: one reads a section node with type and range
-// checks, one writes a section into an emitter. Used by config.cpp only.
+// The config's YAML, all of it: the text read into one map (its base
+// configs merged, --set applied, duplicate keys refused, the old schedule
+// keys read), FieldVisitors that read a section node with type and range
+// checks and write a section into an emitter. Used by config.cpp only.
 
 #include <map>
 #include <optional>
@@ -79,5 +81,14 @@ class YamlWriter : public ParamVisitor {
  private:
   YAML::Emitter& out_;
 };
+
+// Returns the YAML map of a config's text, `source` naming it in messages:
+// its `base:` configs merged under it (a base's path relative to its
+// config's folder), then each "section.key=value" of overrides applied
+// (the value read as YAML), then the old playouts-schedule keys read into
+// selfplay.playouts_schedule (docs/COMPAT.md); records in sources where
+// each key came from. Throws ParseError naming the file or the --set.
+YAML::Node ReadConfigYaml(const std::string& text, const std::string& source, const std::vector<std::string>& overrides,
+                          SourceMap& sources);
 
 }  // namespace loa::run

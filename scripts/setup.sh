@@ -2,7 +2,8 @@
 # Installs every Debian package LOAZero needs, skipping what is installed
 # (patchelf and mmdebstrap make and test the bundle, scripts/bundle.sh;
 # Charliecloud and Podman make and run the image, scripts/image.sh; clang and its runtimes build the fuzz targets, scripts/fuzz.sh;
-# XBoard and Xvfb run the engine in XBoard, tests/app/xboard_gui_test.sh):
+# XBoard and Xvfb run the engine in XBoard, tests/app/xboard_gui_test.sh;
+# Universal Ctags finds the functions for tests/app/function_length_test.py):
 # nothing comes from another registry (the browser test drives Debian's
 # Chromium through chromium-driver and python3-selenium).
 # Usage: scripts/setup.sh   (as root, or with sudo available)
@@ -19,6 +20,7 @@ packages=(
   patchelf mmdebstrap charliecloud-runtime charliecloud-builders podman
   clang libclang-rt-14-dev libomp-dev
   xboard xvfb xauth
+  universal-ctags
 )
 
 missing=()

@@ -9,7 +9,7 @@
 #include "mcts/search.h"
 #include "mcts/uniform_evaluator.h"
 #include "tests/mcts/test_util.h"
-#include "tests/solve/solver_cases.h"
+#include "solve/testing.h"
 
 namespace loa {
 namespace {
@@ -24,7 +24,7 @@ struct SolverCase {
   int plies;      // exactly: not within plies - 2
 };
 
-// The shared cases (tests/solve/solver_cases.h) as the MCTS-Solver reports them.
+// The shared cases (solve/testing.h) as the MCTS-Solver reports them.
 std::vector<SolverCase> Cases() {
   std::vector<SolverCase> cases;
   for (const testing::SolverCase& c : testing::kSolverCases)

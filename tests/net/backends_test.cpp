@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "mcts/batch_server.h"
 #include "net/backends.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/net_evaluator.h"
 #include "tests/net/random_net.h"
 

@@ -9,7 +9,7 @@
 
 #include "core/position.h"
 #include "mcts/evaluator.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/onednn_trunk.h"
 #include "tests/net/random_net.h"
 

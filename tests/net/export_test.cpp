@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "core/file_util.h"
 #include "core/game.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/export.h"
 #include "net/net_evaluator.h"
 #include "net/safetensors.h"

@@ -22,7 +22,7 @@
 #include "mcts/search.h"
 #include "net/backends.h"
 #include "net/calibration.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/export.h"
 #include "net/onednn_trunk.h"
 #include "tests/net/random_net.h"

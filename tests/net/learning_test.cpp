@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "core/game.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/model.h"
 #include "tests/net/random_net.h"
 

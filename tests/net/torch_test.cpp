@@ -16,7 +16,7 @@
 #include "core/hash.h"
 #include "net/backends.h"
 #include "net/checkpoint.h"
-#include "net/cpu_net.h"
+#include "net/cpu_evaluator.h"
 #include "net/cuda_graphs.h"
 #include "net/model.h"
 #include "net/net_evaluator.h"

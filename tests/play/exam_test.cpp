@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "core/random_play.h"
 #include "mcts/uniform_evaluator.h"
-#include "tests/solve/solver_cases.h"
+#include "solve/testing.h"
 
 namespace loa {
 namespace {

@@ -9,7 +9,7 @@
 #include "core/notation.h"
 #include "core/random_play.h"
 #include "tests/mcts/test_util.h"
-#include "tests/solve/solver_cases.h"
+#include "solve/testing.h"
 
 namespace loa::solve {
 namespace {

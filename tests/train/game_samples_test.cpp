@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/solve/solver_cases.h"
+#include "solve/testing.h"
 
 namespace loa::train {
 namespace {

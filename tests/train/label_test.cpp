@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "core/error.h"
-#include "tests/solve/solver_cases.h"
+#include "solve/testing.h"
 #include "train/shard.h"
 
 namespace loa::train {

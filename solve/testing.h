@@ -1,6 +1,8 @@
 #pragma once
-// Positions with a forced result, shared by the solvers' tests (the
-// MCTS-Solver's and df-pn's) and `loaz bench solve`: found by random
+// The testing header of solve/: what tests and benchmarks share, never
+// included by the program (tests/app/layers_test.py holds every
+// */testing.h to tests/ and bench/). Positions with a forced result, for
+// the solvers' tests (the MCTS-Solver's and df-pn's) and bench/solve_bench: found by random
 // playouts and classified by brute force (tests/mcts/test_util.h,
 // SolveWithin), each a win or a loss in exactly `plies` plies for the side to
 // move under the default rules.
