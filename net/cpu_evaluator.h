@@ -44,8 +44,8 @@ class CpuEvaluator : public Evaluator {
 // The cpu backend's factory (net/backends.cpp): a CpuEvaluator of net with
 // options' inference_threads and precision, behind a BatchServer
 // (mcts/batch_server.h: batches_in_flight slots, else one a core; batches
-// of at most max_batch; no wait), as every search of the process reaches
-// LibTorch's.
+// of at most max_batch; no wait) of its own, which every search sharing
+// this evaluator feeds, as LibTorch's evaluator has its own.
 std::unique_ptr<Evaluator> MakeCpuNetEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options);
 
 }  // namespace loa
