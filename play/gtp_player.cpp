@@ -141,20 +141,10 @@ struct GtpKeys {
 
 std::vector<ParamInfo> GtpPlayerKeys() { return ListKeys<GtpKeys>(); }
 
-namespace {
-
-GtpKeys ReadGtpKeys(const PlayerSpec& spec) {
-  const GtpKeys keys = ReadKeys<GtpKeys>(spec);
-  if (keys.command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': gtp needs cmd=COMMAND");
-  return keys;
-}
-
-}  // namespace
-
-void CheckGtpSpec(const PlayerSpec& spec) { ReadGtpKeys(spec); }
+void CheckGtpSpec(const PlayerSpec& spec) { ReadEngineKeys<GtpKeys>(spec, "gtp"); }
 
 std::unique_ptr<Player> MakeGtpPlayer(const PlayerSpec& spec) {
-  const GtpKeys keys = ReadGtpKeys(spec);
+  const GtpKeys keys = ReadEngineKeys<GtpKeys>(spec, "gtp");
   return std::make_unique<GtpPlayer>(spec.text(), keys.command, keys.timeout);
 }
 

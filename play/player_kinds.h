@@ -9,6 +9,7 @@
 
 #include "alphabeta/search.h"
 #include "alphabeta/weights_file.h"
+#include "core/error.h"
 #include "core/param_visitor.h"
 #include "play/player.h"
 #include "play/spec.h"
@@ -88,6 +89,14 @@ template <typename Keys>
 Keys ReadKeys(const PlayerSpec& spec) {
   Keys keys;
   spec.ReadExactly([&](ParamVisitor& v) { keys.Visit(v); });
+  return keys;
+}
+
+// ReadKeys for an external engine's kind (gtp, uci): its `cmd` required.
+template <typename Keys>
+Keys ReadEngineKeys(const PlayerSpec& spec, const char* kind) {
+  const Keys keys = ReadKeys<Keys>(spec);
+  if (keys.command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': " + kind + " needs cmd=COMMAND");
   return keys;
 }
 

@@ -124,20 +124,10 @@ struct UciKeys {
 
 std::vector<ParamInfo> UciPlayerKeys() { return ListKeys<UciKeys>(); }
 
-namespace {
-
-UciKeys ReadUciKeys(const PlayerSpec& spec) {
-  const UciKeys keys = ReadKeys<UciKeys>(spec);
-  if (keys.command.empty()) throw ParseError("player '" + Excerpt(spec.text()) + "': uci needs cmd=COMMAND");
-  return keys;
-}
-
-}  // namespace
-
-void CheckUciSpec(const PlayerSpec& spec) { ReadUciKeys(spec); }
+void CheckUciSpec(const PlayerSpec& spec) { ReadEngineKeys<UciKeys>(spec, "uci"); }
 
 std::unique_ptr<Player> MakeUciPlayer(const PlayerSpec& spec) {
-  const UciKeys keys = ReadUciKeys(spec);
+  const UciKeys keys = ReadEngineKeys<UciKeys>(spec, "uci");
   return std::make_unique<UciPlayer>(spec.text(), keys.command, keys.timeout, keys.movetime);
 }
 

@@ -20,7 +20,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+
+import house_check
 
 ROOM_LIMIT = 600
 FUNCTION_LIMIT = 100
@@ -160,34 +161,5 @@ PLANTS = [
 ]
 
 
-def self_test():
-    failures = []
-    for name, files, expected in PLANTS:
-        with tempfile.TemporaryDirectory() as root:
-            for path, text in files.items():
-                os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-                with open(os.path.join(root, path), "w") as f:
-                    f.write(text)
-            problems = problems_in(root)
-            if expected is None and problems:
-                failures.append(f"{name}: failed where it should pass: {problems}")
-            elif expected is not None and not any(expected in p for p in problems):
-                failures.append(f"{name}: not caught (expected '{expected}', got {problems})")
-    for line in failures:
-        print(line, file=sys.stderr)
-    if failures:
-        return 1
-    print(f"function_length_test --self-test: all {len(PLANTS)} plants judged right")
-    return 0
-
-
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if args == ["--self-test"]:
-        sys.exit(self_test())
-    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    if len(args) == 2 and args[0] == "--root":
-        root = args[1]
-    elif args:
-        sys.exit(__doc__)
-    sys.exit(check(root))
+    house_check.main("function_length_test", __doc__, PLANTS, problems_in, check)

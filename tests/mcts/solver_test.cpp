@@ -8,8 +8,8 @@
 #include "core/notation.h"
 #include "mcts/search.h"
 #include "mcts/uniform_evaluator.h"
-#include "tests/mcts/test_util.h"
 #include "solve/testing.h"
+#include "tests/mcts/test_util.h"
 
 namespace loa {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "core/notation.h"
 #include "core/random_play.h"
-#include "tests/mcts/test_util.h"
 #include "solve/testing.h"
+#include "tests/mcts/test_util.h"
 
 namespace loa::solve {
 namespace {
