@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "app/bench_util.h"
 #include "core/game.h"
+#include "core/param_visitor.h"
 #include "mcts/search.h"
 #include "mcts/selfplay_driver.h"
 #include "mcts/uniform_evaluator.h"
@@ -172,8 +176,12 @@ double SelfPlayPositionsPerHour(Evaluator& evaluator, int workers, int games, in
   SearchParams params;
   params.playouts = playouts;
   std::vector<std::unique_ptr<SelfPlayDriver>> drivers;
-  for (int w = 0; w < workers; ++w)
-    drivers.push_back(std::make_unique<SelfPlayDriver>(&evaluator, params, Rules(), games, uint64_t(w + 1)));
+  for (int w = 0; w < workers; ++w) {
+    SelfPlayGames plays;
+    plays.parallel = games;
+    plays.seed = uint64_t(w + 1);
+    drivers.push_back(std::make_unique<SelfPlayDriver>(&evaluator, params, Rules(), plays));
+  }
   std::atomic<int64_t> moves{0};
   const Clock::time_point start = Clock::now();
   std::vector<std::thread> threads;
@@ -190,6 +198,21 @@ double SelfPlayPositionsPerHour(Evaluator& evaluator, int workers, int games, in
     });
   for (std::thread& t : threads) t.join();
   return double(moves.load()) / SecondsSince(start) * 3600;
+}
+
+// Sets params' keys from `option`'s KEY=VALUE settings; throws UsageError
+// naming the option and the setting.
+void ApplySearchSettings(const std::vector<std::string>& list, const char* option, SearchParams* params) {
+  std::map<std::string, std::string> settings;
+  try {
+    settings = KeyValueMap(list, option);
+  } catch (const ParseError& e) {
+    throw UsageError(e.what());
+  }
+  MapParamReader reader(settings, option);
+  params->Visit(reader);
+  if (!reader.UnknownKeys().empty())
+    throw UsageError(std::string(option) + ": unknown key '" + reader.UnknownKeys().front() + "'");
 }
 
 }  // namespace
@@ -256,6 +279,70 @@ int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOpt
                 "samples/s");
   }
   return 0;
+}
+
+// Adds `bench scaling` to cli, parsing into *c.
+void AddScalingCommand(CLI::App& cli, NetChoice& net_choice, ScalingCommand* c) {
+  CLI::App* scaling = c->app = cli.add_subcommand(
+      "scaling", "rates at 1, 2, 4, ... threads against linear: engine search, self-play workers, trainer");
+  AddNetOptions(scaling, net_choice);
+  ScalingOptions& so = c->so;
+  scaling->add_option("--playouts", so.playouts, "playouts of a self-play move (configs/default.yaml's)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  auto* max_option = scaling->add_option("--max-threads", c->max_threads, "1, 2, 4, ... up to this (default: the cpus)")
+                         ->check(CLI::Range(1, 256));
+  scaling->add_option("--counts", so.counts, "the thread and worker counts to measure, e.g. 1 2 4 8 14 16")
+      ->check(CLI::Range(1, 256))
+      ->excludes(max_option);
+  scaling->add_option("--seconds", so.seconds, "time per figure")->capture_default_str()->check(CLI::Range(0.1, 600.0));
+  scaling->add_option("--rounds", so.rounds, "the engine search's figures: the median of this many rounds")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  scaling->add_option("--games", so.games, "games of each self-play worker")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  scaling->add_flag("--no-train", c->skip_train, "leave out the trainer's figures");
+  scaling->add_flag("--no-search", c->skip_search, "leave out the engine search's figures");
+  scaling->add_option("--selfplay-device", so.selfplay_device, "the self-play workers' net: int8 on the cpu, or cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  scaling->add_option("--precision", so.precision, "the net's precision on cuda")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+  scaling->add_option("--in-flight", so.in_flight, "forward passes in flight at once on cuda")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 16));
+  scaling
+      ->add_option("--cuda-graphs", so.cuda_graphs, "cuda: replay each batch shape's captured pass (on) or not (off)")
+      ->capture_default_str()
+      ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}));
+  scaling->add_option("--search", c->search_settings,
+                      "the engine search's settings, KEY=VALUE ... (the search's keys of an mcts: spec, those of the "
+                      "config's mcts section, e.g. leaves_per_batch=4; not the net's keys such as net=)");
+  scaling->add_option("--versus", c->versus_settings,
+                      "a second setting of the engine search, KEY=VALUE ... over --search's, measured in the same "
+                      "rounds, turn about with the first");
+}
+
+// Runs `bench scaling` as c asks.
+int RunScaling(NetChoice& net_choice, ScalingCommand* c) {
+  ScalingOptions& so = c->so;
+  so.max_threads = c->max_threads;
+  so.train = !c->skip_train;
+  so.search = !c->skip_search;
+  // The engine's search as `loaz gtp` runs it (its play-time levers, four
+  // leaves a call), with --search's settings over them, and --versus's
+  // over those.
+  so.search_params = EngineSearchParams();
+  ApplySearchSettings(c->search_settings, "--search", &so.search_params);
+  if (!c->versus_settings.empty()) {
+    so.versus_params = so.search_params;
+    ApplySearchSettings(c->versus_settings, "--versus", &*so.versus_params);
+    for (const std::string& setting : c->versus_settings)
+      so.versus_name += (so.versus_name.empty() ? "" : " ") + setting;
+  }
+  return BenchScaling(net_choice.Load(), net_choice.file.empty() ? "(fresh)" : net_choice.file, so);
 }
 
 }  // namespace loa::app

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/bench_commands.h"
+#include "app/cli.h"
 #include "mcts/search_params.h"
 #include "net/export.h"
 
@@ -43,5 +45,20 @@ struct ScalingOptions {
 // options.counts, each against the first count's rate. net_name says where
 // net came from. Returns 0.
 int BenchScaling(const ExportedNet& net, const std::string& net_name, ScalingOptions options);
+
+// `bench scaling`'s options, as parsed.
+struct ScalingCommand {
+  CLI::App* app = nullptr;
+  ScalingOptions so;
+  int max_threads = 0;
+  bool skip_train = false, skip_search = false;
+  std::vector<std::string> search_settings, versus_settings;  // KEY=VALUE each
+};
+
+// Adds `bench scaling` to cli, parsing into *c.
+void AddScalingCommand(CLI::App& cli, NetChoice& net_choice, ScalingCommand* c);
+
+// Runs `bench scaling` as c asks.
+int RunScaling(NetChoice& net_choice, ScalingCommand* c);
 
 }  // namespace loa::app

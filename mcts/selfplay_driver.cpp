@@ -19,27 +19,28 @@ struct SelfPlayDriver::Slot {
   bool full = true;
   uint32_t visit_target = 0;
   std::vector<Leaf> leaves;
+  std::unordered_set<uint64_t> proven_seen;  // the hashes of the game's tree proofs
+  std::vector<ProvenPosition> proofs;        // KeepTreeProofs's scratch
 };
 
-SelfPlayDriver::SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, int parallel_games,
-                               uint64_t seed, int64_t first_game, int64_t num_games, int random_opening_plies)
+SelfPlayDriver::SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules,
+                               const SelfPlayGames& games)
     : evaluator_(evaluator),
       params_(params),
       gumbel_(params.root == "gumbel"),
       rules_(rules),
-      seed_(seed),
-      random_opening_plies_(random_opening_plies),
-      next_game_(first_game),
-      end_game_(num_games < 0 ? std::numeric_limits<int64_t>::max() : first_game + num_games) {
+      games_(games),
+      next_game_(games.first),
+      end_game_(games.count < 0 ? std::numeric_limits<int64_t>::max() : games.first + games.count) {
   params_.Validate();
-  assert(parallel_games > 0);
-  for (int i = 0; i < parallel_games; ++i) {
+  assert(games.parallel > 0);
+  for (int i = 0; i < games.parallel; ++i) {
     slots_.push_back(std::make_unique<Slot>(params_));
     slots_.back()->leaves.resize(params_.leaves_per_batch);
     if (StartGame(*slots_.back())) ++active_;
   }
-  positions_.reserve(size_t(parallel_games) * params_.leaves_per_batch);
-  outputs_.resize(size_t(parallel_games) * params_.leaves_per_batch);
+  positions_.reserve(size_t(games.parallel) * params_.leaves_per_batch);
+  outputs_.resize(size_t(games.parallel) * params_.leaves_per_batch);
 }
 
 SelfPlayDriver::~SelfPlayDriver() = default;
@@ -58,10 +59,11 @@ bool SelfPlayDriver::StartGame(Slot& slot) {
   slot.record = SelfPlayGame();
   slot.record.index = next_game_++;
   slot.record.game = Game(rules_);
-  slot.rng.Seed(GameSeed(seed_, slot.record.index));
-  if (random_opening_plies_ > 0) {
+  slot.rng.Seed(GameSeed(games_.seed, slot.record.index));
+  slot.proven_seen.clear();
+  if (games_.random_opening_plies > 0) {
     Game opening(rules_);
-    for (int ply = 0; ply < random_opening_plies_ && !opening.over(); ++ply) {
+    for (int ply = 0; ply < games_.random_opening_plies && !opening.over(); ++ply) {
       MoveList moves;
       opening.LegalMoves(moves);
       opening.Play(RandomMove(moves, slot.rng));
@@ -113,6 +115,7 @@ void SelfPlayDriver::FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished)
   searched.visits = slot.tree.root_visits();
   searched.full_search = slot.full;
   if (slot.full) searched.surprise = float(PolicySurprise(searched.policy, children));
+  if (games_.tree_proofs > 0) KeepTreeProofs(slot);
   game.Play(searched.move);
   slot.record.moves.push_back(std::move(searched));
   ++moves_played_;
@@ -122,6 +125,21 @@ void SelfPlayDriver::FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished)
   }
   finished->push_back(std::move(slot.record));
   if (!StartGame(slot)) --active_;
+}
+
+void SelfPlayDriver::KeepTreeProofs(Slot& slot) {
+  slot.proofs.clear();
+  slot.tree.ProvenPositions(!slot.full, &slot.proofs);
+  // The longest proofs first: the deep positions the value misses most.
+  std::stable_sort(slot.proofs.begin(), slot.proofs.end(),
+                   [](const ProvenPosition& a, const ProvenPosition& b) { return a.plies > b.plies; });
+  int kept = 0;
+  for (const ProvenPosition& p : slot.proofs) {
+    if (kept == games_.tree_proofs || p.plies < kMinTreeProofPlies) break;
+    if (!slot.proven_seen.insert(p.position.hash()).second) continue;
+    slot.record.tree_proofs.push_back({p, slot.record.game.ply()});
+    ++kept;
+  }
 }
 
 void SelfPlayDriver::Step(std::vector<SelfPlayGame>* finished) {

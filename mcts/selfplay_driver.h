@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "core/game.h"
@@ -32,26 +33,51 @@ struct SearchedMove {
   float surprise = 0;                   // PolicySurprise of the target (full searches)
 };
 
+// A position that a search of the game proved, off the played line or at
+// the root of a cheap search (SelfPlayGames::tree_proofs): a value target.
+struct TreeProof {
+  ProvenPosition proof;
+  int ply = 0;  // the game's ply whose search proved it
+};
+
+// The shortest proof a tree proof has: a win in one move is 94% of what a
+// 6x6 tree proves, and the value has it right already (docs/TRAINING.md,
+// "The search trees' proofs").
+inline constexpr int kMinTreeProofPlies = 2;
+
 // A finished self-play game.
 struct SelfPlayGame {
-  int64_t index = 0;                // its number: seeds its random choices
-  Game game;                        // start, moves and result (not over if resigned)
-  std::vector<SearchedMove> moves;  // moves[i] was played at ply i
+  int64_t index = 0;                   // its number: seeds its random choices
+  Game game;                           // start, moves and result (not over if resigned)
+  std::vector<SearchedMove> moves;     // moves[i] was played at ply i
+  std::vector<TreeProof> tree_proofs;  // each position once a game, in the order found
+};
+
+// Which games a driver plays, and what it keeps of their searches.
+struct SelfPlayGames {
+  int parallel = 1;    // games advanced at once (> 0)
+  uint64_t seed = 0;   // with a game's index, seeds its random choices (GameSeed)
+  int64_t first = 0;   // the index of the first game
+  int64_t count = -1;  // games to play; < 0: without end
+  // Each game starts where this many uniformly random moves from the rules'
+  // start led (drawn from the game's seed; none of them searched or
+  // recorded), or at the start if they ended the game.
+  int random_opening_plies = 0;
+  // Per search, at most this many positions that the MCTS-Solver proved won
+  // or lost in its tree in kMinTreeProofPlies or more, the longest proofs
+  // first and each once a game, go
+  // to SelfPlayGame::tree_proofs (the root of a cheap search among them;
+  // a full search's root is its move's `proven`); 0 keeps none.
+  int tree_proofs = 0;
 };
 
 // Advances many self-play games in lockstep. Not thread-safe: one driver per
 // worker thread; the evaluator need not be thread-safe for it.
 class SelfPlayDriver {
  public:
-  // Plays games first_game .. first_game + num_games - 1 (num_games < 0:
-  // without end), parallel_games at a time. evaluator must outlive the
-  // driver; params are copied and validated (loa::Error if out of range).
-  // With random_opening_plies > 0 each game starts where that many
-  // uniformly random moves from the rules' start led (drawn from the game's
-  // seed; none of them searched or recorded), or at the start if they ended
-  // the game.
-  SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, int parallel_games,
-                 uint64_t seed, int64_t first_game = 0, int64_t num_games = -1, int random_opening_plies = 0);
+  // Plays the games `games` names. evaluator must outlive the driver;
+  // params are copied and validated (loa::Error if out of range).
+  SelfPlayDriver(Evaluator* evaluator, const SearchParams& params, const Rules& rules, const SelfPlayGames& games);
   ~SelfPlayDriver();
 
   // Runs one round: every game gathers its leaves, all of them are evaluated
@@ -59,7 +85,7 @@ class SelfPlayDriver {
   // Appends the games that ended to *finished.
   void Step(std::vector<SelfPlayGame>* finished);
 
-  // Steps until every game is played (num_games must be >= 0); returns them
+  // Steps until every game is played (games.count must be >= 0); returns them
   // in order of index.
   std::vector<SelfPlayGame> PlayAll();
 
@@ -85,13 +111,14 @@ class SelfPlayDriver {
   bool StartGame(Slot& slot);
   void BeginMove(Slot& slot);
   void FinishMove(Slot& slot, std::vector<SelfPlayGame>* finished);
+  // Adds the proofs of the slot's search to its game (games_.tree_proofs).
+  void KeepTreeProofs(Slot& slot);
 
   Evaluator* evaluator_;
   SearchParams params_;
   const bool gumbel_;  // params_.root == "gumbel"
   const Rules rules_;
-  const uint64_t seed_;
-  const int random_opening_plies_;
+  const SelfPlayGames games_;
   int64_t next_game_, end_game_;
   std::vector<std::unique_ptr<Slot>> slots_;
   int active_ = 0;

@@ -188,6 +188,28 @@ void SearchTree::FillRootChildren(std::vector<RootChild>* children) const {
   }
 }
 
+void SearchTree::ProvenPositions(bool with_root, std::vector<ProvenPosition>* out) const {
+  auto decided = [](Proven p) { return p == Proven::kWin || p == Proven::kLoss; };
+  const Node& root = arena_[0];
+  if (with_root && decided(root.result()))
+    out->push_back({root_position_, Flip(root.result()), root.end_plies.load(std::memory_order_relaxed)});
+  std::vector<std::pair<uint32_t, Position>> stack = {{0, root_position_}};
+  while (!stack.empty()) {
+    const auto [index, pos] = stack.back();
+    stack.pop_back();
+    const Node& node = arena_[index];
+    for (int i = 0; i < PublishedChildren(node); ++i) {
+      const uint32_t c = node.first_child + i;
+      const Node& child = arena_[c];
+      if (child.current_state() != Node::kExpanded) continue;  // terminal ones are the rules' own
+      const Position after = pos.Apply(child.edge_move());
+      if (decided(child.result()))
+        out->push_back({after, Flip(child.result()), child.end_plies.load(std::memory_order_relaxed)});
+      stack.emplace_back(c, after);
+    }
+  }
+}
+
 std::vector<Move> SearchTree::PrincipalVariation(Move first, int max_length) const {
   std::vector<Move> pv;
   const Node* node = &arena_[0];

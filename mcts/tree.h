@@ -50,6 +50,14 @@ struct HashFilter {
   bool MayHold(uint64_t hash) const { return (bits[hash >> 62] >> ((hash >> 56) & 63)) & 1; }
 };
 
+// A position of a search tree that the MCTS-Solver proved won or lost: a
+// value target off the played line (selfplay.tree_proofs).
+struct ProvenPosition {
+  Position position;
+  Proven result = Proven::kUnknown;  // kWin or kLoss, for its side to move
+  int plies = 0;                     // the proof's length (Node::end_plies)
+};
+
 // Writes priors[0..n) raised to 1/temperature and renormalised to out
 // (SearchParams::policy_temperature); priors that sum to 0 are copied.
 void TemperPriors(const float* priors, int n, float temperature, float* out);
@@ -149,6 +157,12 @@ class SearchTree {
   void TopTwoVisits(uint32_t* first, uint32_t* second) const;
   // Returns the root's moves with their statistics (empty if unexpanded).
   std::vector<RootChild> RootChildren() const;
+  // Appends to *out every expanded node below the root (and the root too,
+  // with `with_root`) that the solver proved won or lost, with its position.
+  // Draws are left out: a draw may rest on a repetition of the game's
+  // history, which the position alone does not hold; a win or a loss never
+  // does (a repetition only ever makes a draw). One thread only.
+  void ProvenPositions(bool with_root, std::vector<ProvenPosition>* out) const;
   // Returns the principal variation from root move `first`: it, then the
   // most visited child at each level, at most max_length moves.
   std::vector<Move> PrincipalVariation(Move first, int max_length) const;

@@ -282,12 +282,17 @@ std::string EvaluatorOf(const PlayerSpec& spec, MctsSpec& keys) {
   return kind;
 }
 
+// The evaluator of a spec read once into *read.
+std::shared_ptr<Evaluator> EvaluatorFor(const PlayerSpec& spec, MctsSpecKeys& read) {
+  if (EvaluatorOf(spec, read.keys) == "uniform") return std::make_shared<UniformEvaluator>();
+  return MakeNetEvaluator(read.keys.net, read.options);
+}
+
 }  // namespace
 
 std::shared_ptr<Evaluator> MakeMctsEvaluator(const PlayerSpec& spec) {
   MctsSpecKeys read(spec);
-  if (EvaluatorOf(spec, read.keys) == "uniform") return std::make_shared<UniformEvaluator>();
-  return MakeNetEvaluator(read.keys.net, read.options);
+  return EvaluatorFor(spec, read);
 }
 
 void CheckMctsSpec(const PlayerSpec& spec) {
@@ -297,13 +302,13 @@ void CheckMctsSpec(const PlayerSpec& spec) {
 }
 
 std::unique_ptr<Player> MakeMctsPlayer(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared) {
-  const MctsSpecKeys read(spec);
+  MctsSpecKeys read(spec);
   // playouts= (declared by SearchParams) is a limit of its own; without it
   // and without time=, the search stops at params.playouts.
   SearchLimits limits;
   limits.playouts = spec.Has("playouts") ? read.params.playouts : 0;
   limits.seconds = read.keys.time;
-  if (!shared) shared = MakeMctsEvaluator(spec);
+  if (!shared) shared = EvaluatorFor(spec, read);
   return MakeSearchPlayer(spec.text(), std::move(shared), read.params, limits, {}, read.keys.probe);
 }
 

@@ -13,6 +13,7 @@
 namespace loa {
 
 class Evaluator;
+class PlayerSpec;
 
 // The clock of the side to move, as GTP's time_settings and time_left, or
 // UCI's go and xboard's level and time give it; all zero means untimed (the
@@ -137,5 +138,7 @@ std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& spec);
 // of a spec that differs from this one at most in its limits) instead of
 // loading its own. Other kinds, or a null `shared`, as MakePlayer.
 std::unique_ptr<Player> MakePlayer(const std::string& spec, std::shared_ptr<Evaluator> shared);
+// The same from a spec already parsed (a request's, parsed once).
+std::unique_ptr<Player> MakePlayer(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared);
 
 }  // namespace loa

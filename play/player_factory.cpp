@@ -118,7 +118,10 @@ std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& text) {
 }
 
 std::unique_ptr<Player> MakePlayer(const std::string& text, std::shared_ptr<Evaluator> shared) {
-  const PlayerSpec spec = PlayerSpec::Parse(text);
+  return MakePlayer(PlayerSpec::Parse(text), std::move(shared));
+}
+
+std::unique_ptr<Player> MakePlayer(const PlayerSpec& spec, std::shared_ptr<Evaluator> shared) {
   return FindKind(spec).make(spec, std::move(shared));
 }
 
@@ -135,21 +138,13 @@ std::string SpecWithoutLimit(const PlayerSpec& spec) {
   return spec.TextWith(std::set<std::string>(keys.begin(), keys.end()));
 }
 
-std::string SpecWithoutLimit(const std::string& text) { return SpecWithoutLimit(PlayerSpec::Parse(text)); }
-
 PlayerSpec SpecWithLimit(const PlayerSpec& spec, double seconds, int64_t count) {
   const PlayerLimits& limits = LimitsOf(spec);
   if (limits.keys.empty() || (seconds <= 0 && count <= 0)) return spec;
-  std::string limit;
+  const std::set<std::string> without(limits.keys.begin(), limits.keys.end());
   if (limits.count_key && (count > 0 || !limits.time))
-    limit = std::string(limits.count_key) + "=" + std::to_string(count > 0 ? count : 1000);
-  else
-    limit = "time=" + FormatDouble(seconds > 0 ? seconds : 1);
-  return PlayerSpec::Parse(spec.TextWith(std::set<std::string>(limits.keys.begin(), limits.keys.end()), limit));
-}
-
-std::string SpecWithLimit(const std::string& text, double seconds, int64_t count) {
-  return SpecWithLimit(PlayerSpec::Parse(text), seconds, count).text();
+    return spec.With(without, limits.count_key, std::to_string(count > 0 ? count : 1000));
+  return spec.With(without, "time", FormatDouble(seconds > 0 ? seconds : 1));
 }
 
 }  // namespace loa

@@ -128,18 +128,15 @@ struct PlayerKind {
 // Returns the limits of spec's kind. Throws ParseError for an unknown kind.
 const PlayerLimits& LimitsOf(const PlayerSpec& spec);
 
-// Returns spec without the keys that limit its search: what players of one
-// kind, net and settings but of any limit have alike. (The text overloads
-// parse the spec first.)
+// Returns spec's text without the keys that limit its search: what players
+// of one kind, net and settings but of any limit have alike.
 std::string SpecWithoutLimit(const PlayerSpec& spec);
-std::string SpecWithoutLimit(const std::string& spec);
 
 // Returns spec with its search limited to `count` (its count key) when
 // count > 0 and the kind has one, else to `seconds` a move when the kind
 // takes a time (1 s when seconds <= 0), else to 1,000 of its count; a kind
 // without limits, or neither given, keeps its own.
 PlayerSpec SpecWithLimit(const PlayerSpec& spec, double seconds, int64_t count);
-std::string SpecWithLimit(const std::string& spec, double seconds, int64_t count);
 
 // Every kind MakePlayer knows, in its order, with its keys.
 std::vector<PlayerKind> DescribePlayerKinds();

@@ -1,5 +1,7 @@
 #include "play/spec.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "core/param_visitor.h"
 
@@ -31,6 +33,28 @@ PlayerSpec PlayerSpec::Parse(const std::string& text) {
 
 std::string PlayerSpec::TextWith(const std::set<std::string>& without, const std::string& add) const {
   return Compose(without, add, [](const std::string&, const std::string& value) { return value; });
+}
+
+PlayerSpec PlayerSpec::With(const std::set<std::string>& without, const std::string& key,
+                            const std::string& value) const {
+  PlayerSpec spec;
+  spec.kind_ = kind_;
+  for (const std::string& k : order_) {
+    if (without.count(k) || k == "cmd") continue;
+    spec.options_[k] = options_.at(k);
+    spec.order_.push_back(k);
+  }
+  if (!key.empty()) {
+    if (spec.options_.count(key)) spec.order_.erase(std::find(spec.order_.begin(), spec.order_.end(), key));
+    spec.options_[key] = value;
+    spec.order_.push_back(key);
+  }
+  if (options_.count("cmd") && !without.count("cmd") && key != "cmd") {
+    spec.options_["cmd"] = options_.at("cmd");
+    spec.order_.push_back("cmd");
+  }
+  spec.text_ = spec.Compose({}, "", [](const std::string&, const std::string& v) { return v; });
+  return spec;
 }
 
 std::string PlayerSpec::TextMapped(

@@ -46,6 +46,12 @@ class PlayerSpec {
   // plus "playouts=9" is "mcts:net=x,playouts=9".
   std::string TextWith(const std::set<std::string>& without, const std::string& add = "") const;
 
+  // Returns the spec without the pairs of `without`, and with key=value
+  // (key "" for none) after the others but before a `cmd` pair: the
+  // parsed spec TextWith's text would parse to, built without parsing.
+  PlayerSpec With(const std::set<std::string>& without, const std::string& key = "",
+                  const std::string& value = "") const;
+
   // Returns the spec's text with each value replaced by map(key, value), in
   // the text's order, a `cmd` pair last and whole.
   std::string TextMapped(const std::function<std::string(const std::string&, const std::string&)>& map) const;

@@ -38,6 +38,8 @@ void SelfplayConfig::Visit(ParamVisitor& v) {
           "solve each sampled position within this many df-pn nodes; a proof is its value target (0: off)");
   v.Int("random_opening_plies", random_opening_plies, 0, 1000,
         "each game opens with this many random moves, unsearched and unrecorded (0: from the start)");
+  v.Int("tree_proofs", tree_proofs, 0, 256,
+        "per search, keep this many positions the MCTS-Solver proved in its tree as value targets (0: none)");
   RecordsOf<PlayoutsStep> schedule(playouts_schedule);
   v.Records("playouts_schedule", schedule,
             "from a net `hours` of run time old, searches use `full` and `cheap` playouts (steps in order of hours)");

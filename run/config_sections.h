@@ -82,6 +82,13 @@ struct SelfplayConfig {
   // positions its own play would not reach, the second player's wins among
   // them (docs/TRAINING.md); 0: every game from the start.
   int random_opening_plies = 0;
+  // The search trees' proofs as value targets (Descent's exact targets:
+  // docs/TRAINING.md, "The search trees' proofs"): per search, at most
+  // this many positions that the MCTS-Solver proved won or lost in its tree,
+  // the longest proofs first and each once a game, become samples of the
+  // value alone (flag kTreeProof), and a full search's proven root takes
+  // its proof as its value target; 0: none.
+  int tree_proofs = 0;
   // A run's later hours search deeper: from the first net whose checkpoint
   // is `hours` of run time old, self-play's full and cheap searches use a
   // step's `full` and `cheap` playouts instead of mcts.playouts and

@@ -53,12 +53,9 @@ std::unique_ptr<SearchPool::Lease> ServerImpl::Begin(const SearchRequest& reques
     // or playouts) takes the tab's player of this kind, net and settings
     // whatever its limit, so that a move asked for after an analysis (or an
     // analysis after a move) keeps the tree.
-    const std::string spec = request.spec.text();
-    const std::string base = SpecWithoutLimit(request.spec);
-    const std::shared_ptr<Evaluator> evaluator = request.evaluator;
-    return searches->Acquire(
-        request.client, spec, [&] { return MakePlayer(spec, evaluator); },
-        [&](const std::string& kept) { return request.OwnBounds() && SpecWithoutLimit(kept) == base; });
+    const SearchPool::PlayerKey key{request.spec.text(), SpecWithoutLimit(request.spec)};
+    return searches->Acquire(request.client, key, request.OwnBounds(),
+                             [&] { return MakePlayer(request.spec, request.evaluator); });
   } catch (const Refused& e) {
     throw BadRequest{e.what(), e.status};
   } catch (const Error& e) {

@@ -91,12 +91,11 @@ SearchPool::Load SearchPool::load() {
   return l;
 }
 
-std::unique_ptr<SearchPool::Lease> SearchPool::Acquire(const std::string& client, const std::string& spec,
-                                                       const std::function<std::unique_ptr<Player>()>& make,
-                                                       const std::function<bool(const std::string&)>& reusable) {
+std::unique_ptr<SearchPool::Lease> SearchPool::Acquire(const std::string& client, const PlayerKey& key, bool any_limit,
+                                                       const std::function<std::unique_ptr<Player>()>& make) {
   std::unique_ptr<Lease> lease(new Lease);
   lease->client_ = client;
-  lease->spec_ = spec;
+  lease->key_ = key;
   lease->entry_ = std::make_shared<Lease::Entry>();
   Lease::Entry& entry = *lease->entry_;
   std::unique_lock<std::mutex> lock(mutex_);
@@ -132,9 +131,9 @@ std::unique_ptr<SearchPool::Lease> SearchPool::Acquire(const std::string& client
   if (!client.empty()) {
     Tab& tab = tabs_[client];
     tab.busy = true;
-    if (tab.player && (tab.spec == spec || (reusable && reusable(tab.spec)))) {
+    if (tab.player && (tab.key.spec == key.spec || (any_limit && tab.key.unlimited == key.unlimited))) {
       lease->player_ = std::move(tab.player);
-      lease->spec_ = tab.spec;
+      lease->key_ = tab.key;
     }
     tab.player.reset();
   }
@@ -160,7 +159,7 @@ void SearchPool::Release(Lease& lease) {
     if (!lease.client_.empty()) {
       Tab& tab = tabs_[lease.client_];
       tab.busy = false;
-      tab.spec = lease.spec_;
+      tab.key = lease.key_;
       tab.player = std::move(lease.player_);
       tab.used = ++clock_;
       if (!tab.player) tabs_.erase(lease.client_);  // make() failed: nothing to keep

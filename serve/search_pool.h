@@ -37,6 +37,13 @@ class SearchPool {
     int tabs = 0;  // tabs whose player is kept
   };
 
+  // What a player is made from, compared as text, never parsed again: its
+  // spec's text, and the same without the keys of its limit
+  // (SpecWithoutLimit).
+  struct PlayerKey {
+    std::string spec, unlimited;
+  };
+
   // A running search's slot and player. While it lives the player is this
   // search's alone; when it goes, the slot is free and the player is its
   // tab's again (for the tab's next request), or gone when it had no tab.
@@ -58,7 +65,7 @@ class SearchPool {
     Lease() = default;
     SearchPool* pool_ = nullptr;
     std::string id_, client_;
-    std::string spec_;  // what its player was made from
+    PlayerKey key_;  // what its player was made from
     std::shared_ptr<Entry> entry_;
     std::unique_ptr<Player> player_;
   };
@@ -74,14 +81,13 @@ class SearchPool {
   // Waits for a slot (and for the tab's earlier search to return, which a
   // newer request stops) and returns it with the player to search with: the
   // tab's own (its tree and tables kept) when it was made from the same
-  // spec, or from one that `reusable` accepts (an analysis, which sets its
-  // own bounds, may take a player of any limit), else make()'s, which is
-  // then made from `spec`. `client` names the tab; "" for a request of none
-  // (its player is made for it and then dropped). Throws Refused, and what
-  // make() throws.
-  std::unique_ptr<Lease> Acquire(const std::string& client, const std::string& spec,
-                                 const std::function<std::unique_ptr<Player>()>& make,
-                                 const std::function<bool(const std::string& kept)>& reusable = nullptr);
+  // spec, or with `any_limit` (a request that sets its own bounds: an
+  // analysis, a move with seconds or playouts) from one of any limit, else
+  // make()'s, which is then made from `key`. `client` names the tab; "" for
+  // a request of none (its player is made for it and then dropped). Throws
+  // Refused, and what make() throws.
+  std::unique_ptr<Lease> Acquire(const std::string& client, const PlayerKey& key, bool any_limit,
+                                 const std::function<std::unique_ptr<Player>()>& make);
 
   // Asks the client's search to stop, waiting or running; returns whether
   // it had one.
@@ -97,7 +103,7 @@ class SearchPool {
 
  private:
   struct Tab {
-    std::string spec;                // what its player was made from
+    PlayerKey key;                   // what its player was made from
     std::unique_ptr<Player> player;  // null while a search of the tab runs
     bool busy = false;
     uint64_t used = 0;  // when it last searched, on the pool's counter

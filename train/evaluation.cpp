@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
@@ -106,6 +107,17 @@ std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run, std::string* d
   return records;
 }
 
+std::vector<std::string> MatchLinesUpTo(const run::RunDir& run, int64_t step) {
+  std::vector<std::string> kept;
+  if (!std::filesystem::exists(run.MatchesPath())) return kept;
+  std::istringstream lines(ReadFile(run.MatchesPath()));
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+    if (record.is_object() && record.value("step", int64_t{0}) <= step) kept.push_back(line);
+  }
+  return kept;
+}
+
 std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor) {
   std::vector<std::string> names;
   std::map<std::string, int> index;
@@ -156,11 +168,12 @@ CheckpointRater::CheckpointRater(run::RunContext& run) : run_(run) {
   if (!damage.empty()) run_.log.Warn(damage);
 }
 
-bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours) {
+bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours,
+                                    std::vector<MatchRecord>* records) {
   const std::string &a_name = a.name, &b_name = b.name;
   // A pair that has played before plays only the games it lacks, with
   // openings and a records folder of their own.
-  const int played = GamesPlayed(ReadMatchRecords(run_.dir), a_name, b_name);
+  const int played = GamesPlayed(*records, a_name, b_name);
   if (played >= games) return true;
   const run::EvalConfig& ec = run_.config.eval;
   MatchConfig mc;
@@ -197,6 +210,7 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
   for (const char* key : {"games", "wins", "draws", "losses"}) record[key] = outcome[key];
   for (const char* key : {"wins", "draws", "losses", "score", "elo", "elo_ci95"}) event[key] = outcome[key];
   run::JsonLinesLog(run_.dir.MatchesPath()).Write(record);
+  records->push_back({a_name, b_name, result.wins, result.draws, result.losses, step >= 0 ? hours : -1.0});
   run_.metrics.Write(event);
   run_.log.Info("eval: " + a_name + " vs " + b_name + ": +" + std::to_string(result.wins) + " =" +
                 std::to_string(result.draws) + " -" + std::to_string(result.losses) + " (Elo " +
@@ -204,12 +218,12 @@ bool CheckpointRater::PlayAndRecord(const EvalSide& a, const EvalSide& b, int ga
   return true;
 }
 
-void CheckpointRater::EnsureLadder(int games, double hours) {
+void CheckpointRater::EnsureLadder(int games, double hours, std::vector<MatchRecord>* records) {
   const std::vector<std::string>& ladder = run_.config.eval.opponents;
   for (size_t i = 0; i < ladder.size(); ++i)
     for (size_t j = i + 1; j < ladder.size(); ++j)
-      if (GamesPlayed(ReadMatchRecords(run_.dir), ladder[i], ladder[j]) == 0 && !StopRequested())
-        PlayAndRecord(LadderSide(ladder[i]), LadderSide(ladder[j]), games, -1, hours);
+      if (GamesPlayed(*records, ladder[i], ladder[j]) == 0 && !StopRequested())
+        PlayAndRecord(LadderSide(ladder[i]), LadderSide(ladder[j]), games, -1, hours, records);
 }
 
 bool CheckpointRater::Rate(int64_t step, double hours, int games) {
@@ -217,11 +231,13 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   const std::string name = run::CheckpointName(step);
   ReadCheckpointInfo(run_.dir.CheckpointPath(step));  // a damaged checkpoint fails here, before any game
   const EvalSide side = CheckpointSide(name, run_.dir.CheckpointPath(step), run_.config);
-  const size_t matches_before = ReadMatchRecords(run_.dir).size();
-  EnsureLadder(games, hours);
+  // The file is read once; each match played is added to what was read.
+  std::vector<MatchRecord> records = ReadMatchRecords(run_.dir);
+  const size_t matches_before = records.size();
+  EnsureLadder(games, hours, &records);
   std::optional<int64_t> best;
   if (run_.config.eval.previous_best) {
-    for (const Rating& r : RateAll(ReadMatchRecords(run_.dir), Anchor())) {
+    for (const Rating& r : RateAll(records, Anchor())) {
       const std::optional<int64_t> other = run::CheckpointStep(r.name);
       if (!other || *other >= step || !std::filesystem::exists(run_.dir.CheckpointPath(*other))) continue;
       try {
@@ -234,14 +250,14 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
     }
   }
   for (const std::string& opponent : run_.config.eval.opponents)
-    if (!PlayAndRecord(side, LadderSide(opponent), games, step, hours)) return false;
+    if (!PlayAndRecord(side, LadderSide(opponent), games, step, hours, &records)) return false;
   if (best &&
       !PlayAndRecord(side, CheckpointSide(run::CheckpointName(*best), run_.dir.CheckpointPath(*best), run_.config),
-                     games, step, hours))
+                     games, step, hours, &records))
     return false;
-  if (ReadMatchRecords(run_.dir).size() == matches_before) return true;  // nothing lacked: nothing new to rate
-  WriteRatings();
-  for (const Rating& r : RateAll(ReadMatchRecords(run_.dir), Anchor()))
+  if (records.size() == matches_before) return true;  // nothing lacked: nothing new to rate
+  WriteRatings(records);
+  for (const Rating& r : RateAll(records, Anchor()))
     if (r.name == name)
       run_.metrics.Write({{"event", "rating"},
                           {"step", step},
@@ -252,9 +268,8 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
   return true;
 }
 
-std::string CheckpointRater::WriteRatings() {
+std::string CheckpointRater::WriteRatings(const std::vector<MatchRecord>& records) {
   const std::string anchor = Anchor();
-  const std::vector<MatchRecord> records = ReadMatchRecords(run_.dir);
   const std::vector<Rating> ratings = RateAll(records, anchor);
   std::map<std::string, double> hours;  // of the checkpoints
   for (const MatchRecord& r : records)

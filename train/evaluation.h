@@ -47,6 +47,11 @@ EvalSide CheckpointSide(const std::string& name, const std::string& path, const 
 // named there, with what was wrong (no word when nothing was).
 std::vector<MatchRecord> ReadMatchRecords(const run::RunDir& run, std::string* damage = nullptr);
 
+// Returns the lines of eval/matches.jsonl that a fork at checkpoint `step`
+// keeps, as written: the ladder's matches and those of checkpoints up to
+// step (none if the file does not exist).
+std::vector<std::string> MatchLinesUpTo(const run::RunDir& run, int64_t step);
+
 // The ratings of every player in records, anchored at `anchor` (Elo 0; the
 // first player when it does not occur), best first.
 std::vector<Rating> RateAll(const std::vector<MatchRecord>& records, const std::string& anchor);
@@ -76,14 +81,18 @@ class CheckpointRater {
 
   // Rewrites eval/ratings.txt and eval/ratings.json from every record;
   // returns the table's text.
-  std::string WriteRatings();
+  std::string WriteRatings() { return WriteRatings(ReadMatchRecords(run_.dir)); }
 
  private:
   // Returns the player fixed at Elo 0: the first ladder opponent, or "" (the
   // first player in the records) without a ladder.
   std::string Anchor() const;
-  bool PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours);
-  void EnsureLadder(int games, double hours);
+  std::string WriteRatings(const std::vector<MatchRecord>& records);
+  // Plays what a pair lacks of `games` and appends it to eval/matches.jsonl
+  // and to *records (the file's records, read once a Rate).
+  bool PlayAndRecord(const EvalSide& a, const EvalSide& b, int games, int64_t step, double hours,
+                     std::vector<MatchRecord>* records);
+  void EnsureLadder(int games, double hours, std::vector<MatchRecord>* records);
 
   run::RunContext& run_;  // its config, directory, log and metrics
 };

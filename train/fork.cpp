@@ -16,6 +16,7 @@
 #include "run/config.h"
 #include "run/run_dir.h"
 #include "train/checkpoint_store.h"
+#include "train/evaluation.h"
 #include "train/losses.h"
 #include "train/shard.h"
 #include "train/trainer.h"
@@ -180,11 +181,7 @@ ForkSummary ForkRun(const std::string& from, int64_t step, const std::string& to
         break;
     }
     WriteFileAtomic(fork.MetricsPath(), Joined(metrics));
-    std::vector<std::string> matches;
-    for (const std::string& line : Lines(source.MatchesPath())) {
-      const nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-      if (record.is_object() && record.value("step", int64_t{0}) <= summary.step) matches.push_back(line);
-    }
+    const std::vector<std::string> matches = MatchLinesUpTo(source, summary.step);
     if (!matches.empty()) WriteFileAtomic(fork.MatchesPath(), Joined(matches));
     char hours[32];
     std::snprintf(hours, sizeof hours, "%.4f", summary.hours);

@@ -63,6 +63,23 @@ std::vector<int8_t> ProveSamples(const SelfPlayGame& g, solve::Solver* solver, i
   return proven;
 }
 
+std::vector<int8_t> RootProofs(const SelfPlayGame& g) {
+  std::vector<int8_t> proven(g.moves.size(), kUnproven);
+  for (size_t ply = 0; ply < g.moves.size(); ++ply) {
+    const SearchedMove& m = g.moves[ply];
+    if (!IsSample(m)) continue;
+    if (m.proven == Proven::kWin) proven[ply] = 1;
+    if (m.proven == Proven::kLoss) proven[ply] = -1;
+  }
+  return proven;
+}
+
+void MergeProofs(const std::vector<int8_t>& more, std::vector<int8_t>* proven) {
+  assert(more.size() == proven->size());
+  for (size_t i = 0; i < more.size(); ++i)
+    if ((*proven)[i] == kUnproven) (*proven)[i] = more[i];
+}
+
 int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share, Rng* rng,
                const std::vector<int8_t>* proven) {
   assert(surprise_share <= 0 || rng);
@@ -112,6 +129,21 @@ int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, 
       if (!p.move.is_pass()) target.emplace_back(p.move.PolicyIndex(), p.probability);
     for (int k = 0; k < copies; ++k) shard->Add(s, target);
     added += copies;
+  }
+  for (const TreeProof& t : g.tree_proofs) {
+    const Position& pos = t.proof.position;
+    Sample s;
+    s.black = pos.pieces(kBlack);
+    s.white = pos.pieces(kWhite);
+    s.side_to_move = uint8_t(pos.side_to_move());
+    s.flags = kProven | kTreeProof | SizeFlags(pos.size());
+    s.outcome = t.proof.result == Proven::kWin ? 1 : -1;
+    s.root_value = float(s.outcome);
+    s.plies_left = uint16_t(std::min(t.proof.plies, 65535));
+    s.game = uint16_t(game_index);
+    s.ply = uint32_t(t.ply);
+    shard->Add(s, {});
+    ++added;
   }
   return added;
 }

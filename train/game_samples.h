@@ -45,13 +45,26 @@ GameOutcome OutcomeOf(const SelfPlayGame& g);
 // of samples, moved towards the positions where the search disagreed with
 // the net.
 //
-// With proven (ProveSamples's answer for g), a position it proved takes the
-// proven result as its outcome, flagged kProven.
+// With proven (ProveSamples's or RootProofs's answer for g), a position it
+// proved takes the proven result as its outcome, flagged kProven.
+//
+// Then each of g.tree_proofs once, a value target alone: its proven result
+// as outcome and root value, its proof's length as the plies left, flagged
+// kProven | kTreeProof, with no policy target, reply or ownership.
 int AppendGame(const SelfPlayGame& g, const GameOutcome& outcome, Shard* shard, double surprise_share = 0,
                Rng* rng = nullptr, const std::vector<int8_t>* proven = nullptr);
 
 // ProveSamples's mark of a ply not proven (or not a sample).
 inline constexpr int8_t kUnproven = -128;
+
+// The searches' own verdicts on g's sampled positions, as ProveSamples
+// gives them: +1 or -1 where a full search's root was proven won or lost
+// by its MCTS-Solver, else kUnproven (draws left out, as
+// SearchTree::ProvenPositions leaves them).
+std::vector<int8_t> RootProofs(const SelfPlayGame& g);
+
+// Fills the plies of *proven that are kUnproven from `more` (same length).
+void MergeProofs(const std::vector<int8_t>& more, std::vector<int8_t>* proven);
 
 // The solver's verdicts on g's sampled positions: for each ply, +1, 0 or -1
 // for the side to move there (won, drawn, lost, under the game's rules and

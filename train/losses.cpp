@@ -85,7 +85,9 @@ Losses ComputeLosses(LoaNet& model, const Batch& b, const run::TrainConfig& c, d
   const NetOutput out = Forward(model, tensor(b.planes, {n, NumInputPlanes(b.features), 8, 8}), c, device);
   const torch::Tensor legal_mask = tensor(b.legal_mask, {n, kPolicySize});
   const torch::Tensor log_policy = torch::log_softmax(out.policy + legal_mask, 1);
-  const torch::Tensor policy_loss = -(tensor(b.policy, {n, kPolicySize}) * log_policy).sum(1).mean();
+  // The mean over the rows with a policy target (a tree proof has none).
+  const torch::Tensor policy_target = tensor(b.policy, {n, kPolicySize});
+  const torch::Tensor policy_loss = -(policy_target * log_policy).sum() / policy_target.sum().clamp_min(1);
   const torch::Tensor wdl = tensor(b.wdl, {n, 3});
   torch::Tensor value_target = wdl;
   if (q_weight > 0) {

@@ -43,9 +43,8 @@ namespace {
 // queue's lock, begun with those eval/matches.jsonl has rated already.
 class EvalQueue {
  public:
-  EvalQueue(CheckpointRater& rater, const run::EvalConfig& config, run::Logger& log, const run::RunDir& dir)
-      : rater_(rater), config_(config), log_(log) {
-    for (const MatchRecord& r : ReadMatchRecords(dir))
+  EvalQueue(CheckpointRater& rater, run::RunContext& run) : rater_(rater), config_(run.config.eval), log_(run.log) {
+    for (const MatchRecord& r : ReadMatchRecords(run.dir))
       if (const std::optional<int64_t> step = run::CheckpointStep(r.a)) queued_.insert(*step);
     thread_ = std::thread([this] { Loop(); });
   }
@@ -129,9 +128,8 @@ constexpr std::chrono::seconds kStatePoll{2};
 // than play for nothing, saying so in the state and the log.
 class StateWatch {
  public:
-  StateWatch(const run::RunDir& dir, const run::Config& config, bool trainer, std::atomic<bool>& stop_selfplay,
-             run::Logger& log)
-      : dir_(dir), trainer_(trainer), gone_seconds_(60 * config.cluster.trainer_gone_minutes), log_(log) {
+  StateWatch(run::RunContext& run, bool trainer, std::atomic<bool>& stop_selfplay)
+      : dir_(run.dir), trainer_(trainer), gone_seconds_(60 * run.config.cluster.trainer_gone_minutes), log_(run.log) {
     started_ = run::UnixNow();
     if (trainer_) Beat(false);
     thread_ = std::thread([this, &stop_selfplay] {
@@ -246,7 +244,7 @@ bool TrainAndEvaluate(run::RunContext& run, Trainer& trainer, std::atomic<bool>&
   const run::RunDir& dir = run.dir;
   run::Logger& log = run.log;
   CheckpointRater rater(run);
-  EvalQueue evals(rater, config.eval, log, dir);
+  EvalQueue evals(rater, run);
   int64_t last = -1;
   try {
     last = trainer.Run([&](int64_t step, const std::string&) {
@@ -319,7 +317,7 @@ int RunTraining(const run::OpenedRun& opened, const RunParts& parts) {
     trainer->RestoreOrStart();
   }
   std::atomic<bool> stop_selfplay{false}, failed{false};
-  const StateWatch watch(dir, opened.config, parts.trainer, stop_selfplay, log);
+  const StateWatch watch(run, parts.trainer, stop_selfplay);
   std::thread selfplay_thread;
   std::unique_ptr<SelfPlay> selfplay;
   if (parts.selfplay) {

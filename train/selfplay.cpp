@@ -238,8 +238,12 @@ void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   // worker starts past its last shard, so it never replays old games.
   w.seed = Mix(uint64_t(run_.config.run.seed) ^ Mix(Fnv1a64(w.writer) ^ Mix(uint64_t(w.seq))));
   const run::SelfplayConfig& sc = run_.config.selfplay;
-  SelfPlayDriver driver(&shared_->net, run_.config.mcts, run_.config.rules, sc.games_per_worker, w.seed, 0, -1,
-                        sc.random_opening_plies);
+  SelfPlayGames plays;
+  plays.parallel = sc.games_per_worker;
+  plays.seed = w.seed;
+  plays.random_opening_plies = sc.random_opening_plies;
+  plays.tree_proofs = sc.tree_proofs;
+  SelfPlayDriver driver(&shared_->net, run_.config.mcts, run_.config.rules, plays);
   driver.set_resign_check([&](const SelfPlayGame& g) {
     if (!WouldResign(g, sc.resign_threshold, sc.resign_consecutive)) return false;
     const bool playout = double(Mix(w.seed ^ Mix(uint64_t(g.index) + 1)) >> 11) * 0x1.0p-53 < sc.resign_playout_share;
@@ -277,12 +281,20 @@ void SelfPlay::AddGame(Worker& w, const SelfPlayGame& g) {
   const GameOutcome outcome = OutcomeOf(g);
   Rng rng(w.seed ^ Mix(uint64_t(g.index) + 2));
   std::vector<int8_t> proven;
+  if (sc.tree_proofs > 0) {
+    proven = RootProofs(g);
+    tree_proofs_ += int64_t(g.tree_proofs.size());
+  }
   if (sc.proof_nodes > 0) {
     if (!w.solver) w.solver = std::make_unique<solve::Solver>(kProofTableMb);
     const double started = Now();
-    proven = ProveSamples(g, w.solver.get(), sc.proof_nodes, kProofGiveUp);
+    const std::vector<int8_t> solved = ProveSamples(g, w.solver.get(), sc.proof_nodes, kProofGiveUp);
     proof_micros_ += int64_t((Now() - started) * 1e6);
-    proven_ += std::count_if(proven.begin(), proven.end(), [](int8_t v) { return v != kUnproven; });
+    proven_ += std::count_if(solved.begin(), solved.end(), [](int8_t v) { return v != kUnproven; });
+    if (proven.empty())
+      proven = solved;
+    else
+      MergeProofs(solved, &proven);
   }
   samples_ += AppendGame(g, outcome, &w.shard, sc.policy_surprise_weight, &rng, proven.empty() ? nullptr : &proven);
   const int game_index = w.shard.games - 1;
@@ -379,6 +391,7 @@ void SelfPlay::Report(const Worker& w, int games, int samples) {
                       {"evaluations_per_second", double(evaluations_.load()) / (hours * 3600)},
                       {"proven_positions", proven_.load()},
                       {"proof_seconds", double(proof_micros_.load()) * 1e-6},
+                      {"tree_proofs", tree_proofs_.load()},
                       {"resign_playouts", checked},
                       {"false_resign_rate", checked > 0 ? double(false_resigns_.load()) / double(checked) : 0.0}});
 }

@@ -88,6 +88,7 @@ class SelfPlay {
   std::atomic<int64_t> games_{0}, positions_{0}, samples_{0}, evaluations_{0};
   std::atomic<int64_t> resign_checked_{0}, false_resigns_{0};
   std::atomic<int64_t> proven_{0}, proof_micros_{0};  // selfplay.proof_nodes: positions proven, time spent
+  std::atomic<int64_t> tree_proofs_{0};               // selfplay.tree_proofs: samples written
   std::atomic<bool> reached_max_games_{false};
   std::atomic<int> stage_{0};  // of the playouts schedule: 0 mcts.*, k its step k - 1
   double started_ = 0;

@@ -16,7 +16,8 @@
 //     per-sample fields: u32 count, and for each (in name order) u8 name
 //     length, the name ([a-z0-9_], 1 to 64 bytes), samples x f32.
 // A fixed record: u64 black, u64 white, u8 side to move, u8 flags (bits 3-4:
-// 8 minus the board's size; bit 5: the outcome is proven), i8
+// 8 minus the board's size; bit 5: the outcome is proven; bit 6: a search
+// tree's proof, off the played line), i8
 // outcome, u8 policy entries, f32 root value, u16 plies left, u16 game
 // index in the shard, u32 ply of the game. Versions 1 to 4 are still read:
 // their samples have no fields, those of versions 1 to 3 no reply target,
@@ -48,6 +49,10 @@ enum SampleFlags : uint8_t {
   // The outcome is the solver's proven result for the side to move, not the
   // game's (selfplay.proof_nodes): the value's target, the root value's too.
   kProven = 1 << 5,
+  // A position of a search tree that the MCTS-Solver proved, off the
+  // played line (selfplay.tree_proofs): kProven with it, no kFullSearch, a
+  // value target alone (no policy entries, no reply, no ownership).
+  kTreeProof = 1 << 6,
 };
 
 // The flags bits of a board of size n.

@@ -56,15 +56,16 @@ struct LossSums {
 }  // namespace
 
 struct Trainer::Impl {
-  Impl(const run::Config& c, const run::RunDir& r, run::Logger& l, run::JsonLinesLog& m)
-      : config(c),
-        run(r),
-        log(l),
-        metrics(m),
-        device(ResolveDevice(c.run.device)),
+  explicit Impl(run::RunContext& context)
+      : config(context.config),
+        run(context.dir),
+        log(context.log),
+        metrics(context.metrics),
+        device(ResolveDevice(config.run.device)),
         model(nullptr),
-        buffer(c.replay, Mix(uint64_t(c.run.seed) ^ 0x7472616eULL), c.net.features()),
+        buffer(config.replay, Mix(uint64_t(config.run.seed) ^ 0x7472616eULL), config.net.features()),
         feed(run, log) {
+    const run::Config& c = config;
     torch::manual_seed(uint64_t(c.run.seed));
     model = LoaNet(c.net);
     model->to(device);
@@ -107,6 +108,7 @@ struct Trainer::Impl {
   std::string SaveCheckpoint();
   void LogProgress();
 
+  // The run's parts (run::RunContext's), named as the trainer uses them.
   const run::Config& config;
   const run::RunDir& run;
   run::Logger& log;
@@ -269,12 +271,10 @@ void Trainer::Impl::LogProgress() {
 }
 
 Trainer::Trainer(run::RunContext& run) {
-  const run::Config& config = run.config;
-  run::Logger& log = run.log;
   // Training owns LibTorch's threads in its process (ClaimTorchThreads).
-  if (ClaimTorchThreads(config.train.threads) != config.train.threads)
-    log.Warn("LibTorch's thread count was set before the trainer's train.threads");
-  impl_ = std::make_unique<Impl>(config, run.dir, log, run.metrics);
+  if (ClaimTorchThreads(run.config.train.threads) != run.config.train.threads)
+    run.log.Warn("LibTorch's thread count was set before the trainer's train.threads");
+  impl_ = std::make_unique<Impl>(run);
 }
 
 Trainer::~Trainer() = default;

@@ -17,6 +17,7 @@ torch::Tensor PolicyCrossEntropy(const torch::Tensor& logits, const torch::Tenso
 // ---- ownership: where the game ended, per square --------------------------
 
 float FillOwnershipTarget(const TargetSource& in, float* target) {
+  if (in.sample.flags & kTreeProof) return 0.0f;  // off the line its game's end was reached by
   const FinalBoard board = in.shard.FinalOf(in.sample);
   if (!board.known()) return 0.0f;
   FillOwnership(board, Color(in.sample.side_to_move), in.symmetry, in.position.size(), target);

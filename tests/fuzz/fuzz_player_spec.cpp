@@ -13,7 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const loa::PlayerSpec spec = loa::PlayerSpec::Parse(text);
     loa::LimitsOf(spec);
-    loa::SpecWithoutLimit(text);
+    loa::SpecWithoutLimit(spec);
+    // A limit set without parsing is what its text parses to.
+    const loa::PlayerSpec limited = loa::SpecWithLimit(spec, 1, 0);
+    if (loa::PlayerSpec::Parse(limited.text()).text() != limited.text()) __builtin_trap();
     if (spec.kind() == "random") loa::MakeRandomPlayer(spec);
     if (spec.kind() == "greedy") loa::MakeGreedyPlayer(spec);
     if (spec.kind() == "ab") loa::ReadAlphaBetaSpec(spec);

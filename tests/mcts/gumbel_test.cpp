@@ -133,7 +133,7 @@ TEST(GumbelTest, SelfPlayWithAGumbelRootIsDeterministicAndItsTargetsAreDistribut
   Rules rules;
   rules.max_plies = 60;
   testing::HashEvaluator evaluator;
-  auto play = [&] { return SelfPlayDriver(&evaluator, params, rules, 3, 11, 0, 3).PlayAll(); };
+  auto play = [&] { return SelfPlayDriver(&evaluator, params, rules, SelfPlayGames{3, 11, 0, 3}).PlayAll(); };
   const std::vector<SelfPlayGame> a = play(), b = play();
   ASSERT_EQ(a.size(), 3u);
   int distinct_first_moves = 0;

@@ -73,26 +73,26 @@ TEST(SelfPlayTest, BatchingDoesNotChangeTheGames) {
   const SearchParams params = NoisyParams();
   constexpr int kGames = 6;
   HashEvaluator one_evaluator;
-  SelfPlayDriver one_at_a_time(&one_evaluator, params, CappedRules(), 1, 42, 0, kGames);
+  SelfPlayDriver one_at_a_time(&one_evaluator, params, CappedRules(), SelfPlayGames{1, 42, 0, kGames});
   const std::vector<SelfPlayGame> sequential = one_at_a_time.PlayAll();
   for (int parallel : {2, 6}) {
     HashEvaluator evaluator;
-    SelfPlayDriver batched(&evaluator, params, CappedRules(), parallel, 42, 0, kGames);
+    SelfPlayDriver batched(&evaluator, params, CappedRules(), SelfPlayGames{parallel, 42, 0, kGames});
     ExpectSameGames(batched.PlayAll(), sequential);
     EXPECT_EQ(evaluator.positions(), one_evaluator.positions());
     EXPECT_LT(evaluator.calls(), one_evaluator.calls()) << "the leaves of several games share a call";
   }
   // A game's moves depend on its index, not on the games played before it.
   HashEvaluator late_evaluator;
-  SelfPlayDriver late(&late_evaluator, params, CappedRules(), 2, 42, 4, 2);
+  SelfPlayDriver late(&late_evaluator, params, CappedRules(), SelfPlayGames{2, 42, 4, 2});
   const std::vector<SelfPlayGame> tail = late.PlayAll();
   ExpectSameGames(tail, {sequential[4], sequential[5]});
 }
 
 TEST(SelfPlayTest, SeedsMakeDifferentGames) {
   HashEvaluator evaluator;
-  SelfPlayDriver a(&evaluator, NoisyParams(), CappedRules(), 2, 1, 0, 2),
-      b(&evaluator, NoisyParams(), CappedRules(), 2, 2, 0, 2);
+  SelfPlayDriver a(&evaluator, NoisyParams(), CappedRules(), SelfPlayGames{2, 1, 0, 2}),
+      b(&evaluator, NoisyParams(), CappedRules(), SelfPlayGames{2, 2, 0, 2});
   const std::vector<SelfPlayGame> x = a.PlayAll(), y = b.PlayAll();
   EXPECT_NE(x[0].game.moves(), y[0].game.moves());
   EXPECT_NE(x[0].game.moves(), x[1].game.moves());
@@ -101,9 +101,9 @@ TEST(SelfPlayTest, SeedsMakeDifferentGames) {
 TEST(SelfPlayTest, RandomOpeningsStartEachGameWhereItsMovesLed) {
   HashEvaluator evaluator;
   const Rules rules = CappedRules();
-  SelfPlayDriver plain(&evaluator, NoisyParams(), rules, 2, 3, 0, 4),
-      opened(&evaluator, NoisyParams(), rules, 2, 3, 0, 4, /*random_opening_plies=*/2),
-      again(&evaluator, NoisyParams(), rules, 2, 3, 0, 4, 2);
+  SelfPlayDriver plain(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4}),
+      opened(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4, /*random_opening_plies=*/2}),
+      again(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4, 2});
   const std::vector<SelfPlayGame> x = plain.PlayAll(), y = opened.PlayAll(), z = again.PlayAll();
   std::set<uint64_t> starts;
   for (size_t i = 0; i < y.size(); ++i) {
@@ -133,7 +133,7 @@ TEST(SelfPlayTest, WithoutRandomnessTheDriverPlaysTheEnginesMoves) {
   params.forced_playouts_k = 0;
   params.full_search_fraction = 1;
   HashEvaluator evaluator;
-  SelfPlayDriver driver(&evaluator, params, CappedRules(), 1, 7, 0, 1);
+  SelfPlayDriver driver(&evaluator, params, CappedRules(), SelfPlayGames{1, 7, 0, 1});
   const SelfPlayGame played = driver.PlayAll().at(0);
 
   Search search(&evaluator, params);
@@ -154,7 +154,7 @@ TEST(SelfPlayTest, WithoutRandomnessTheDriverPlaysTheEnginesMoves) {
 TEST(SelfPlayTest, NewPlayoutsTakeOverFromTheNextMove) {
   SearchParams params = NoisyParams();
   HashEvaluator evaluator;
-  SelfPlayDriver driver(&evaluator, params, CappedRules(), 1, 3, 0, 2);
+  SelfPlayDriver driver(&evaluator, params, CappedRules(), SelfPlayGames{1, 3, 0, 2});
   std::vector<SelfPlayGame> finished;
   while (finished.empty()) driver.Step(&finished);
   EXPECT_THROW(driver.set_playouts(0, 12), Error);
@@ -177,7 +177,7 @@ TEST(SelfPlayTest, NewPlayoutsTakeOverFromTheNextMove) {
 TEST(SelfPlayTest, RecordsAreConsistent) {
   const SearchParams params = NoisyParams();
   HashEvaluator evaluator;
-  SelfPlayDriver driver(&evaluator, params, CappedRules(), 3, 5, 0, 3);
+  SelfPlayDriver driver(&evaluator, params, CappedRules(), SelfPlayGames{3, 5, 0, 3});
   int full = 0, cheap = 0, surprised = 0;
   for (const SelfPlayGame& record : driver.PlayAll()) {
     EXPECT_TRUE(record.game.over());
@@ -218,7 +218,7 @@ TEST(SelfPlayTest, RecordsAreConsistent) {
 
 TEST(SelfPlayTest, AResignCheckEndsTheGame) {
   HashEvaluator evaluator;
-  SelfPlayDriver driver(&evaluator, NoisyParams(), CappedRules(), 2, 3, 0, 4);
+  SelfPlayDriver driver(&evaluator, NoisyParams(), CappedRules(), SelfPlayGames{2, 3, 0, 4});
   driver.set_resign_check([](const SelfPlayGame& g) { return g.moves.size() == size_t(5 + g.index); });
   for (const SelfPlayGame& g : driver.PlayAll()) {
     EXPECT_FALSE(g.game.over());

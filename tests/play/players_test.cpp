@@ -66,16 +66,30 @@ TEST(PlayersTest, TheKindTableSaysWhatLimitsEachSearch) {
   EXPECT_FALSE(LimitsOf(PlayerSpec::Parse("ab:depth=2")).tree);
   EXPECT_THROW(LimitsOf(PlayerSpec::Parse("nosuch:x=1")), ParseError);
   // A request's limit replaces the spec's own, by the kind's keys.
-  EXPECT_EQ(SpecWithLimit("mcts:net=x,time=1", 0, 300), "mcts:net=x,playouts=300");
-  EXPECT_EQ(SpecWithLimit("mcts:net=x,playouts=9", 0.5, 0), "mcts:net=x,time=0.5");
-  EXPECT_EQ(SpecWithLimit("ab:depth=3,hash=8", 2, 0), "ab:hash=8,time=2.0");
-  EXPECT_EQ(SpecWithLimit("ab:depth=3", 0, 500), "ab:time=1.0");  // no count a request may set
-  EXPECT_EQ(SpecWithLimit("rollout:sims=64,seed=2", 0, 200), "rollout:seed=2,sims=200");
-  EXPECT_EQ(SpecWithLimit("rollout:sims=64", 3, 0), "rollout:sims=1000");  // no time key
-  EXPECT_EQ(SpecWithLimit("random:seed=4", 1, 10), "random:seed=4");
-  EXPECT_EQ(SpecWithLimit("mcts:playouts=9", 0, 0), "mcts:playouts=9");
-  EXPECT_EQ(SpecWithoutLimit("mcts:net=x,time=1,threads=2"), "mcts:net=x,threads=2");
-  EXPECT_EQ(SpecWithoutLimit("ab:depth=2,nodes=5,time=1,hash=4"), "ab:hash=4");
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("mcts:net=x,time=1"), 0, 300).text(), "mcts:net=x,playouts=300");
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("mcts:net=x,playouts=9"), 0.5, 0).text(), "mcts:net=x,time=0.5");
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("ab:depth=3,hash=8"), 2, 0).text(), "ab:hash=8,time=2.0");
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("ab:depth=3"), 0, 500).text(),
+            "ab:time=1.0");  // no count a request may set
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("rollout:sims=64,seed=2"), 0, 200).text(), "rollout:seed=2,sims=200");
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("rollout:sims=64"), 3, 0).text(), "rollout:sims=1000");  // no time key
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("random:seed=4"), 1, 10).text(), "random:seed=4");
+  EXPECT_EQ(SpecWithLimit(PlayerSpec::Parse("mcts:playouts=9"), 0, 0).text(), "mcts:playouts=9");
+  EXPECT_EQ(SpecWithoutLimit(PlayerSpec::Parse("mcts:net=x,time=1,threads=2")), "mcts:net=x,threads=2");
+  EXPECT_EQ(SpecWithoutLimit(PlayerSpec::Parse("ab:depth=2,nodes=5,time=1,hash=4")), "ab:hash=4");
+}
+
+TEST(PlayerSpecTest, WithBuildsTheSpecItsTextParsesTo) {
+  const PlayerSpec spec = PlayerSpec::Parse("gtp:time=1,threads=2,cmd=engine --x=1,y");
+  const PlayerSpec limited = spec.With({"time"}, "nodes", "50");
+  EXPECT_EQ(limited.text(), "gtp:threads=2,nodes=50,cmd=engine --x=1,y");
+  EXPECT_EQ(limited.text(), spec.TextWith({"time"}, "nodes=50"));
+  EXPECT_EQ(limited.GetInt("nodes", 0, 0, 100), 50);
+  EXPECT_EQ(limited.GetString("cmd", ""), "engine --x=1,y");
+  EXPECT_FALSE(limited.Has("time"));
+  // A key given anew replaces its old value, last of the pairs before cmd.
+  EXPECT_EQ(PlayerSpec::Parse("ab:depth=3,hash=8").With({}, "depth", "5").text(), "ab:hash=8,depth=5");
+  EXPECT_EQ(PlayerSpec::Parse("random").With({}).text(), "random");
 }
 
 TEST(PlayerSpecTest, TextWithDropsAndAddsPairsAndKeepsCmdWhole) {

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "solve/testing.h"
+#include "tests/mcts/test_util.h"
 
 namespace loa::train {
 namespace {
@@ -181,6 +185,88 @@ TEST(GameSamplesTest, AProvenResultReplacesTheGamesOutcome) {
   const Shard read = ParseShard(SerializeShard(shard), "proven");
   EXPECT_TRUE(read.samples[0].flags & kProven);
   EXPECT_FALSE(read.samples[2].flags & kProven);
+}
+
+TEST(GameSamplesTest, RootProofsAreTheFullSearchesWonOrLostRoots) {
+  SelfPlayGame g = MakeGame(6, {});  // plies 2 and 5 cheap searches
+  g.moves[0].proven = Proven::kWin;
+  g.moves[1].proven = Proven::kDraw;  // a draw may rest on the game's history
+  g.moves[2].proven = Proven::kLoss;  // a cheap search: not a sample
+  g.moves[3].proven = Proven::kLoss;
+  std::vector<int8_t> proven = RootProofs(g);
+  EXPECT_EQ(proven, (std::vector<int8_t>{1, kUnproven, kUnproven, -1, kUnproven, kUnproven}));
+  // A solver's answers fill only what the roots left unproven.
+  MergeProofs({-1, 0, 1, 1, kUnproven, -1}, &proven);
+  EXPECT_EQ(proven, (std::vector<int8_t>{1, 0, 1, -1, kUnproven, -1}));
+}
+
+TEST(GameSamplesTest, TreeProofsAreValueTargetsAlone) {
+  SelfPlayGame g = MakeGame(4, {});
+  const Position off_line = g.moves[1].position.Apply(g.moves[1].policy[1].move);
+  g.tree_proofs.push_back({{off_line, Proven::kLoss, 7}, 1});
+  g.tree_proofs.push_back({{g.game.position(), Proven::kWin, 1}, 3});
+  GameOutcome o;
+  o.result = Result::kBlackWins;
+  Shard shard;
+  ASSERT_EQ(AppendGame(g, o, &shard), 3 + 2);  // three full searches, then the proofs
+  const Shard read = ParseShard(SerializeShard(shard), "tree proofs");
+  ASSERT_EQ(read.samples.size(), 5u);
+  for (int k = 0; k < 2; ++k) {
+    const Sample& s = read.samples[size_t(3 + k)];
+    const TreeProof& t = g.tree_proofs[size_t(k)];
+    EXPECT_EQ(s.position(), t.proof.position);
+    EXPECT_EQ(s.flags & (kProven | kTreeProof | kFullSearch), kProven | kTreeProof);
+    EXPECT_EQ(s.outcome, k == 0 ? -1 : 1);
+    EXPECT_EQ(s.root_value, float(s.outcome));
+    EXPECT_EQ(s.plies_left, t.proof.plies);
+    EXPECT_EQ(s.ply, uint32_t(t.ply));
+    EXPECT_EQ(s.num_policy, 0);
+    EXPECT_EQ(s.reply, kNoReply);
+    EXPECT_EQ(s.game, 0);
+  }
+  for (int k = 0; k < 3; ++k) EXPECT_FALSE(read.samples[size_t(k)].flags & kTreeProof);
+}
+
+TEST(GameSamplesTest, TheSearchTreesProofsAgreeWithTheSolver) {
+  // Self-play on 6x6 with the proofs kept: each, solved again from its
+  // position alone (no history), has the result the search tree gave it.
+  Rules rules;
+  rules.size = 6;
+  rules.max_plies = 120;
+  SearchParams params;
+  params.playouts = 400;
+  params.cheap_playouts = 100;
+  params.full_search_fraction = 0.5f;
+  testing::HashEvaluator evaluator;
+  SelfPlayGames plays;
+  plays.parallel = 4;
+  plays.seed = 5;
+  plays.count = 16;
+  plays.tree_proofs = 3;
+  SelfPlayDriver driver(&evaluator, params, rules, plays);
+  solve::Solver solver(16);
+  solve::SolveLimits limits;
+  limits.nodes = 2000000;
+  int proofs = 0, longer = 0;
+  for (const SelfPlayGame& g : driver.PlayAll()) {
+    std::set<uint64_t> seen;
+    std::map<int, int> per_search;
+    for (const TreeProof& t : g.tree_proofs) {
+      EXPECT_TRUE(seen.insert(t.proof.position.hash()).second) << "each position once a game";
+      EXPECT_LE(++per_search[t.ply], plays.tree_proofs);
+      ASSERT_GE(t.ply, 0);
+      ASSERT_LT(t.ply, int(g.moves.size()));
+      const solve::SolveResult r = solver.Solve(Game(rules, t.proof.position), limits);
+      ASSERT_NE(r.outcome, solve::Outcome::kUnknown);
+      EXPECT_EQ(r.outcome, t.proof.result == Proven::kWin ? solve::Outcome::kWin : solve::Outcome::kLoss)
+          << "game " << g.index << " ply " << t.ply;
+      EXPECT_GE(t.proof.plies, kMinTreeProofPlies);
+      longer += t.proof.plies >= 3;
+      ++proofs;
+    }
+  }
+  EXPECT_GT(proofs, 16);
+  EXPECT_GT(longer, 0);
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ Shard UniformShard(int games, int playouts) {
   params.cheap_playouts = playouts;
   Rules rules;
   rules.max_plies = 60;
-  SelfPlayDriver driver(&evaluator, params, rules, games, 7, 0, games);
+  SelfPlayDriver driver(&evaluator, params, rules, SelfPlayGames{games, 7, 0, games});
   Shard shard;
   for (const SelfPlayGame& g : driver.PlayAll()) AppendGame(g, OutcomeOf(g), &shard);
   return shard;
