@@ -133,6 +133,7 @@ void CheckPlayerSpecs(const std::vector<std::string>& specs, const std::string& 
 // share: the net loaded once, one NN cache; thread-safe. Null for the other
 // kinds. Throws as MakePlayer does.
 std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& spec);
+std::shared_ptr<Evaluator> MakeSharedEvaluator(const PlayerSpec& spec);
 
 // MakePlayer, but an mcts spec searches with `shared` (MakeSharedEvaluator
 // of a spec that differs from this one at most in its limits) instead of

@@ -112,7 +112,10 @@ void CheckPlayerSpecs(const std::vector<std::string>& specs, const std::string& 
 }
 
 std::shared_ptr<Evaluator> MakeSharedEvaluator(const std::string& text) {
-  const PlayerSpec spec = PlayerSpec::Parse(text);
+  return MakeSharedEvaluator(PlayerSpec::Parse(text));
+}
+
+std::shared_ptr<Evaluator> MakeSharedEvaluator(const PlayerSpec& spec) {
   const KindRow& row = FindKind(spec);
   return row.make_evaluator ? row.make_evaluator(spec) : nullptr;
 }

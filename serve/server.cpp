@@ -152,7 +152,8 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std
       if (!fs::is_regular_file(path))
         throw BadRequest{"run " + run.name + " has no checkpoint of " + run::CheckpointName(*step)};
       CheckInsideRun(run, path, "checkpoints/" + fs::path(path).filename().string());
-      const std::string spec = NetPlayerSpec(path, 400);
+      const PlayerSpec parsed = PlayerSpec::Parse(NetPlayerSpec(path, 400));  // the request's one parse
+      const std::string& spec = parsed.text();
       // Loads are bounded as searches are: those beyond the queue's room are refused at once.
       const SearchPool::Load load = searches->load();
       if (checkpoint_loads.fetch_add(1) >= load.max_running + load.max_waiting) {
@@ -172,7 +173,7 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std
         kept.erase(it);
       } else {
         try {
-          evaluator = MakeSharedEvaluator(spec);
+          evaluator = MakeSharedEvaluator(parsed);
         } catch (const Error& e) {
           // The message names the server's files: it goes to the server's log.
           std::fprintf(stderr, "loaz serve: player '%s': %s\n", name.c_str(), e.what());
@@ -181,7 +182,7 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std
       }
       kept.emplace_back(spec, evaluator);
       if (kept.size() > kCheckpointEvaluators) kept.erase(kept.begin());
-      return {PlayerSpec::Parse(spec), evaluator};
+      return {parsed, evaluator};
     }
   }
   std::string known;
