@@ -152,6 +152,33 @@ TEST_P(TrainingStepTest, StepsLowerTheRealLossOnATinyBuffer) {
 
 INSTANTIATE_TEST_SUITE_P(Precisions, TrainingStepTest, ::testing::Values("fp32", "bf16"));
 
+TEST_F(RunPartsTest, ThePolicyLossIsTheMeanOverTheRowsWithAPolicyTarget) {
+  // A tree proof's row has no policy target: it neither adds to the policy
+  // loss nor dilutes it. The two halves' losses, each the mean over its own
+  // rows, average to the whole batch's.
+  torch::manual_seed(6);
+  const Batch batch = ConnectionBatch(UniformShard(2, 16));
+  ASSERT_EQ(batch.size % 2, 0);
+  NetConfig net = config_.net;
+  net.input_features = "connection";
+  LoaNet model(net);
+  model->eval();
+  const run::TrainConfig c = config_.train;
+  const torch::Device cpu(torch::kCPU);
+  auto without = [&](int from, int to) {
+    Batch b = batch;
+    std::fill(b.policy.begin() + size_t(from) * kPolicySize, b.policy.begin() + size_t(to) * kPolicySize, 0.0f);
+    return ComputeLosses(model, b, c, 0.0, cpu).policy;
+  };
+  const int half = batch.size / 2;
+  const double whole = ComputeLosses(model, batch, c, 0.0, cpu).policy;
+  const double first = without(half, batch.size), second = without(0, half);
+  EXPECT_GT(first, 0);
+  EXPECT_GT(second, 0);
+  EXPECT_NEAR((first + second) / 2, whole, 1e-4 * whole);
+  EXPECT_EQ(without(0, batch.size), 0.0);  // no row with a target: no policy loss
+}
+
 TEST_F(RunPartsTest, Bf16LossesAreNearFp32sAndAutocastEndsWithTheForwardPass) {
   torch::manual_seed(5);
   const Batch batch = ConnectionBatch(UniformShard(2, 16));
