@@ -41,13 +41,14 @@ double EvaluationsPerSecond(Evaluator& evaluator, const std::vector<Position>& p
 struct BackendVariant {
   std::string name;  // "cpu int8"
   std::unique_ptr<Evaluator> evaluator;
-  bool int8 = false;
+  std::string precision;  // "int8"
 };
 
-// Every backend of this program that runs on the cpu, in every precision
-// it takes there, in the table's order (net/backends.h): a new backend
-// shows up in `bench net` and `bench mcts` by its row alone.
-std::vector<BackendVariant> CpuBackendVariants(const ExportedNet& net, NetEvaluatorOptions options);
+// Every backend of this program that runs on options.device ("cpu" or
+// "cuda"), in every precision it takes there, in the table's order
+// (net/backends.h): a new backend or precision shows up in `bench net` by
+// its row alone.
+std::vector<BackendVariant> BackendVariants(const ExportedNet& net, const NetEvaluatorOptions& options);
 
 // `bench net`: evaluations per second of each backend by batch size.
 int BenchNet(const NetChoice& choice, const std::string& device, int threads, const std::vector<int>& batches,

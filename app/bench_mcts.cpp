@@ -99,7 +99,8 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   options.inference_threads = 1;
   options.max_batch = games;
   options.batch_wait_us = 0;
-  for (const BackendVariant& v : CpuBackendVariants(net, options)) {
+  options.device = "cpu";
+  for (const BackendVariant& v : BackendVariants(net, options)) {
     rate = SearchPlayoutsPerSecond(*v.evaluator, threads, PlayoutLimit(std::max(10, playouts / 20)), cpu_time, &done);
     std::printf("  %-10s one game:  %9.0f playouts/s (%lld playouts, batch 1 per thread)\n", v.name.c_str(), rate,
                 static_cast<long long>(done));
@@ -108,7 +109,7 @@ int BenchMcts(const NetChoice& choice, int threads, int playouts, int games, dou
   // the bare net's rate at the same batch is the ceiling.
   options.inference_threads = threads;
   std::printf("  (inference threads: %d)\n", threads);
-  for (const BackendVariant& v : CpuBackendVariants(net, options)) {
+  for (const BackendVariant& v : BackendVariants(net, options)) {
     Evaluator* evaluator = v.evaluator.get();
     const std::string& name = v.name;
     rate = SelfPlayEvaluationsPerSecond(*evaluator, games, seconds, cpu_time, &mean_batch);

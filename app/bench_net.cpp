@@ -135,51 +135,6 @@ PeakRates MachinePeak(int threads) {
   return peak;
 }
 
-// `bench net --device cuda`: LibTorch on the GPU in each precision and
-// memory layout (NCHW, channels-last NHWC), by batch size. Each call copies
-// its batch in and the results back, as self-play's do.
-int BenchNetCuda(const ExportedNet& net, NetEvaluatorOptions options, const std::vector<int>& batches, double seconds) {
-  const double flops = net.config.FlopsPerPosition();
-  std::printf("bench net: %s, %.1f MFLOP per position, encoder v%d, LibTorch on cuda\n", net.config.ShortName().c_str(),
-              flops / 1e6, kEncoderVersion);
-  std::printf("rates per second of wall-clock time; load average %.2f on %d cpus\n\n", LoadAverage(),
-              std::thread::hardware_concurrency());
-  options.device = "cuda";
-  struct Variant {
-    std::string name;
-    std::unique_ptr<TorchEvaluator> evaluator;
-  };
-  // Each precision in channels-last with and without CUDA graphs, then
-  // fp32 in the old layout (NCHW, no graphs) last: the ratios' base.
-  struct Arm {
-    const char* precision;
-    bool channels_last, graphs;
-  };
-  std::vector<Variant> variants;
-  for (const Arm& arm : {Arm{"bf16", true, true}, Arm{"bf16", true, false}, Arm{"fp16", true, true},
-                         Arm{"fp32", true, true}, Arm{"fp32", true, false}, Arm{"fp32", false, false}}) {
-    options.precision = arm.precision;
-    options.channels_last = arm.channels_last;
-    options.cuda_graphs = arm.graphs;
-    auto evaluator = std::make_unique<TorchEvaluator>(net, options);
-    if (arm.graphs && evaluator->graph_shapes() == 0) continue;  // a build without them, or a failed capture (said)
-    variants.push_back(
-        {std::string(arm.precision) + (arm.channels_last ? " nhwc" : " nchw") + (arm.graphs ? " graph" : ""),
-         std::move(evaluator)});
-  }
-  const std::vector<Position> positions = RandomPositions(options.max_batch, 12345);
-  std::printf("%6s  %-21s %12s %10s %10s\n", "batch", "evaluator", "eval/s", "GFLOP/s", "vs fp32");
-  for (int batch : batches) {
-    std::vector<double> rates;
-    for (Variant& v : variants) rates.push_back(EvaluationsPerSecond(*v.evaluator, positions, batch, seconds, false));
-    for (std::size_t i = 0; i < rates.size(); ++i)
-      std::printf("%6d  cuda %-16s %12.0f %10.1f %9.2fx\n", batch, variants[i].name.c_str(), rates[i],
-                  rates[i] * flops / 1e9, rates[i] / rates.back());
-    std::fflush(stdout);
-  }
-  return 0;
-}
-
 }  // namespace
 
 // Returns evaluations per second of evaluator on batches of `batch`
@@ -197,21 +152,21 @@ double EvaluationsPerSecond(Evaluator& evaluator, const std::vector<Position>& p
   return calls * batch / timer.Seconds();
 }
 
-// Every backend of this program that runs on the cpu, in every precision
-// it takes there, in the table's order (net/backends.h): a new backend
-// shows up in `bench net` and `bench mcts` by its row alone.
-std::vector<BackendVariant> CpuBackendVariants(const ExportedNet& net, NetEvaluatorOptions options) {
+// Every backend of this program that runs on options.device, in every
+// precision it takes there, in the table's order (net/backends.h): a new
+// backend or precision shows up in `bench net` by its row alone.
+std::vector<BackendVariant> BackendVariants(const ExportedNet& net, const NetEvaluatorOptions& options) {
   std::vector<BackendVariant> variants;
-  options.device = "cpu";
   for (const BackendInfo& backend : DescribeBackends()) {
     if (!backend.missing.empty()) continue;
     for (const BackendDevice& on : backend.devices) {
-      if (on.device != "cpu") continue;
+      if (on.device != options.device) continue;
       for (const std::string& precision : on.precisions) {
-        options.backend = backend.name;
-        options.precision = precision;
-        variants.push_back({backend.name + " " + precision, MakeBackendEvaluator(ChooseBackend(options), net, options),
-                            precision == "int8"});
+        NetEvaluatorOptions variant = options;
+        variant.backend = backend.name;
+        variant.precision = precision;
+        variants.push_back({backend.name + " " + precision,
+                            MakeBackendEvaluator(ChooseBackend(variant), net, variant), precision});
       }
     }
   }
@@ -226,17 +181,21 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
   options.inference_threads = threads;
   options.max_batch = *std::max_element(batches.begin(), batches.end());
   options.batch_wait_us = 0;
-  if (ResolveDevice(device) == "cuda") return BenchNetCuda(net, options, batches, seconds);
-  const std::vector<BackendVariant> variants = CpuBackendVariants(net, options);
-  const PeakRates peak = MachinePeak(threads);
-  std::printf("bench net: %s%s, %.1f MFLOP per position, encoder v%d\n", net.config.ShortName().c_str(),
-              choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion);
-  std::printf("threads: %d inference threads (LibTorch intra-op %d; cpu: chunks of a batch over OpenMP)\n", threads,
-              TorchIntraOpThreads());
-  std::printf("cpu: layers on %s; the global pooling and the heads' last layers on Eigen\n",
-              CpuKernelsSummary().c_str());
-  std::printf("peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = %s\n", peak.fp32, peak.fp32_how.c_str(),
-              peak.int8, peak.int8_how.c_str());
+  options.device = ResolveDevice(device);
+  const bool cpu = options.device == "cpu";
+  const std::vector<BackendVariant> variants = BackendVariants(net, options);
+  const PeakRates peak = cpu ? MachinePeak(threads) : PeakRates();
+  std::printf("bench net: %s%s, %.1f MFLOP per position, encoder v%d, on %s\n", net.config.ShortName().c_str(),
+              choice.file.empty() ? " (fresh)" : (" " + choice.file).c_str(), flops / 1e6, kEncoderVersion,
+              options.device.c_str());
+  if (cpu) {
+    std::printf("threads: %d inference threads (LibTorch intra-op %d; cpu: chunks of a batch over OpenMP)\n", threads,
+                TorchIntraOpThreads());
+    std::printf("cpu: layers on %s; the global pooling and the heads' last layers on Eigen\n",
+                CpuKernelsSummary().c_str());
+    std::printf("peak estimate: fp32 %.0f GFLOP/s = %s; int8 %.0f GOP/s = %s\n", peak.fp32, peak.fp32_how.c_str(),
+                peak.int8, peak.int8_how.c_str());
+  }
   std::printf("rates per second of %s; load average %.2f on %d cpus; OPENBLAS_CORETYPE=%s\n",
               cpu_time ? "process CPU time" : "wall-clock time", LoadAverage(), std::thread::hardware_concurrency(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "(unset)");
@@ -247,18 +206,23 @@ int BenchNet(const NetChoice& choice, const std::string& device, int threads, co
   for (const std::string& name : InputFeaturesNames())
     std::printf(" %s %.0f ns,", name.c_str(), EncodeNanoseconds(positions, InputFeaturesOf(name), seconds, cpu_time));
   std::printf(" this net: %s\n\n", net.config.input_features.c_str());
-  std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "backend", "eval/s", "GFLOP/s", "% peak", "vs cpu fp32");
+  // The ratios' base: the first row in fp32 ("cpu fp32" on the cpu, "torch
+  // fp32" on cuda); a GPU's peak is not estimated.
+  std::printf("%6s  %-12s %12s %10s %8s %10s\n", "batch", "backend", "eval/s", "GFLOP/s", "% peak", "vs fp32");
   for (int batch : batches) {
     std::vector<double> rates;
-    double base = 0;  // the cpu backend's fp32: the ratios' base
+    double base = 0;
     for (const BackendVariant& v : variants) {
       rates.push_back(EvaluationsPerSecond(*v.evaluator, positions, batch, seconds, cpu_time));
-      if (v.name == "cpu fp32") base = rates.back();
+      if (base == 0 && v.precision == "fp32") base = rates.back();
     }
     for (std::size_t i = 0; i < variants.size(); ++i) {
-      const double rate = rates[i], precision_peak = variants[i].int8 ? peak.int8 : peak.fp32;
-      std::printf("%6d  %-12s %12.0f %10.1f %7.1f%% %9.2fx\n", batch, variants[i].name.c_str(), rate,
-                  rate * flops / 1e9, 100 * rate * flops / 1e9 / precision_peak, base > 0 ? rate / base : 0.0);
+      const double rate = rates[i], gflops = rate * flops / 1e9;
+      const double precision_peak = !cpu ? 0 : variants[i].precision == "int8" ? peak.int8 : peak.fp32;
+      char of_peak[16] = "-";
+      if (precision_peak > 0) std::snprintf(of_peak, sizeof of_peak, "%.1f%%", 100 * gflops / precision_peak);
+      std::printf("%6d  %-12s %12.0f %10.1f %8s %9.2fx\n", batch, variants[i].name.c_str(), rate, gflops, of_peak,
+                  base > 0 ? rate / base : 0.0);
     }
     std::fflush(stdout);
   }

@@ -19,21 +19,4 @@ std::vector<Position> RandomPositions(int count, uint64_t seed, bool both_starts
   return out;
 }
 
-std::vector<Game> RandomGames(int count, uint64_t seed, const Rules& rules, int min_plies, int max_plies,
-                              bool only_unfinished) {
-  Rng rng(seed);
-  std::vector<Game> games;
-  while (int(games.size()) < count) {
-    Game game(rules, rules.StartPosition());
-    const int stop = min_plies + rng.Below(max_plies - min_plies + 1);
-    while (!game.over() && game.ply() < stop) {
-      MoveList moves;
-      game.LegalMoves(moves);
-      game.Play(RandomMove(moves, rng));
-    }
-    if (!only_unfinished || !game.over()) games.push_back(std::move(game));
-  }
-  return games;
-}
-
 }  // namespace loa

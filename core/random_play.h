@@ -23,10 +23,4 @@ inline Move RandomMove(const MoveList& moves, Rng& rng) { return moves[rng.Below
 std::vector<Position> RandomPositions(int count, uint64_t seed, bool both_starts = false, int max_plies = 200,
                                       int size = kBoardSize);
 
-// Returns `count` games of random play under rules from the rules' start,
-// each stopped at a ply drawn from [min_plies, max_plies] unless it ended
-// before; with only_unfinished, games that ended are dropped and replaced.
-std::vector<Game> RandomGames(int count, uint64_t seed, const Rules& rules, int min_plies, int max_plies,
-                              bool only_unfinished);
-
 }  // namespace loa

@@ -173,12 +173,4 @@ void SelfPlayDriver::Step(std::vector<SelfPlayGame>* finished) {
   }
 }
 
-std::vector<SelfPlayGame> SelfPlayDriver::PlayAll() {
-  assert(end_game_ != std::numeric_limits<int64_t>::max());
-  std::vector<SelfPlayGame> games;
-  while (!done()) Step(&games);
-  std::sort(games.begin(), games.end(), [](const SelfPlayGame& a, const SelfPlayGame& b) { return a.index < b.index; });
-  return games;
-}
-
 }  // namespace loa

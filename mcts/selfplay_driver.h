@@ -85,10 +85,6 @@ class SelfPlayDriver {
   // Appends the games that ended to *finished.
   void Step(std::vector<SelfPlayGame>* finished);
 
-  // Steps until every game is played (games.count must be >= 0); returns them
-  // in order of index.
-  std::vector<SelfPlayGame> PlayAll();
-
   // Returns whether every game has been played.
   bool done() const { return active_ == 0; }
 

@@ -110,12 +110,6 @@ NetOutput LoaNetImpl::forward(const torch::Tensor& input) {
   return out;
 }
 
-torch::Tensor EncodeBatch(const Position* positions, int count, InputFeatures features) {
-  torch::Tensor batch = torch::empty({count, NumInputPlanes(features), 8, 8}, torch::kFloat32);
-  EncodePositions(positions, count, batch.data_ptr<float>(), features);
-  return batch;
-}
-
 ExportedNet ToExport(LoaNet& model, const std::string& rules, int64_t step) {
   torch::NoGradGuard no_grad;
   ExportedNet net;

@@ -131,11 +131,6 @@ class LoaNetImpl : public torch::nn::Module {
 };
 TORCH_MODULE(LoaNet);
 
-// Returns a CPU float tensor [count, planes, 8, 8] of the positions encoded
-// with an input set
-// (owns its memory). Thread-safe.
-torch::Tensor EncodeBatch(const Position* positions, int count, InputFeatures features = InputFeatures::kBasic);
-
 // Returns the model's state as an export: every parameter and batch-norm
 // statistic but the training-only heads' (what play never runs; the config
 // is NetConfig::Exported()), copied to CPU float32. Not thread-safe with

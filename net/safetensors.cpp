@@ -129,6 +129,4 @@ void WriteSafeTensors(const std::string& path, const SafeTensors& st) {
   WriteFileAtomic(path, SerializeSafeTensors(st));
 }
 
-SafeTensors ReadSafeTensors(const std::string& path) { return ParseSafeTensors(ReadFile(path), path); }
-
 }  // namespace loa

@@ -40,8 +40,4 @@ SafeTensors ParseSafeTensors(const std::string& bytes, const std::string& name);
 // Writes st to path atomically (temporary file and rename); throws IoError.
 void WriteSafeTensors(const std::string& path, const SafeTensors& st);
 
-// Reads the file at path; throws IoError when it cannot be read and Error
-// when it is truncated or malformed.
-SafeTensors ReadSafeTensors(const std::string& path);
-
 }  // namespace loa

@@ -75,11 +75,6 @@ Move TransformMove(int t, Move m, int n) {
 
 int TransformPolicyIndex(int t, int i, int n) { return Tables().policy[n][t][i]; }
 
-void TransformPolicy(int t, const float* in, float* out, int n) {
-  const int16_t* map = Tables().policy[n][t];
-  for (int i = 0; i < kPolicySize; ++i) out[map[i]] = in[i];
-}
-
 void TransformPlanes(int t, const float* in, float* out, int planes, int n) {
   const SymmetryTables& tables = Tables();
   Square square_map[kNumSquares];

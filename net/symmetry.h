@@ -54,11 +54,6 @@ Move TransformMove(int t, Move m, int n = kBoardSize);
 // n x n board.
 int TransformPolicyIndex(int t, int i, int n = kBoardSize);
 
-// Writes the 512 policy values of `in` to their slots under symmetry t of the
-// n x n board: out[TransformPolicyIndex(t, i, n)] = in[i]. in and out must not
-// overlap.
-void TransformPolicy(int t, const float* in, float* out, int n = kBoardSize);
-
 // Writes the input planes of one position (`planes` x 64 floats, of either
 // input set) under symmetry t: each square moves, and the line-count planes
 // change orientation as the lines do (a transpose swaps files and ranks, a

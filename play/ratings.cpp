@@ -181,4 +181,30 @@ std::vector<Rating> BradleyTerry(const std::vector<std::string>& names, const st
   return table;
 }
 
+nlohmann::json RatingsJson(const std::vector<Rating>& ratings) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Rating& r : ratings) {
+    nlohmann::json entry = {{"name", r.name}, {"elo", r.elo}, {"ci95", r.ci95}, {"games", r.games}, {"score", r.score}};
+    if (r.hours >= 0) entry["hours"] = r.hours;
+    list.push_back(std::move(entry));
+  }
+  return list;
+}
+
+std::optional<std::vector<Rating>> ParseRatingsJson(const std::string& text) {
+  const nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+  if (list.is_discarded() || !list.is_array()) return std::nullopt;
+  std::vector<Rating> ratings;
+  for (const nlohmann::json& entry : list) {
+    const auto number = [&](const char* key) { return entry.contains(key) && entry[key].is_number(); };
+    if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string() || !number("elo") ||
+        !number("ci95") || !entry.contains("games") || !entry["games"].is_number_integer() || !number("score") ||
+        (entry.contains("hours") && !number("hours")))
+      return std::nullopt;
+    ratings.push_back({entry["name"].get<std::string>(), entry["elo"].get<double>(), entry["ci95"].get<double>(),
+                       entry["games"].get<int>(), entry["score"].get<double>(), entry.value("hours", -1.0)});
+  }
+  return ratings;
+}
+
 }  // namespace loa

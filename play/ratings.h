@@ -3,8 +3,11 @@
 // sequential probability ratio test (GSPRT, as fishtest runs it), and
 // Bradley-Terry maximum likelihood over a round robin.
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace loa {
 
@@ -62,8 +65,18 @@ struct Rating {
   double elo = 0;   // the anchor's is the anchor Elo
   double ci95 = 0;  // half-width of the 95% interval relative to the anchor (0 for it)
   int games = 0;
-  double score = 0;  // points / games
+  double score = 0;   // points / games
+  double hours = -1;  // a run's checkpoint: its hours of run time (-1: not one)
 };
+
+// A ratings list as JSON, a run's eval/ratings.json (docs/FORMATS.md): an
+// array of {"name", "elo", "ci95", "games", "score"} objects, with "hours"
+// where a rating has them. Its one writer and its one reader.
+nlohmann::json RatingsJson(const std::vector<Rating>& ratings);
+
+// Returns the ratings of a text RatingsJson wrote, or nothing where the
+// text is not a list of ratings (a field missing or of another type).
+std::optional<std::vector<Rating>> ParseRatingsJson(const std::string& text);
 
 // Returns the Bradley-Terry (logistic Elo) maximum-likelihood ratings of the
 // named players from pairwise results, the anchor fixed at anchor_elo; each

@@ -92,4 +92,16 @@ std::optional<int64_t> CheckpointStep(const std::string& name) {
   return step;
 }
 
+std::string RunCheckpointName(const RunCheckpoint& checkpoint) {
+  return checkpoint.run + " " + CheckpointName(checkpoint.step);
+}
+
+std::optional<RunCheckpoint> ParseRunCheckpointName(const std::string& name) {
+  const size_t space = name.rfind(" step ");
+  if (space == std::string::npos || space == 0) return std::nullopt;
+  const std::optional<int64_t> step = CheckpointStep(name.substr(space + 1));
+  if (!step) return std::nullopt;
+  return RunCheckpoint{name.substr(0, space), *step};
+}
+
 }  // namespace loa::run

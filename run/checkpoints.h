@@ -68,4 +68,15 @@ std::string CheckpointName(int64_t step);
 // name (a ladder player's spec).
 std::optional<int64_t> CheckpointStep(const std::string& name);
 
+// A run's checkpoint among the players of the server: "RUN step N".
+struct RunCheckpoint {
+  std::string run;
+  int64_t step = 0;
+};
+std::string RunCheckpointName(const RunCheckpoint& checkpoint);
+
+// Returns the run and step of a name RunCheckpointName wrote, or nothing for
+// any other name. The name is split by hand, no regex: it may be request data.
+std::optional<RunCheckpoint> ParseRunCheckpointName(const std::string& name);
+
 }  // namespace loa::run

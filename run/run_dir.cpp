@@ -89,6 +89,16 @@ std::string RunDir::GameRecordPath(const ShardName& shard, int game) const {
   return GamesDir() + "/" + ShardBase(shard) + kRecordInfix + std::to_string(game) + kRecordSuffix;
 }
 
+std::string WriterName(const std::string& process, int worker) { return process + "-w" + std::to_string(worker); }
+
+std::optional<std::string> ProcessOfWriter(const std::string& writer) {
+  const size_t at = writer.rfind("-w");
+  if (at == std::string::npos || at == 0 || at + 2 == writer.size() ||
+      !std::all_of(writer.begin() + at + 2, writer.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return writer.substr(0, at);
+}
+
 std::optional<ShardName> ShardOfFile(const std::string& name) {
   std::string base;
   if (EndsWith(name, kShardSuffix)) {

@@ -37,6 +37,15 @@ struct ShardName {
   bool operator==(const ShardName& o) const { return writer == o.writer && seq == o.seq; }
 };
 
+// The writer name of worker `worker` of self-play process `process`:
+// "NAME-wK" ("main-w0"). Every process's shards carry its name, so the
+// processes of a run on several machines never write the same file.
+std::string WriterName(const std::string& process, int worker);
+
+// Returns the process of a writer name WriterName wrote ("main" of
+// "main-w0"), or nothing for any other name.
+std::optional<std::string> ProcessOfWriter(const std::string& writer);
+
 // Returns the shard a file of selfplay/ or games/ belongs to, from its name
 // ("main-w0_000012.shard", "main-w0_000012_g3.txt"), or nullopt for any
 // other name (a temporary file of a write cut short among them).

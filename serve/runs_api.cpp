@@ -11,6 +11,7 @@
 #include "core/notation.h"
 #include "core/record.h"
 #include "net/torch_backend.h"
+#include "play/ratings.h"
 #include "play/spec.h"
 #include "run/checkpoints.h"
 #include "run/metrics.h"
@@ -150,14 +151,12 @@ json ServerImpl::RunRatings(const httplib::Request& request) {
   CheckInsideRun(run, path, "eval/ratings.json");
   std::string damage;
   const std::optional<std::string> text = ReadFileUnlessDamaged(path, &damage);
-  json ratings = text ? json::parse(*text, nullptr, false) : json::array();
-  if (text &&
-      (ratings.is_discarded() || !ratings.is_array() || std::any_of(ratings.begin(), ratings.end(), [](const json& r) {
-         return !r.is_object() || !r.contains("name") || !r["name"].is_string() || !r.contains("elo") ||
-                !r["elo"].is_number();
-       })))
+  std::optional<std::vector<Rating>> ratings = text ? ParseRatingsJson(*text) : std::vector<Rating>();
+  if (!ratings) {
     damage = path + ": not a list of ratings";
-  json reply{{"run", run.name}, {"ratings", damage.empty() ? ratings : json::array()}};
+    ratings.emplace();
+  }
+  json reply{{"run", run.name}, {"ratings", RatingsJson(*ratings)}};
   // The ratings come again from eval/matches.jsonl.
   if (!damage.empty())
     reply["damage"] = UnderPublicName(run, damage) + " (`loaz eval --run DIR --table-only` writes them again)";
@@ -172,7 +171,7 @@ json ServerImpl::RunCheckpoints(const httplib::Request& request) {
   const bool playable = GetTorchBackend() != nullptr;
   json list = json::array();
   for (int64_t step : dir.ListCheckpoints())
-    list.push_back({{"step", step}, {"player", run.name + " " + run::CheckpointName(step)}});
+    list.push_back({{"step", step}, {"player", run::RunCheckpointName({run.name, step})}});
   json export_player = nullptr;
   for (const NamedPlayer& player : players)
     if (player.spec.GetString("net", "") == dir.ExportPath()) export_player = player.name;

@@ -141,16 +141,12 @@ std::pair<PlayerSpec, std::shared_ptr<Evaluator>> ServerImpl::PlayerOf(const std
   if (name.size() > kMaxPlayerName)
     throw BadRequest{"player name of " + std::to_string(name.size()) + " characters; at most " +
                      std::to_string(kMaxPlayerName)};
-  const std::size_t step_at = name.rfind(" step ");
-  const std::optional<int64_t> step =
-      step_at == std::string::npos || step_at == 0 ? std::nullopt : run::CheckpointStep(name.substr(step_at + 1));
-  if (step) {
-    const std::string run_name = name.substr(0, step_at);
+  if (const std::optional<run::RunCheckpoint> checkpoint = run::ParseRunCheckpointName(name)) {
     for (const RunView& run : runs) {
-      if (run.name != run_name) continue;
-      const std::string path = run::RunDir(run.dir).CheckpointPath(*step);
+      if (run.name != checkpoint->run) continue;
+      const std::string path = run::RunDir(run.dir).CheckpointPath(checkpoint->step);
       if (!fs::is_regular_file(path))
-        throw BadRequest{"run " + run.name + " has no checkpoint of " + run::CheckpointName(*step)};
+        throw BadRequest{"run " + run.name + " has no checkpoint of " + run::CheckpointName(checkpoint->step)};
       CheckInsideRun(run, path, "checkpoints/" + fs::path(path).filename().string());
       const PlayerSpec parsed = PlayerSpec::Parse(NetPlayerSpec(path, 400));  // the request's one parse
       const std::string& spec = parsed.text();

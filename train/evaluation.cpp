@@ -270,29 +270,26 @@ bool CheckpointRater::Rate(int64_t step, double hours, int games) {
 
 std::string CheckpointRater::WriteRatings(const std::vector<MatchRecord>& records) {
   const std::string anchor = Anchor();
-  const std::vector<Rating> ratings = RateAll(records, anchor);
+  std::vector<Rating> ratings = RateAll(records, anchor);
   std::map<std::string, double> hours;  // of the checkpoints
   for (const MatchRecord& r : records)
     if (r.hours >= 0) hours[r.a] = r.hours;
   char line[200];
   std::snprintf(line, sizeof line, "%-20s %8s %8s %6s %7s %7s\n", "player", "elo", "+-95%", "games", "score", "hours");
   std::string table = line;
-  nlohmann::json json = nlohmann::json::array();
-  for (const Rating& r : ratings) {
+  for (Rating& r : ratings) {
     const auto h = hours.find(r.name);
+    if (h != hours.end()) r.hours = h->second;
     char run_time[16] = "";
-    if (h != hours.end()) std::snprintf(run_time, sizeof run_time, "%.2f", h->second);
+    if (r.hours >= 0) std::snprintf(run_time, sizeof run_time, "%.2f", r.hours);
     std::snprintf(line, sizeof line, "%-20s %8.0f %8.0f %6d %6.1f%% %7s\n", r.name.c_str(), r.elo, r.ci95, r.games,
                   100 * r.score, run_time);
     table += line;
-    nlohmann::json entry = {{"name", r.name}, {"elo", r.elo}, {"ci95", r.ci95}, {"games", r.games}, {"score", r.score}};
-    if (h != hours.end()) entry["hours"] = h->second;
-    json.push_back(entry);
   }
   table += "(Bradley-Terry over every match in eval/matches.jsonl; " +
            (anchor.empty() ? std::string("the first player") : anchor) + " fixed at Elo 0)\n";
   WriteFileAtomic(run_.dir.RatingsTablePath(), table);
-  WriteFileAtomic(run_.dir.RatingsPath(), json.dump(2) + "\n");
+  WriteFileAtomic(run_.dir.RatingsPath(), RatingsJson(ratings).dump(2) + "\n");
   return table;
 }
 

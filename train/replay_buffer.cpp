@@ -176,8 +176,9 @@ int64_t ShardFeed::Poll(ReplayBuffer& buffer) {
 void ShardFeed::Count(const std::string& name, const ShardCounts& counts, const ReplayBuffer& buffer) {
   games_seen_ += counts.games;
   samples_seen_ += counts.samples;
-  const size_t writer_end = name.rfind("-w");
-  games_by_process_[writer_end == std::string::npos ? name : name.substr(0, writer_end)] += counts.games;
+  const std::optional<run::ShardName> shard = run::ShardOfFile(name);
+  const std::optional<std::string> process = shard ? run::ProcessOfWriter(shard->writer) : std::nullopt;
+  games_by_process_[process ? *process : name] += counts.games;
   if (!buffer.IsValidation(name)) train_samples_seen_ += counts.samples;
 }
 

@@ -75,30 +75,18 @@ SelfPlay::SelfPlay(run::RunContext& run, std::string name) : run_(run), name_(st
 
 SelfPlay::~SelfPlay() = default;
 
-namespace {
-
-// Returns whether writer is a worker of process `name` (NAME-wK).
-bool IsWorkerOf(const std::string& writer, const std::string& name) {
-  const std::string prefix = name + "-w";
-  return writer.size() > prefix.size() && writer.compare(0, prefix.size(), prefix) == 0 &&
-         std::all_of(writer.begin() + prefix.size(), writer.end(),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
-}  // namespace
-
 Reconciled ReconcileSelfplay(const run::RunDir& run, const std::string& name, run::JsonLinesLog& metrics) {
   namespace fs = std::filesystem;
   Reconciled done;
   std::set<run::ShardName> shards;  // this process's
   for (const run::ShardFile& f : run.ListShards()) {
     const std::optional<run::ShardName> shard = run::ShardOfFile(f.name);
-    if (shard && IsWorkerOf(shard->writer, name)) shards.insert(*shard);
+    if (shard && run::ProcessOfWriter(shard->writer) == name) shards.insert(*shard);
   }
   std::error_code error;
   for (fs::directory_iterator it(run.GamesDir(), error), end; !error && it != end; it.increment(error)) {
     const std::optional<run::ShardName> shard = run::ShardOfFile(it->path().filename().string());
-    if (!shard || !IsWorkerOf(shard->writer, name) || shards.count(*shard)) continue;
+    if (!shard || run::ProcessOfWriter(shard->writer) != name || shards.count(*shard)) continue;
     std::error_code ignored;
     done.records_removed += fs::remove(it->path(), ignored);
   }
@@ -232,7 +220,7 @@ void SelfPlay::Run(const std::atomic<bool>& stop) {
 void SelfPlay::WorkerLoop(int index, const std::atomic<bool>& stop) {
   Worker w;
   w.index = index;
-  w.writer = name_ + "-w" + std::to_string(index);
+  w.writer = run::WriterName(name_, index);
   w.seq = run_.dir.NextShardSeq(w.writer);
   // The same run directory state and config give the same games; a resumed
   // worker starts past its last shard, so it never replays old games.

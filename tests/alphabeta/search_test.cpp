@@ -11,6 +11,7 @@
 #include "alphabeta/search.h"
 #include "core/notation.h"
 #include "core/random_play.h"
+#include "core/testing.h"
 
 namespace loa::ab {
 namespace {
@@ -157,7 +158,7 @@ TEST(AlphaBetaTest, LeafCheckSeesAUnionOnePlyBeyondTheHorizon) {
 }
 
 TEST(AlphaBetaTest, AgreesWithMinimaxAtDepthThree) {
-  for (const Game& game : RandomGames(12, 11, Rules(), 4, 63, true)) {
+  for (const Game& game : testing::RandomGames(12, 11, Rules(), 4, 63, true)) {
     SCOPED_TRACE(game.position().ToString());
     AlphaBeta search(PlainOptions());
     SearchLimits limits;
@@ -170,7 +171,7 @@ TEST(AlphaBetaTest, AgreesWithMinimaxAtDepthThree) {
 
 TEST(AlphaBetaTest, ReturnsLegalMovesUnderEveryLimit) {
   Rng rng(5);
-  for (const Game& game : RandomGames(30, 23, Rules(), 4, 63, true)) {
+  for (const Game& game : testing::RandomGames(30, 23, Rules(), 4, 63, true)) {
     SearchLimits limits;
     if (rng.Below(2))
       limits.depth = 1 + rng.Below(4);
@@ -194,7 +195,7 @@ TEST(AlphaBetaTest, PassesWhenNoOtherMoveExists) {
 }
 
 TEST(AlphaBetaTest, IsDeterministicAtFixedDepthAndNodes) {
-  for (const Game& game : RandomGames(4, 31, Rules(), 4, 63, true)) {
+  for (const Game& game : testing::RandomGames(4, 31, Rules(), 4, 63, true)) {
     for (int which = 0; which < 2; ++which) {
       SearchLimits limits;
       if (which == 0)
@@ -279,7 +280,7 @@ namespace {
 // Nodes summed over fixed-depth searches of a fixed set of positions.
 int64_t NodesOnSet(const SearchOptions& options, const CategoryModel& categories, int depth) {
   int64_t nodes = 0;
-  for (const Game& game : RandomGames(8, 41, Rules(), 6, 40, true)) {
+  for (const Game& game : testing::RandomGames(8, 41, Rules(), 6, 40, true)) {
     AlphaBeta search(options, EvalWeights::Version1(), categories);
     SearchLimits limits;
     limits.depth = depth;
@@ -375,7 +376,7 @@ int QuiescenceValue(const Position& pos, const EvalWeights& w, int quiescence_pl
 TEST(AlphaBetaTechniquesTest, QuiescenceSearchesGroupCuttingCaptures) {
   const EvalWeights w = EvalWeights::Version1();
   int differing = 0, checked = 0;
-  for (const Game& game : RandomGames(40, 17, Rules(), 10, 40, true)) {
+  for (const Game& game : testing::RandomGames(40, 17, Rules(), 10, 40, true)) {
     const Position& pos = game.position();
     MoveList moves;
     pos.GenerateMoves(moves);
@@ -428,7 +429,7 @@ TEST(AlphaBetaTechniquesTest, QuiescenceThreatsSeeEveryWinInTwoAtDepthOne) {
   }
   // Random positions: a decisive win at depth 1 exactly where one exists.
   int wins = 0, checked = 0;
-  for (const Game& game : RandomGames(150, 23, Rules(), 30, 150, true)) {
+  for (const Game& game : testing::RandomGames(150, 23, Rules(), 30, 150, true)) {
     const Position& pos = game.position();
     if (CanWinWithin(pos, 1)) continue;
     const bool found = score(pos, true) == kWinScore - 3;

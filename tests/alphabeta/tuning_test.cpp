@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/random_play.h"
+#include "core/testing.h"
 
 namespace loa::ab {
 namespace {
@@ -52,7 +53,7 @@ TEST(TuningTest, FeatureRowTimesWeightsIsTheStaticScore) {
   for (bool tapered : {false, true}) {
     w.tapered = tapered;
     for (int k = 0; k < kNumEvalTerms; ++k) w.late[k] = 3 * k - 11;
-    for (const Game& game : RandomGames(20, 5, Rules(), 4, 90, true)) {
+    for (const Game& game : testing::RandomGames(20, 5, Rules(), 4, 90, true)) {
       std::vector<double> row;
       AppendFeatureRow(game.position(), tapered, row);
       ASSERT_EQ(row.size(), size_t(kNumEvalTerms * (tapered ? 2 : 1)));
@@ -97,7 +98,7 @@ TEST(TuningTest, CategoryProbabilityIsChosenOverAvailable) {
   // probability is the share of its availabilities that were first.
   CategoryCounter counter;
   std::vector<int> first(kNumMoveCategories), available(kNumMoveCategories);
-  for (const Game& game : RandomGames(30, 9, Rules(), 2, 40, true)) {
+  for (const Game& game : testing::RandomGames(30, 9, Rules(), 2, 40, true)) {
     const Position& pos = game.position();
     MoveList moves;
     pos.GenerateMoves(moves);

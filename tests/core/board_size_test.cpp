@@ -15,6 +15,7 @@
 #include "core/perft.h"
 #include "core/position.h"
 #include "core/random_play.h"
+#include "core/testing.h"
 
 namespace loa {
 namespace {
@@ -269,7 +270,7 @@ TEST(BoardSizeTest, GamesOfEachSizeEndUnderTheRules) {
     Rules rules = Rules::FromString("size=" + std::to_string(n) + " max_plies=300");
     EXPECT_EQ(Game(rules).position(), Position::Start(StartKind::kStandard, n));
     int ended = 0;
-    for (const Game& game : RandomGames(50, n, rules, 300, 300, false)) {
+    for (const Game& game : testing::RandomGames(50, n, rules, 300, 300, false)) {
       EXPECT_EQ(game.position().size(), n);
       ended += game.over();
     }

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "mcts/selfplay_driver.h"
+#include "mcts/testing.h"
 #include "mcts/tree.h"
 #include "mcts/uniform_evaluator.h"
 #include "tests/mcts/test_util.h"
@@ -133,7 +134,10 @@ TEST(GumbelTest, SelfPlayWithAGumbelRootIsDeterministicAndItsTargetsAreDistribut
   Rules rules;
   rules.max_plies = 60;
   testing::HashEvaluator evaluator;
-  auto play = [&] { return SelfPlayDriver(&evaluator, params, rules, SelfPlayGames{3, 11, 0, 3}).PlayAll(); };
+  auto play = [&] {
+    SelfPlayDriver driver(&evaluator, params, rules, SelfPlayGames{3, 11, 0, 3});
+    return testing::PlayAll(driver);
+  };
   const std::vector<SelfPlayGame> a = play(), b = play();
   ASSERT_EQ(a.size(), 3u);
   int distinct_first_moves = 0;

@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "mcts/search.h"
+#include "mcts/testing.h"
 #include "tests/mcts/test_util.h"
 
 namespace loa {
@@ -74,18 +75,18 @@ TEST(SelfPlayTest, BatchingDoesNotChangeTheGames) {
   constexpr int kGames = 6;
   HashEvaluator one_evaluator;
   SelfPlayDriver one_at_a_time(&one_evaluator, params, CappedRules(), SelfPlayGames{1, 42, 0, kGames});
-  const std::vector<SelfPlayGame> sequential = one_at_a_time.PlayAll();
+  const std::vector<SelfPlayGame> sequential = testing::PlayAll(one_at_a_time);
   for (int parallel : {2, 6}) {
     HashEvaluator evaluator;
     SelfPlayDriver batched(&evaluator, params, CappedRules(), SelfPlayGames{parallel, 42, 0, kGames});
-    ExpectSameGames(batched.PlayAll(), sequential);
+    ExpectSameGames(testing::PlayAll(batched), sequential);
     EXPECT_EQ(evaluator.positions(), one_evaluator.positions());
     EXPECT_LT(evaluator.calls(), one_evaluator.calls()) << "the leaves of several games share a call";
   }
   // A game's moves depend on its index, not on the games played before it.
   HashEvaluator late_evaluator;
   SelfPlayDriver late(&late_evaluator, params, CappedRules(), SelfPlayGames{2, 42, 4, 2});
-  const std::vector<SelfPlayGame> tail = late.PlayAll();
+  const std::vector<SelfPlayGame> tail = testing::PlayAll(late);
   ExpectSameGames(tail, {sequential[4], sequential[5]});
 }
 
@@ -93,7 +94,7 @@ TEST(SelfPlayTest, SeedsMakeDifferentGames) {
   HashEvaluator evaluator;
   SelfPlayDriver a(&evaluator, NoisyParams(), CappedRules(), SelfPlayGames{2, 1, 0, 2}),
       b(&evaluator, NoisyParams(), CappedRules(), SelfPlayGames{2, 2, 0, 2});
-  const std::vector<SelfPlayGame> x = a.PlayAll(), y = b.PlayAll();
+  const std::vector<SelfPlayGame> x = testing::PlayAll(a), y = testing::PlayAll(b);
   EXPECT_NE(x[0].game.moves(), y[0].game.moves());
   EXPECT_NE(x[0].game.moves(), x[1].game.moves());
 }
@@ -104,7 +105,7 @@ TEST(SelfPlayTest, RandomOpeningsStartEachGameWhereItsMovesLed) {
   SelfPlayDriver plain(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4}),
       opened(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4, /*random_opening_plies=*/2}),
       again(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4, 2});
-  const std::vector<SelfPlayGame> x = plain.PlayAll(), y = opened.PlayAll(), z = again.PlayAll();
+  const std::vector<SelfPlayGame> x = testing::PlayAll(plain), y = testing::PlayAll(opened), z = testing::PlayAll(again);
   std::set<uint64_t> starts;
   for (size_t i = 0; i < y.size(); ++i) {
     EXPECT_EQ(x[i].game.start(), rules.StartPosition());
@@ -134,7 +135,7 @@ TEST(SelfPlayTest, WithoutRandomnessTheDriverPlaysTheEnginesMoves) {
   params.full_search_fraction = 1;
   HashEvaluator evaluator;
   SelfPlayDriver driver(&evaluator, params, CappedRules(), SelfPlayGames{1, 7, 0, 1});
-  const SelfPlayGame played = driver.PlayAll().at(0);
+  const SelfPlayGame played = testing::PlayAll(driver).at(0);
 
   Search search(&evaluator, params);
   Game game(CappedRules());
@@ -179,7 +180,7 @@ TEST(SelfPlayTest, RecordsAreConsistent) {
   HashEvaluator evaluator;
   SelfPlayDriver driver(&evaluator, params, CappedRules(), SelfPlayGames{3, 5, 0, 3});
   int full = 0, cheap = 0, surprised = 0;
-  for (const SelfPlayGame& record : driver.PlayAll()) {
+  for (const SelfPlayGame& record : testing::PlayAll(driver)) {
     EXPECT_TRUE(record.game.over());
     ASSERT_EQ(record.moves.size(), record.game.moves().size());
     Position pos = record.game.start();
@@ -220,7 +221,7 @@ TEST(SelfPlayTest, AResignCheckEndsTheGame) {
   HashEvaluator evaluator;
   SelfPlayDriver driver(&evaluator, NoisyParams(), CappedRules(), SelfPlayGames{2, 3, 0, 4});
   driver.set_resign_check([](const SelfPlayGame& g) { return g.moves.size() == size_t(5 + g.index); });
-  for (const SelfPlayGame& g : driver.PlayAll()) {
+  for (const SelfPlayGame& g : testing::PlayAll(driver)) {
     EXPECT_FALSE(g.game.over());
     EXPECT_EQ(g.moves.size(), size_t(5 + g.index));
     EXPECT_EQ(g.game.ply(), int(g.moves.size()));

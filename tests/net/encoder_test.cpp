@@ -310,16 +310,6 @@ TEST(EncoderTest, ASmallerBoardIsTheCornerOfThePlanes) {
   }
 }
 
-TEST(SymmetryTest, PolicyTransformMovesValuesToTheirSlots) {
-  std::vector<float> policy(kPolicySize), moved(kPolicySize);
-  std::iota(policy.begin(), policy.end(), 0.0f);
-  for (int n : {8, 7, 6})
-    for (int t = 0; t < kNumSymmetries; ++t) {
-      TransformPolicy(t, policy.data(), moved.data(), n);
-      for (int i = 0; i < kPolicySize; ++i) ASSERT_EQ(moved[TransformPolicyIndex(t, i, n)], policy[i]);
-    }
-}
-
 TEST(DecodeTest, PriorsAreASoftmaxOverLegalMovesOnly) {
   Position pos = Position::Start();
   std::vector<float> logits(kPolicySize, 50.0f);  // illegal slots must not matter

@@ -126,7 +126,7 @@ std::string ReadError(const std::string& name, const SafeTensors& st) {
 SafeTensors AsSafeTensors(const ExportedNet& net) {
   std::string path = TempPath("as_safetensors.safetensors");
   WriteExport(path, net);
-  return ReadSafeTensors(path);
+  return ParseSafeTensors(ReadFile(path), path);
 }
 
 TEST(ExportTest, ErrorsNameTheFault) {

@@ -11,6 +11,7 @@
 #include "core/game.h"
 #include "net/cpu_evaluator.h"
 #include "net/model.h"
+#include "tests/net/encode_batch.h"
 #include "tests/net/random_net.h"
 
 namespace loa {
@@ -60,7 +61,7 @@ TEST(LearningTest, SmallNetLearnsWinsInOne) {
     data[i].position.GenerateMoves(moves);
     for (Move m : moves) legal[i][m.PolicyIndex()] = true;
   }
-  torch::Tensor input = EncodeBatch(positions.data(), kPositions);
+  torch::Tensor input = testing::EncodeBatch(positions.data(), kPositions);
   torch::Tensor win = torch::zeros({kPositions}, torch::kLong);  // class 0: the side to move wins
   torch::Tensor one_ply = torch::full({kPositions}, 1.0f / kMovesLeftScale);
 

@@ -21,6 +21,7 @@
 #include "net/model.h"
 #include "net/net_evaluator.h"
 #include "net/torch_evaluator.h"
+#include "tests/net/encode_batch.h"
 #include "tests/net/random_net.h"
 
 namespace loa {
@@ -58,12 +59,12 @@ TEST(ModelTest, TensorNamesAndShapesMatchTheLayout) {
 TEST(ModelTest, ForwardShapes) {
   LoaNet model(SmallConfig(2, 8, 1, true));
   std::vector<Position> positions = RandomPositions(5, 1);
-  NetOutput out = model->forward(EncodeBatch(positions.data(), 5));
+  NetOutput out = model->forward(testing::EncodeBatch(positions.data(), 5));
   EXPECT_EQ(out.policy.sizes(), (std::vector<int64_t>{5, kPolicySize}));
   EXPECT_EQ(out.value.sizes(), (std::vector<int64_t>{5, 3}));
   EXPECT_EQ(out.moves_left.sizes(), (std::vector<int64_t>{5}));
   LoaNet no_moves_left(SmallConfig(1, 8, 0, false));
-  EXPECT_FALSE(no_moves_left->forward(EncodeBatch(positions.data(), 5)).moves_left.defined());
+  EXPECT_FALSE(no_moves_left->forward(testing::EncodeBatch(positions.data(), 5)).moves_left.defined());
 }
 
 TEST(ModelTest, PolicyLogitsAreInPolicyIndexOrder) {
@@ -74,7 +75,7 @@ TEST(ModelTest, PolicyLogitsAreInPolicyIndexOrder) {
   for (int d = 0; d < kNumDirections; ++d) net.tensors["policy.out.bias"].data[d] = float(d);
   LoaNet model = ModelOf(net);
   Position start = Position::Start();
-  torch::Tensor policy = model->forward(EncodeBatch(&start, 1)).policy;
+  torch::Tensor policy = model->forward(testing::EncodeBatch(&start, 1)).policy;
   for (int i = 0; i < kPolicySize; ++i) ASSERT_EQ(policy[0][i].item<float>(), float(PolicyDirection(i)));
 }
 
@@ -104,7 +105,7 @@ TEST(CpuEvaluatorTest, MatchesLibTorchOnRandomNets) {
     auto workspace = cpu.NewWorkspace();
     for (int count : {1, 7, 40}) {
       std::vector<Position> positions = RandomPositions(count, seed++);
-      torch::Tensor input = EncodeBatch(positions.data(), count, config.features());
+      torch::Tensor input = testing::EncodeBatch(positions.data(), count, config.features());
       NetOutput expected = model->forward(input);
       std::vector<float> policy(count * kPolicySize), value(count * 3), moves_left(count);
       cpu.Forward(input.data_ptr<float>(), count, policy.data(), value.data(), moves_left.data(), *workspace);
@@ -252,7 +253,7 @@ TEST(CheckpointTest, RoundTripWithOptimizer) {
   torch::manual_seed(1);
   NetConfig config = SmallConfig(2, 8, 2, true);
   std::vector<Position> positions = RandomPositions(8, 30);
-  torch::Tensor input = EncodeBatch(positions.data(), 8);
+  torch::Tensor input = testing::EncodeBatch(positions.data(), 8);
   LoaNet model(config);
   torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(1e-3));
   TrainStep(model, adam, input);
@@ -334,7 +335,7 @@ float SliceMass(const torch::Tensor& t, int64_t rows, int64_t from) {
 TEST(GrowTest, ADeeperOrWiderNetComputesWhatTheSmallerOneDidAndThenLearns) {
   torch::manual_seed(11);
   std::vector<Position> positions = RandomPositions(6, 3);
-  const torch::Tensor input = EncodeBatch(positions.data(), 6);
+  const torch::Tensor input = testing::EncodeBatch(positions.data(), 6);
   NetConfig small_config = SmallConfig(2, 12, 2, true);  // block 1 has the pooling bias
   small_config.head_channels[kReplyHead] = 4;
   LoaNet small(small_config);
@@ -393,7 +394,7 @@ TEST(CheckpointTest, TheWeightAveragePlaysAndTheTrainedWeightsResume) {
   torch::manual_seed(5);
   NetConfig config = SmallConfig(2, 8, 2, true);
   std::vector<Position> positions = RandomPositions(8, 31);
-  torch::Tensor input = EncodeBatch(positions.data(), 8);
+  torch::Tensor input = testing::EncodeBatch(positions.data(), 8);
   LoaNet model(config), average(config);
   CopyWeights(model, average);
   torch::optim::SGD sgd(model->parameters(), torch::optim::SGDOptions(0.1));
@@ -587,7 +588,7 @@ TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
   LoaNet model(config);
   std::vector<Position> positions = RandomPositions(5, 41);
   model->eval();
-  const NetOutput out = model->forward(EncodeBatch(positions.data(), 5));
+  const NetOutput out = model->forward(testing::EncodeBatch(positions.data(), 5));
   for (int h = 0; h < kNumTrainingHeads; ++h) {
     const TrainingHeadRow& row = kTrainingHeads[h];
     const std::vector<int64_t> shape = row.shape == HeadShape::kPolicy
@@ -606,7 +607,7 @@ TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
   }
   EXPECT_EQ(net.tensors.size(), TensorLayout(net.config).size());
   LoaNet played = ModelOf(net);
-  const torch::Tensor input = EncodeBatch(positions.data(), 5);
+  const torch::Tensor input = testing::EncodeBatch(positions.data(), 5);
   EXPECT_TRUE(torch::equal(played->forward(input).policy, model->forward(input).policy));
   // An export loads into a model with the heads (which keep their own weights).
   LoaNet other(config);

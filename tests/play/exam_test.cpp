@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/random_play.h"
+#include "core/testing.h"
 #include "mcts/uniform_evaluator.h"
 #include "solve/testing.h"
 
@@ -16,7 +17,7 @@ namespace loa {
 namespace {
 
 TEST(ExamTest, CandidatesAreDistinctSpacedAndUnfinished) {
-  const std::vector<Game> games = RandomGames(20, 3, Rules::FromString("size=6"), 10, 60, false);
+  const std::vector<Game> games = testing::RandomGames(20, 3, Rules::FromString("size=6"), 10, 60, false);
   const std::vector<ExamCandidate> picked = ExamCandidates(games, 5, 1000, 1);
   ASSERT_FALSE(picked.empty());
   int plies = 0;

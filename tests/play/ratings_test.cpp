@@ -96,5 +96,30 @@ TEST(BradleyTerryTest, RejectsPlayersWithoutGames) {
   EXPECT_THROW(BradleyTerry({"a", "b", "c"}, {{0, 1, 1, 1, 1}}, 0), Error);
 }
 
+// eval/ratings.json has one writer and one reader: what one writes the other
+// reads back, and a list with a field missing or of another type is refused.
+TEST(RatingsJsonTest, RoundTripsAndRefusesWhatItDidNotWrite) {
+  const std::vector<Rating> written = {{"ab:depth=2", 0, 0, 40, 0.5, -1}, {"step 300", -35.5, 61.25, 20, 0.45, 0.75}};
+  const std::optional<std::vector<Rating>> read = ParseRatingsJson(RatingsJson(written).dump());
+  ASSERT_TRUE(read.has_value());
+  ASSERT_EQ(read->size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ((*read)[i].name, written[i].name);
+    EXPECT_EQ((*read)[i].elo, written[i].elo);
+    EXPECT_EQ((*read)[i].ci95, written[i].ci95);
+    EXPECT_EQ((*read)[i].games, written[i].games);
+    EXPECT_EQ((*read)[i].score, written[i].score);
+    EXPECT_EQ((*read)[i].hours, written[i].hours);
+  }
+  EXPECT_FALSE(RatingsJson(written)[0].contains("hours"));  // a ladder player has none
+  EXPECT_TRUE(ParseRatingsJson("[]").has_value());
+  for (const char* bad :
+       {"", "{}", "[1]", R"([{"elo":0,"ci95":0,"games":1,"score":1}])",
+        R"([{"name":"x","elo":"0","ci95":0,"games":1,"score":1}])", R"([{"name":"x","elo":0,"games":1,"score":1}])",
+        R"([{"name":"x","elo":0,"ci95":0,"games":1.5,"score":1}])",
+        R"([{"name":"x","elo":0,"ci95":0,"games":1,"score":1,"hours":"1"}])", "[{\"name\":"})
+    EXPECT_FALSE(ParseRatingsJson(bad).has_value()) << bad;
+}
+
 }  // namespace
 }  // namespace loa

@@ -105,6 +105,24 @@ TEST_F(RunDirTest, ShardsAndTheirRecordsAreNamedAndReadBack) {
   for (const ShardFile& f : listed) EXPECT_EQ(f.path, run_.ShardFilePath(f.name));
 }
 
+// The writer names of self-play processes and their checkpoints' player
+// names are spelled here and split back only from what was spelled.
+TEST(RunNamesTest, WritersAndCheckpointPlayersReadBack) {
+  EXPECT_EQ(WriterName("main", 3), "main-w3");
+  EXPECT_EQ(ProcessOfWriter(WriterName("main", 3)), "main");
+  EXPECT_EQ(ProcessOfWriter(WriterName("node-w2", 0)), "node-w2");  // "-w" inside a process's name
+  for (const char* other : {"main", "main-w", "-w0", "main-wx", "main-w0x", ""})
+    EXPECT_FALSE(ProcessOfWriter(other).has_value()) << other;
+  const std::optional<RunCheckpoint> checkpoint = ParseRunCheckpointName(RunCheckpointName({"my run", 1200}));
+  ASSERT_TRUE(checkpoint.has_value());
+  EXPECT_EQ(checkpoint->run, "my run");
+  EXPECT_EQ(checkpoint->step, 1200);
+  EXPECT_EQ(RunCheckpointName({"a step 5", 7}), "a step 5 step 7");
+  EXPECT_EQ(ParseRunCheckpointName("a step 5 step 7")->run, "a step 5");
+  for (const char* other : {"step 12", " step 12", "run step", "run step x", "run step 012", "run", ""})
+    EXPECT_FALSE(ParseRunCheckpointName(other).has_value()) << other;
+}
+
 TEST_F(RunDirTest, HeadersGiveTheCheckpointsHoursWithoutLibTorch) {
   AddCheckpoint(0, 0);
   AddCheckpoint(20, 0.25);

@@ -8,6 +8,7 @@
 
 #include "core/notation.h"
 #include "core/random_play.h"
+#include "core/testing.h"
 #include "solve/testing.h"
 #include "tests/mcts/test_util.h"
 
@@ -66,7 +67,7 @@ TEST(DfpnTest, AgreesWithBruteForceOnRandomPositions) {
   for (int n : {6, 7, 8}) {
     Rules rules;
     rules.size = n;
-    for (const Game& played : RandomGames(40, 20 + n, rules, 20, 100, true)) {
+    for (const Game& played : testing::RandomGames(40, 20 + n, rules, 20, 100, true)) {
       Game game(rules, played.position());  // without the history: brute force sees none either
       const Position& pos = game.position();
       solve::Solver solver(4);

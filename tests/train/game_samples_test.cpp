@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "mcts/testing.h"
 #include "solve/testing.h"
 #include "tests/mcts/test_util.h"
 
@@ -248,7 +249,7 @@ TEST(GameSamplesTest, TheSearchTreesProofsAgreeWithTheSolver) {
   solve::SolveLimits limits;
   limits.nodes = 2000000;
   int proofs = 0, longer = 0;
-  for (const SelfPlayGame& g : driver.PlayAll()) {
+  for (const SelfPlayGame& g : testing::PlayAll(driver)) {
     std::set<uint64_t> seen;
     std::map<int, int> per_search;
     for (const TreeProof& t : g.tree_proofs) {

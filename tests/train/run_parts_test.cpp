@@ -19,6 +19,7 @@
 #include "core/file_util.h"
 #include "core/game.h"
 #include "mcts/selfplay_driver.h"
+#include "mcts/testing.h"
 #include "mcts/uniform_evaluator.h"
 #include "net/checkpoint.h"
 #include "net/encoder.h"
@@ -26,6 +27,7 @@
 #include "run/checkpoints.h"
 #include "run/metrics.h"
 #include "run/run_dir.h"
+#include "tests/net/encode_batch.h"
 #include "tests/run/damage.h"
 #include "train/checkpoint_store.h"
 #include "train/evaluation.h"
@@ -85,7 +87,7 @@ Shard UniformShard(int games, int playouts) {
   rules.max_plies = 60;
   SelfPlayDriver driver(&evaluator, params, rules, SelfPlayGames{games, 7, 0, games});
   Shard shard;
-  for (const SelfPlayGame& g : driver.PlayAll()) AppendGame(g, OutcomeOf(g), &shard);
+  for (const SelfPlayGame& g : testing::PlayAll(driver)) AppendGame(g, OutcomeOf(g), &shard);
   return shard;
 }
 
@@ -524,7 +526,7 @@ TEST_F(RunPartsTest, AForkGoesOnFromTheCheckpointWithWhatItsTrainerHadSeen) {
   LoaNet grown = LoadModel(run::RunDir(deep_to).CheckpointPath(3));
   EXPECT_EQ(grown->config().blocks, 2);
   std::vector<Position> positions = {Position::Start(), Position::Start()};
-  const torch::Tensor input = EncodeBatch(positions.data(), 2, config_.net.features());
+  const torch::Tensor input = testing::EncodeBatch(positions.data(), 2, config_.net.features());
   EXPECT_TRUE(torch::allclose(trained->forward(input).value, grown->forward(input).value, 1e-5, 1e-6));
   EXPECT_EQ(train_to(run::LoadConfig(run::RunDir(deep_to).ConfigPath()), run::RunDir(deep_to), 6), 3);
   // And a wider one.
