@@ -18,7 +18,12 @@
 #   the newest; `loaz fork`) that run MINUTES more, to test a run's later hours;
 #   AB_RUNS: the folder of the arms (runs; one outside the checkout survives a
 #   new work tree), AB_CONFIG: the arms' config (configs/default.yaml),
-#   AB_PIN=1: arm j runs on core j alone (taskset), a core per arm
+#   AB_PIN=1: arm j runs on core j alone (taskset), a core per arm,
+#   AB_OFFLINE=RUN[,RUN...]: the arms are trainers alone (`loaz trainer`), each
+#   a fresh net trained for MINUTES on the pooled replay shards of those runs
+#   (docs/TRAINING.md, "D3 at 40 minutes' data"): every sample in the window,
+#   the rate run down over the budget's second half, no self-play,
+#   AB_PLAYOUTS=N: the match at N playouts a move each instead of AB_SECONDS
 #
 # With AB_FROM, every arm (the first too) is `loaz fork --run RUN --step STEP
 # --to AB_RUNS/NAME-x` with its overrides, so the arms share RUN's hours up to
@@ -30,7 +35,7 @@
 # --resume`). SPRT: H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
-  sed -n '14,21p' "$0" | sed 's/^# //' >&2
+  sed -n '14,26p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 name=$1 minutes=$2
@@ -44,6 +49,13 @@ hours=$(python3 -c "print($minutes / 60)")
 # Idle OpenMP threads sleep instead of spinning, so that no arm burns the
 # cores the others need.
 export OMP_WAIT_POLICY=PASSIVE
+# The offline arms' recipe: the whole pooled replay as the window, trained
+# without a ratio to new samples, the rate annealed to the budget.
+offline=(--set replay.window=1000000000 --set replay.window_start=0 --set replay.min_samples=1000
+         --set replay.max_train_ratio=1000000 --set replay.max_train_credit=0 --set train.lr_to_budget=true
+         --set train.lr_budget_tail=0.5 --set train.checkpoint_every=500)
+limit="time=$seconds"
+[ -n "${AB_PLAYOUTS:-}" ] && limit="playouts=$AB_PLAYOUTS"
 if [ "${AB_PIN:-0}" = 1 ] && [ $# -gt "$(nproc)" ]; then
   echo "ab.sh: AB_PIN=1 needs a core per arm ($# arms, $(nproc) cores)" >&2
   exit 2
@@ -66,6 +78,27 @@ for overrides in "$@"; do
     # The tail ends MINUTES of run time after the fork's checkpoint.
     start=$(sed -n 's/.*, \([0-9.]*\) h of run time$/\1/p' "$run/FORK.txt")
     cmd=("$loaz" train --run "$run" --set run.max_hours="$(python3 -c "print($start + $minutes / 60)")")
+  elif [ -n "${AB_OFFLINE:-}" ]; then
+    if [ ! -f "$run/config.yaml" ]; then
+      # Each source run's shards, linked under a name of their own: SOURCE_WRITER_SEQ.shard.
+      mkdir -p "$run/selfplay"
+      IFS=, read -ra sources <<<"$AB_OFFLINE"
+      for source in "${sources[@]}"; do
+        tag=$(basename "$source" | tr -c 'A-Za-z0-9\n' 'x')
+        found=0
+        for shard in "$source"/selfplay/*.shard; do
+          [ -e "$shard" ] || continue
+          ln -f "$shard" "$run/selfplay/${tag}_$(basename "$shard")" 2>/dev/null ||
+            cp -p "$shard" "$run/selfplay/${tag}_$(basename "$shard")"
+          found=1
+        done
+        [ $found = 1 ] || { echo "ab.sh: AB_OFFLINE: $source/selfplay has no shards" >&2; exit 2; }
+      done
+      cmd=("$loaz" trainer "$config" --set run.name="$name-$side" --set run.directory="$dir"
+           --set run.max_hours="$hours" --set eval.every_checkpoints=0 "${offline[@]}" "${sets[@]}")
+    else
+      cmd=("$loaz" trainer --run "$run" --set run.max_hours="$hours")
+    fi
   elif [ -d "$run" ]; then
     cmd=("$loaz" train --run "$run" --set run.max_hours="$hours")
   else
@@ -120,14 +153,17 @@ try:
     cpu = f", {seconds:,.0f} s of CPU this sitting"
 except (OSError, IndexError, ValueError):
     pass
-print(f"arm {sys.argv[2]}: {games} games, {positions:.0f} positions ({rate:,.0f} an hour of run time), "
-      f"{samples} samples, {step} steps, {hours:.2f} h{cpu}")
+if games == 0:  # an offline arm: a trainer alone
+    print(f"arm {sys.argv[2]}: a trainer alone, {step} steps, {hours:.2f} h{cpu}")
+else:
+    print(f"arm {sys.argv[2]}: {games} games, {positions:.0f} positions ({rate:,.0f} an hour of run time), "
+          f"{samples} samples, {step} steps, {hours:.2f} h{cpu}")
 EOF
 done
 for ((j = 1; j < i; j++)); do
   x=${arms[$j]}
-  "$loaz" match "mcts:net=$dir/$name-$x/net.safetensors,time=$seconds" \
-    "mcts:net=$dir/$name-a/net.safetensors,time=$seconds" \
+  "$loaz" match "mcts:net=$dir/$name-$x/net.safetensors,$limit" \
+    "mcts:net=$dir/$name-a/net.safetensors,$limit" \
     --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 \
     --out "$dir/$name-${x}a.games" --resume --summary "$dir/$name-${x}a.json"
 done

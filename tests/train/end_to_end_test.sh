@@ -159,6 +159,27 @@ done
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2' "$tmp/ab/t-ba.json" ||
   fail "ab.sh: no match summary"
 [ -s "$tmp/ab/t-ba.games/game_000001.txt" ] || fail "ab.sh kept no records of its match"
+# AB_OFFLINE: trainers alone on the pooled shards of both arms (each
+# source's shards linked under a name of their own), their match at
+# AB_PLAYOUTS playouts a move; a source without shards is refused.
+AB_OFFLINE="$tmp/ab/t-a,$tmp/ab/t-b" AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/abo" AB_GAMES=2 \
+  AB_PLAYOUTS=8 LOAZ="$loaz" AB_PIN=$pin "$src/scripts/ab.sh" o 0.25 "replay.min_samples=50" \
+  "replay.min_samples=50 net.channels=8" >"$tmp/abo.log" 2>&1 || fail "ab.sh AB_OFFLINE: $(tail -3 "$tmp/abo.log")"
+pooled=$(($(ls "$tmp/ab/t-a/selfplay" | grep -c '\.shard$') + $(ls "$tmp/ab/t-b/selfplay" | grep -c '\.shard$')))
+for arm in a b; do
+  [ "$(ls "$tmp/abo/o-$arm/selfplay" | grep -c '^txa_.*\.shard$')" -gt 0 ] &&
+    [ "$(ls "$tmp/abo/o-$arm/selfplay" | grep -c '\.shard$')" = "$pooled" ] ||
+    fail "ab.sh AB_OFFLINE: arm $arm does not hold the $pooled shards of both sources"
+  grep -Eq "^arm $arm: a trainer alone, [1-9][0-9]* steps" "$tmp/abo.log" || fail "ab.sh AB_OFFLINE: arm $arm: $(cat "$tmp/abo.log")"
+  [ -s "$tmp/abo/o-$arm/net.safetensors" ] || fail "ab.sh AB_OFFLINE: arm $arm has no export"
+done
+grep -q '^\[Black "mcts:net=.*,playouts=8"\]$' "$tmp/abo/o-ba.games/game_000001.txt" ||
+  fail "ab.sh AB_PLAYOUTS: the match's players: $(head -4 "$tmp/abo/o-ba.games/game_000001.txt")"
+mkdir -p "$tmp/empty/selfplay"
+if AB_OFFLINE="$tmp/empty" AB_RUNS="$tmp/abe" LOAZ="$loaz" "$src/scripts/ab.sh" e 0.25 "" "" 2>"$tmp/abe.err"; then
+  fail "ab.sh AB_OFFLINE took a run without shards"
+fi
+grep -q "has no shards" "$tmp/abe.err" || fail "ab.sh AB_OFFLINE error: $(cat "$tmp/abe.err")"
 # AB_PIN=1 with more arms than cores refuses before any arm starts.
 if [ "$(nproc)" -lt 6 ]; then
   many=()
