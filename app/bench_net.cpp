@@ -165,8 +165,8 @@ std::vector<BackendVariant> BackendVariants(const ExportedNet& net, const NetEva
         NetEvaluatorOptions variant = options;
         variant.backend = backend.name;
         variant.precision = precision;
-        variants.push_back({backend.name + " " + precision,
-                            MakeBackendEvaluator(ChooseBackend(variant), net, variant), precision});
+        variants.push_back(
+            {backend.name + " " + precision, MakeBackendEvaluator(ChooseBackend(variant), net, variant), precision});
       }
     }
   }

@@ -22,7 +22,7 @@
 #   AB_OFFLINE=RUN[,RUN...]: the arms are trainers alone (`loaz trainer`), each
 #   a fresh net trained for MINUTES on the pooled replay shards of those runs
 #   (docs/TRAINING.md, "D3 at 40 minutes' data"): every sample in the window,
-#   the rate run down over the budget's second half, no self-play,
+#   the rate run down over the budget's second half, no self-play (not with AB_FROM),
 #   AB_PLAYOUTS=N: the match at N playouts a move each instead of AB_SECONDS
 #
 # With AB_FROM, every arm (the first too) is `loaz fork --run RUN --step STEP
@@ -56,6 +56,10 @@ offline=(--set replay.window=1000000000 --set replay.window_start=0 --set replay
          --set train.lr_budget_tail=0.5 --set train.checkpoint_every=500)
 limit="time=$seconds"
 [ -n "${AB_PLAYOUTS:-}" ] && limit="playouts=$AB_PLAYOUTS"
+if [ -n "${AB_FROM:-}" ] && [ -n "${AB_OFFLINE:-}" ]; then
+  echo "ab.sh: AB_FROM and AB_OFFLINE exclude each other (forks of one run, or trainers on pooled shards)" >&2
+  exit 2
+fi
 if [ "${AB_PIN:-0}" = 1 ] && [ $# -gt "$(nproc)" ]; then
   echo "ab.sh: AB_PIN=1 needs a core per arm ($# arms, $(nproc) cores)" >&2
   exit 2
@@ -80,11 +84,15 @@ for overrides in "$@"; do
     cmd=("$loaz" train --run "$run" --set run.max_hours="$(python3 -c "print($start + $minutes / 60)")")
   elif [ -n "${AB_OFFLINE:-}" ]; then
     if [ ! -f "$run/config.yaml" ]; then
-      # Each source run's shards, linked under a name of their own: SOURCE_WRITER_SEQ.shard.
+      # Each source run's shards, linked under a name of their own,
+      # KSOURCE_WRITER_SEQ.shard (K: the source's place in the list, so that
+      # two runs of one name never share a file name).
       mkdir -p "$run/selfplay"
       IFS=, read -ra sources <<<"$AB_OFFLINE"
+      k=0
       for source in "${sources[@]}"; do
-        tag=$(basename "$source" | tr -c 'A-Za-z0-9\n' 'x')
+        tag=$k$(basename "$source" | tr -c 'A-Za-z0-9\n' 'x')
+        k=$((k + 1))
         found=0
         for shard in "$source"/selfplay/*.shard; do
           [ -e "$shard" ] || continue

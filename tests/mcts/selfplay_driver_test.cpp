@@ -105,7 +105,8 @@ TEST(SelfPlayTest, RandomOpeningsStartEachGameWhereItsMovesLed) {
   SelfPlayDriver plain(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4}),
       opened(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4, /*random_opening_plies=*/2}),
       again(&evaluator, NoisyParams(), rules, SelfPlayGames{2, 3, 0, 4, 2});
-  const std::vector<SelfPlayGame> x = testing::PlayAll(plain), y = testing::PlayAll(opened), z = testing::PlayAll(again);
+  const std::vector<SelfPlayGame> x = testing::PlayAll(plain), y = testing::PlayAll(opened),
+                                  z = testing::PlayAll(again);
   std::set<uint64_t> starts;
   for (size_t i = 0; i < y.size(); ++i) {
     EXPECT_EQ(x[i].game.start(), rules.StartPosition());

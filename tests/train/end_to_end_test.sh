@@ -167,7 +167,7 @@ AB_OFFLINE="$tmp/ab/t-a,$tmp/ab/t-b" AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS=
   "replay.min_samples=50 net.channels=8" >"$tmp/abo.log" 2>&1 || fail "ab.sh AB_OFFLINE: $(tail -3 "$tmp/abo.log")"
 pooled=$(($(ls "$tmp/ab/t-a/selfplay" | grep -c '\.shard$') + $(ls "$tmp/ab/t-b/selfplay" | grep -c '\.shard$')))
 for arm in a b; do
-  [ "$(ls "$tmp/abo/o-$arm/selfplay" | grep -c '^txa_.*\.shard$')" -gt 0 ] &&
+  [ "$(ls "$tmp/abo/o-$arm/selfplay" | grep -c '^0txa_.*\.shard$')" -gt 0 ] &&
     [ "$(ls "$tmp/abo/o-$arm/selfplay" | grep -c '\.shard$')" = "$pooled" ] ||
     fail "ab.sh AB_OFFLINE: arm $arm does not hold the $pooled shards of both sources"
   grep -Eq "^arm $arm: a trainer alone, [1-9][0-9]* steps" "$tmp/abo.log" || fail "ab.sh AB_OFFLINE: arm $arm: $(cat "$tmp/abo.log")"
@@ -180,6 +180,17 @@ if AB_OFFLINE="$tmp/empty" AB_RUNS="$tmp/abe" LOAZ="$loaz" "$src/scripts/ab.sh" 
   fail "ab.sh AB_OFFLINE took a run without shards"
 fi
 grep -q "has no shards" "$tmp/abe.err" || fail "ab.sh AB_OFFLINE error: $(cat "$tmp/abe.err")"
+# Two sources of one name keep every shard of both (the same run twice here).
+AB_OFFLINE="$tmp/ab/t-a,$tmp/ab/t-a" AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/abt" AB_GAMES=2 \
+  AB_PLAYOUTS=8 LOAZ="$loaz" "$src/scripts/ab.sh" t 0.1 "replay.min_samples=50" "replay.min_samples=50" \
+  >"$tmp/abt.log" 2>&1 || fail "ab.sh AB_OFFLINE twice one run: $(tail -3 "$tmp/abt.log")"
+[ "$(ls "$tmp/abt/t-a/selfplay" | grep -c '\.shard$')" = $((2 * $(ls "$tmp/ab/t-a/selfplay" | grep -c '\.shard$'))) ] ||
+  fail "ab.sh AB_OFFLINE: two sources of one name lost shards"
+if AB_FROM="$tmp/ab/t-a" AB_OFFLINE="$tmp/ab/t-a" AB_RUNS="$tmp/abx" LOAZ="$loaz" "$src/scripts/ab.sh" x 1 "" "" \
+  2>"$tmp/abx.err"; then
+  fail "ab.sh took AB_FROM with AB_OFFLINE"
+fi
+grep -q "exclude each other" "$tmp/abx.err" || fail "ab.sh AB_FROM with AB_OFFLINE: $(cat "$tmp/abx.err")"
 # AB_PIN=1 with more arms than cores refuses before any arm starts.
 if [ "$(nproc)" -lt 6 ]; then
   many=()
