@@ -94,7 +94,7 @@ class ServedEvaluator : public Evaluator {
 
   const BatchServer& server() const { return server_; }
   const Evaluator& inner() const { return *inner_; }
-  int board_size() const override { return inner_->board_size(); }
+  bool PlaysBoardSize(int size) const override { return inner_->PlaysBoardSize(size); }
 
  private:
   struct Call : BatchServer::Request {

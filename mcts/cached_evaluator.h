@@ -28,7 +28,7 @@ class CachedEvaluator : public Evaluator {
   // Answers each position from the cache, or else from one call of the
   // inner evaluator with the positions missing (each once).
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
-  int board_size() const override { return inner_->board_size(); }
+  bool PlaysBoardSize(int size) const override { return inner_->PlaysBoardSize(size); }
 
   // Forgets every entry. Thread-safe.
   void Clear();

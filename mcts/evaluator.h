@@ -32,9 +32,10 @@ class Evaluator {
   // finished game (the search handles those through the rules core).
   virtual void Evaluate(const Position* positions, int count, EvalOutput* out) = 0;
 
-  // Returns the board size it evaluates (a net's: the one it was trained
-  // on), or 0 when it evaluates any (the uniform and rollout evaluators).
-  virtual int board_size() const { return 0; }
+  // Returns whether it evaluates positions on the board of `size`: a net's
+  // evaluator the board it was trained on, the shipped nets' each board with
+  // a net (DefaultNetsEvaluator), the uniform and rollout evaluators any.
+  virtual bool PlaysBoardSize(int size) const { return true; }
 };
 
 }  // namespace loa

@@ -27,7 +27,9 @@ class CpuEvaluator : public Evaluator {
 
   const NetConfig& config() const { return net_.config(); }
   Precision precision() const { return net_.precision(); }
-  int board_size() const override { return board_size_; }
+  // The board the net was trained on (its export's rules).
+  int board_size() const { return board_size_; }
+  bool PlaysBoardSize(int size) const override { return size == board_size_; }
 
  private:
   struct Slot;

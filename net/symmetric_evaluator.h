@@ -18,7 +18,7 @@ class SymmetricEvaluator : public Evaluator {
   SymmetricEvaluator(std::unique_ptr<Evaluator> inner, int symmetries);
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
-  int board_size() const override { return inner_->board_size(); }
+  bool PlaysBoardSize(int size) const override { return inner_->PlaysBoardSize(size); }
 
  private:
   std::unique_ptr<Evaluator> inner_;

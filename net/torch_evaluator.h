@@ -50,7 +50,9 @@ class TorchEvaluator : public Evaluator {
   // Builds the model from net on the resolved device; throws Error.
   TorchEvaluator(const ExportedNet& net, const NetEvaluatorOptions& options);
   ~TorchEvaluator() override;
-  int board_size() const override { return board_size_; }
+  // The board the net was trained on (its export's rules).
+  int board_size() const { return board_size_; }
+  bool PlaysBoardSize(int size) const override { return size == board_size_; }
 
   void Evaluate(const Position* positions, int count, EvalOutput* out) override;
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -12,6 +13,7 @@
 #include "core/file_util.h"
 #include "core/notation.h"
 #include "core/param_visitor.h"
+#include "mcts/board_size_evaluator.h"
 #include "mcts/search.h"
 #include "mcts/time_manager.h"
 #include "mcts/uniform_evaluator.h"
@@ -53,10 +55,7 @@ class SearchPlayer : public Player {
         probe_(probe) {}
 
   // A net plays the board it was trained on; the uniform and rollout evaluators any.
-  bool PlaysBoardSize(int size) const override {
-    const int net_size = evaluator_->board_size();
-    return net_size == 0 || net_size == size;
-  }
+  bool PlaysBoardSize(int size) const override { return evaluator_->PlaysBoardSize(size); }
   std::string name() const override { return name_; }
   void NewGame() override {
     search_.Clear();
@@ -229,9 +228,18 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evalu
                                         probe);
 }
 
+std::string ShippedNetPath(int size) {
+  for (const ShippedNet& net : kShippedNets) {
+    if (net.size != size) continue;
+    if (const char* env = std::getenv("LOAZ_NETS"); env && *env) return std::string(env) + "/" + net.file;
+    return InstalledFile(std::string("nets/") + net.file, std::string(LOAZ_NETS_DIR) + "/" + net.file);
+  }
+  return "";
+}
+
 std::string DefaultNetPath() {
   if (const char* env = std::getenv("LOAZ_NET"); env && *env) return env;
-  return InstalledFile("nets/default.safetensors", LOAZ_DEFAULT_NET);  // a bundle's own
+  return ShippedNetPath(kBoardSize);
 }
 
 std::string DefaultEngineSpec() {
@@ -265,13 +273,30 @@ struct MctsSpecKeys {
 
 namespace {
 
-// Returns the evaluator an mcts spec's keys name ("net", keys.net then the
-// file, the default net's where none is given; or "uniform"); throws
-// ParseError naming the spec where they do not name one.
+// The shipped nets whose files are there, keyed by board size.
+std::map<int, std::string> ShippedNetFiles() {
+  std::map<int, std::string> files;
+  for (const ShippedNet& net : kShippedNets)
+    if (const std::string path = ShippedNetPath(net.size); std::filesystem::is_regular_file(path))
+      files[net.size] = path;
+  return files;
+}
+
+// Returns the evaluator an mcts spec's keys name: "net" (keys.net then
+// the file, $LOAZ_NET's where none is given), "shipped" (each board's
+// shipped net: no net= and no $LOAZ_NET) or "uniform"; throws ParseError
+// naming the spec where they do not name one.
 std::string EvaluatorOf(const PlayerSpec& spec, MctsSpec& keys) {
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
   if (keys.net.empty() && keys.evaluator.empty()) {
-    keys.net = DefaultNetPath();
+    const char* env = std::getenv("LOAZ_NET");
+    if (!env || !*env) {
+      if (ShippedNetFiles().empty())
+        fail("no net= given, and the default net " + DefaultNetPath() +
+             " does not exist (set LOAZ_NET or give net=FILE)");
+      return "shipped";
+    }
+    keys.net = env;
     if (!std::filesystem::is_regular_file(keys.net))
       fail("no net= given, and the default net " + keys.net + " does not exist (set LOAZ_NET or give net=FILE)");
   }
@@ -284,8 +309,17 @@ std::string EvaluatorOf(const PlayerSpec& spec, MctsSpec& keys) {
 
 // The evaluator of a spec read once into *read.
 std::shared_ptr<Evaluator> EvaluatorFor(const PlayerSpec& spec, MctsSpecKeys& read) {
-  if (EvaluatorOf(spec, read.keys) == "uniform") return std::make_shared<UniformEvaluator>();
-  return MakeNetEvaluator(read.keys.net, read.options);
+  const std::string kind = EvaluatorOf(spec, read.keys);
+  if (kind == "uniform") return std::make_shared<UniformEvaluator>();
+  if (kind == "net") return MakeNetEvaluator(read.keys.net, read.options);
+  std::map<int, std::unique_ptr<Evaluator>> by_size;
+  for (const auto& [size, file] : ShippedNetFiles()) {
+    by_size[size] = MakeNetEvaluator(file, read.options);
+    if (!by_size[size]->PlaysBoardSize(size))
+      throw Error(file + ": the shipped net of the " + std::to_string(size) + "x" + std::to_string(size) +
+                  " board was trained on another");
+  }
+  return std::make_shared<BoardSizeEvaluator>(std::move(by_size));
 }
 
 }  // namespace

@@ -50,9 +50,21 @@ std::unique_ptr<Player> MakeSearchPlayer(std::string name, std::shared_ptr<Evalu
                                          const SearchParams& params, const SearchLimits& limits,
                                          std::function<void(uint64_t)> on_seed = {}, ProbeSettings probe = {});
 
-// The net that mcts players search with when none is named: $LOAZ_NET when
-// set, else the shipped net, nets/default.safetensors (a bundle's own copy,
-// InstalledFile).
+// The shipped nets (nets/README.md), one a board size: the file under
+// nets/ that mcts players search on that board when they name no net.
+struct ShippedNet {
+  int size;
+  const char* file;
+};
+inline constexpr ShippedNet kShippedNets[] = {{8, "default.safetensors"}, {6, "six.safetensors"}};
+
+// Returns the path of the shipped net of the board of `size` (whether the
+// file is there or not), "" where none ships for it: in $LOAZ_NETS when set,
+// else the bundle's own nets/ (InstalledFile), else the source's.
+std::string ShippedNetPath(int size);
+
+// The net that mcts players search with on 8x8 when none is named:
+// $LOAZ_NET when set, else the shipped 8x8 net, ShippedNetPath(8).
 std::string DefaultNetPath();
 
 // The engine's player when none is named (loaz gtp, loaz serve):
@@ -68,8 +80,10 @@ std::string NetPlayerSpec(const std::string& net, int playouts);
 // "mcts:net=FILE[,playouts=N][,time=S][,threads=T]" or
 // "mcts:evaluator=uniform,...": the engine's search. Keys (`loaz config`
 // lists them with their ranges and help):
-//   net=FILE            an export (.safetensors) or checkpoint (.pt);
-//                       DefaultNetPath() when neither net= nor evaluator= is given
+//   net=FILE            an export (.safetensors) or checkpoint (.pt); when
+//                       neither net= nor evaluator= is given, $LOAZ_NET, else
+//                       each board's shipped net (ShippedNetPath; a board
+//                       without one is not played)
 //   evaluator=net|uniform  (net when net= is given)
 //   playouts=N          root visits per move (800 when neither limit is given)
 //   time=S              seconds per move; a timed clock overrides it

@@ -41,10 +41,10 @@ ldd "$stage/bin/loaz" "$stage/bin/loaz-torch" | awk '$2 == "=>" && $3 ~ /^\// {p
 chmod u+w "$stage"/lib/*
 patchelf --force-rpath --set-rpath '$ORIGIN/../lib' "$stage/bin/loaz" "$stage/bin/loaz-torch"
 for lib in "$stage"/lib/*; do patchelf --force-rpath --set-rpath '$ORIGIN' "$lib"; done
-# The page, its chart library, the net, the configs, the docs.
+# The page, its chart library, the nets, the configs, the docs.
 cp -r web "$stage/web"
 cp -L /usr/share/javascript/chart.js/chart.min.js "$stage/share/chart.js/"
-cp nets/default.safetensors nets/default.yaml nets/README.md "$stage/nets/"
+cp nets/*.safetensors nets/*.yaml nets/README.md "$stage/nets/"
 cp -r configs "$stage/configs"
 cp -r docs "$stage/docs"
 cp README.md "$stage/"

@@ -34,11 +34,10 @@ SearchRequest ServerImpl::ParseSearch(const json& body, bool analyse) {
   PlayerSpec spec;
   std::tie(spec, r.evaluator) = PlayerOf(name);
   // A net plays the board it was trained on (docs/RULES.md, Board sizes).
-  const int net_size = r.evaluator ? r.evaluator->board_size() : 0, size = r.game.position().size();
-  if (net_size != 0 && net_size != size)
-    throw BadRequest{"player '" + Excerpt(name, 80) + "' plays " + std::to_string(net_size) + "x" +
-                     std::to_string(net_size) + " boards (its net's), not " + std::to_string(size) + "x" +
-                     std::to_string(size)};
+  const int size = r.game.position().size();
+  if (r.evaluator && !r.evaluator->PlaysBoardSize(size))
+    throw BadRequest{"player '" + Excerpt(name, 80) + "' does not play " + std::to_string(size) + "x" +
+                     std::to_string(size) + " boards (a net plays the board it was trained on)"};
   // An analysis searches until stopped or its bounds: the spec's own limit
   // does not end it.
   r.spec = analyse ? spec : SpecWithLimit(spec, r.seconds, r.playouts);

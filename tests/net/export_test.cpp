@@ -306,7 +306,9 @@ TEST(CpuEvaluatorTest, ANetSaysItsBoardAndEvaluatesIt) {
   CpuEvaluator six(net, 1);
   EXPECT_EQ(six.board_size(), 6);
   SymmetricEvaluator symmetric(std::make_unique<CpuEvaluator>(net, 1), 8);
-  EXPECT_EQ(symmetric.board_size(), 6);
+  EXPECT_TRUE(symmetric.PlaysBoardSize(6));
+  EXPECT_FALSE(symmetric.PlaysBoardSize(8));
+  EXPECT_FALSE(six.PlaysBoardSize(8));
   std::vector<Position> positions = RandomPositions(20, 6, true, 200, 6);
   std::vector<EvalOutput> out(positions.size());
   six.Evaluate(positions.data(), int(positions.size()), out.data());

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <random>
 
@@ -217,6 +218,66 @@ TEST(PlayersTest, AnMctsPlayerWithoutANetSearchesTheDefaultNet) {
   EXPECT_TRUE(engine == "mcts:time=1,threads=1" || engine == "mcts:time=1,threads=2") << engine;
   EXPECT_EQ(MakePlayer(engine)->name(), engine);
   std::remove(path.c_str());
+}
+
+TEST(PlayersTest, WithoutANetEachBoardIsPlayedByItsShippedNet) {
+  namespace fs = std::filesystem;
+  const fs::path nets = fs::path(::testing::TempDir()) / ("loaz_nets_" + std::to_string(::getpid()));
+  fs::create_directories(nets);
+  ExportedNet six = testing::RandomExport(testing::SmallConfig(1, 8, 1, true), 11);
+  six.rules = Rules::FromString("size=6").ToString();
+  WriteExport((nets / "six.safetensors").string(), six);
+  ScopedEnv no_net("LOAZ_NET", "");
+  ScopedEnv shipped("LOAZ_NETS", nets.string());
+  EXPECT_EQ(ShippedNetPath(6), (nets / "six.safetensors").string());
+  EXPECT_EQ(ShippedNetPath(7), "");
+  auto play_a_move = [](Player& player, int size) {
+    const Rules rules = Rules::FromString("size=" + std::to_string(size));
+    Game game(rules, rules.StartPosition());
+    player.NewGame();
+    const Move m = player.ChooseMove(game, Clock());
+    EXPECT_TRUE(game.position().IsLegal(m)) << size << "x" << size << ": " << FormatMove(m);
+  };
+  {
+    // The 6x6 net alone: 6x6 is played, 8x8 and 7x7 are not.
+    const std::unique_ptr<Player> player = MakePlayer("mcts:playouts=8");
+    EXPECT_TRUE(player->PlaysBoardSize(6));
+    EXPECT_FALSE(player->PlaysBoardSize(8));
+    EXPECT_FALSE(player->PlaysBoardSize(7));
+    play_a_move(*player, 6);
+  }
+  // With the 8x8 net beside it, one player plays both boards, one game after another.
+  WriteExport((nets / "default.safetensors").string(), testing::RandomExport(testing::SmallConfig(1, 8, 1, true), 12));
+  const std::unique_ptr<Player> player = MakePlayer("mcts:playouts=8");
+  EXPECT_TRUE(player->PlaysBoardSize(6) && player->PlaysBoardSize(8));
+  EXPECT_FALSE(player->PlaysBoardSize(7));
+  play_a_move(*player, 8);
+  play_a_move(*player, 6);
+  play_a_move(*player, 8);
+  // $LOAZ_NET names one net for every board: its own.
+  {
+    ScopedEnv one_net("LOAZ_NET", (nets / "six.safetensors").string());
+    const std::unique_ptr<Player> six_only = MakePlayer("mcts:playouts=8");
+    EXPECT_TRUE(six_only->PlaysBoardSize(6));
+    EXPECT_FALSE(six_only->PlaysBoardSize(8));
+  }
+  // A shipped net filed under another board's name is refused, naming it.
+  fs::copy_file(nets / "six.safetensors", nets / "default.safetensors", fs::copy_options::overwrite_existing);
+  try {
+    MakePlayer("mcts:playouts=8");
+    ADD_FAILURE() << "a 6x6 net was taken as the 8x8 board's";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("default.safetensors"), std::string::npos) << e.what();
+  }
+  // No shipped net at all: one error naming the 8x8 net and LOAZ_NET.
+  fs::remove_all(nets);
+  try {
+    MakePlayer("mcts:playouts=8");
+    ADD_FAILURE() << "a player without any net was made";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("default.safetensors"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("LOAZ_NET"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PlayersTest, AlphaBetaVersionsAndSwitches) {

@@ -298,9 +298,9 @@ TEST(ConfigTest, ABaseConfigUnderliesTheKeysAConfigLeavesOut) {
   }
 }
 
-TEST(ConfigTest, TheShippedNetsConfigIsItsRunsConfigInTodaysKeys) {
-  const std::string path = std::string(LOAZ_SOURCE_DIR) + "/nets/default.yaml";
-  const Config c = LoadConfig(path);
+TEST(ConfigTest, TheShippedNetsConfigsAreTheirRunsConfigsInTodaysKeys) {
+  const std::string nets = std::string(LOAZ_SOURCE_DIR) + "/nets/";
+  const Config c = LoadConfig(nets + "default.yaml");
   EXPECT_EQ(c.run.name, "h4L");
   EXPECT_EQ(c.net.ShortName(), "4x32");
   EXPECT_EQ(c.net.input_features, "connection");
@@ -308,12 +308,17 @@ TEST(ConfigTest, TheShippedNetsConfigIsItsRunsConfigInTodaysKeys) {
   EXPECT_EQ(c.selfplay.playouts_schedule[0].hours, 1.0);
   EXPECT_EQ(c.selfplay.playouts_schedule[0].full, 320);
   EXPECT_EQ(c.selfplay.playouts_schedule[0].cheap, 64);
-  // Every field, as `loaz config nets/default.yaml` writes it: no old key.
+  const Config six = LoadConfig(nets + "six.yaml");
+  EXPECT_EQ(six.rules.size, 6);
+  EXPECT_EQ(six.net.ShortName(), "3x32");
+  EXPECT_EQ(six.net.input_features, "threat");
+  // Every field, as `loaz config nets/NAME.yaml` writes it: no old key.
   const auto body = [](std::string text) {  // without the comments above the first key
     while (text.rfind("#", 0) == 0) text.erase(0, text.find('\n') + 1);
     return text;
   };
-  EXPECT_EQ(body(ReadFile(path)), body(ConfigToYaml(c)));
+  EXPECT_EQ(body(ReadFile(nets + "default.yaml")), body(ConfigToYaml(c)));
+  EXPECT_EQ(body(ReadFile(nets + "six.yaml")), body(ConfigToYaml(six)));
 }
 
 TEST(ConfigTest, EveryKeyIsDescribedAndOnlyTheRulesNetAndRunPlaceAreFixed) {
