@@ -66,6 +66,7 @@ struct NamedPlayer {
   std::string name;
   PlayerSpec spec;
   std::shared_ptr<Evaluator> evaluator;
+  std::vector<int> boards;  // the board sizes it plays (Player::PlaysBoardSize)
 };
 
 // A search request, checked: the game, the player and the limit, the tab.

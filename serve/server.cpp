@@ -90,14 +90,17 @@ ServerImpl::ServerImpl(ServeOptions o) : options(std::move(o)), exposure(options
   for (const std::string& spec : options.players) {
     // Each net is loaded once, now (a bad spec fails now), for every search.
     std::shared_ptr<Evaluator> evaluator = MakeSharedEvaluator(spec);
-    MakePlayer(spec, evaluator);
+    const std::unique_ptr<Player> made = MakePlayer(spec, evaluator);
+    std::vector<int> boards;
+    for (int size = kMinBoardSize; size <= kBoardSize; ++size)
+      if (made->PlaysBoardSize(size)) boards.push_back(size);
     // Two specs of one public name (two runs' folders alike) are told apart.
     const PlayerSpec parsed = PlayerSpec::Parse(spec);
     const std::string public_name = PublicName(parsed);
     std::string name = public_name;
     for (int n = 2; std::any_of(players.begin(), players.end(), [&](const auto& p) { return p.name == name; }); ++n)
       name = public_name + " #" + std::to_string(n);
-    players.push_back({name, parsed, std::move(evaluator)});
+    players.push_back({name, parsed, std::move(evaluator), std::move(boards)});
   }
   const int processors = int(std::max(1u, std::thread::hardware_concurrency()));
   const int max_running = options.max_searches > 0 ? options.max_searches : std::min(processors, 8);
@@ -238,19 +241,19 @@ void ServerImpl::Routes() {
 json ServerImpl::Info(const httplib::Request&) {
   json run_list = json::array();
   for (size_t i = 0; i < runs.size(); ++i) run_list.push_back({{"index", i}, {"name", runs[i].name}});
-  json names = json::array();
-  for (const NamedPlayer& player : players) names.push_back(player.name);
+  json names = json::array(), boards = json::object();
+  for (const NamedPlayer& player : players) {
+    names.push_back(player.name);
+    boards[player.name] = player.boards;
+  }
   const SearchPool::Load l = searches->load();
   const json load = {{"running", l.running},
                      {"waiting", l.waiting},
                      {"max_running", l.max_running},
                      {"max_waiting", l.max_waiting},
                      {"tabs", l.tabs}};
-  return json{{"players", names},
-              {"default_player", players.front().name},
-              {"runs", run_list},
-              {"searches", load},
-              {"resident_bytes", ResidentBytes()}};
+  return json{{"players", names}, {"boards", boards}, {"default_player", players.front().name},
+              {"runs", run_list}, {"searches", load}, {"resident_bytes", ResidentBytes()}};
 }
 
 json ServerImpl::Position(const httplib::Request& request) { return StatusOf(GameOf(ParseBody(request))); }

@@ -143,7 +143,9 @@ function showView(name, push = true) {
 async function start() {
   const info = await api('/api/info');
   for (const p of info.players) $('player').add(new Option(p, p));
-  $('player').value = info.default_player;
+  $('player').value = $('player').dataset.wanted = info.default_player;
+  playerBoards = info.boards || {};
+  $('player').addEventListener('change', () => { $('player').dataset.wanted = $('player').value; });
   for (const r of info.runs) $('run').add(new Option(r.name, r.index));
   $('run-empty').classList.toggle('hidden', info.runs.length > 0);
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => showView(tab.dataset.view));

@@ -207,11 +207,30 @@ function stopSearch() {
 // back out of order (two quick steps back ask twice): only the latest
 // request's reply is kept, so the board never shows a position the line has
 // left. Returns whether this reply is the one shown.
+// The board sizes each player plays, by name (/api/info's `boards`).
+let playerBoards = {};
+
+// Offers the players that play the board of `size`: the others are shown
+// disabled, and the choice moves off one that does not play it and back to
+// the one last chosen when it does.
+function offerPlayers(size) {
+  const select = $('player');
+  for (const option of select.options) {
+    const boards = playerBoards[option.value];
+    option.disabled = Array.isArray(boards) && !boards.includes(size);
+  }
+  const wanted = [...select.options].find((o) => o.value === select.dataset.wanted && !o.disabled);
+  const first = [...select.options].find((o) => !o.disabled);
+  if (wanted) select.value = wanted.value;
+  else if (select.selectedOptions[0]?.disabled && first) select.value = first.value;
+}
+
 async function showPosition() {
   const asked = ++game.asked;
   const status = await api('/api/position', request());
   if (asked !== game.asked) return false;
   game.status = status;
+  offerPlayers(sizeOf(status.fen));
   $('solve-result').textContent = '';
   render();
   return true;

@@ -183,7 +183,7 @@ function linkItem(text, action, href) {
 function playCheckpoint(name) {
   const select = $('player');
   if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
-  select.value = name;
+  select.value = select.dataset.wanted = name;
   showView('play');
   newGame().catch(showError);
 }

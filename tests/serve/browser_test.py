@@ -209,8 +209,20 @@ def main():
         check("size=6" in js("return location.hash;"), f"the address {js('return location.hash;')} lacks size=6")
         driver.refresh()
         wait("document.querySelectorAll('#board rect.square').length === 36", what="the 6x6 board after a reload")
+        # The players offered are those that play the board: the engine
+        # with no net named plays 8x8 and 6x6 (a shipped net each), not 7x7.
+        Select(driver.find_element(By.ID, "player")).select_by_value("mcts:threads=1")
+        option = "document.querySelector('#player option[value=\"mcts:threads=1\"]').disabled"
+        check(js(f"return {option};") is False, "the engine is not offered on 6x6")
+        Select(driver.find_element(By.ID, "size")).select_by_value("7")
+        wait("document.querySelectorAll('#board rect.square').length === 49", what="the 7x7 board")
+        check(js(f"return {option};") is True, "the engine is offered on 7x7, where no net ships")
+        chosen = js("return document.getElementById('player').value;")
+        check(chosen != "mcts:threads=1", f"the 7x7 board keeps {chosen}, which does not play it")
         Select(driver.find_element(By.ID, "size")).select_by_value("8")
         wait("document.querySelectorAll('#board rect.square').length === 64", what="the 8x8 board again")
+        chosen = js("return document.getElementById('player').value;")
+        check(chosen == "mcts:threads=1", f"back on 8x8 the player is {chosen}, not the one chosen before")
 
         # Runs: a chart draws the run's metrics.
         driver.find_element(By.ID, "tab-runs").click()

@@ -209,7 +209,11 @@ TEST_F(ServerTest, SolveProvesThePositionShown) {
   const auto [ab_status, ab] = Post("/api/genmove", json{{"rules", {{"size", 6}}}, {"player", "ab:depth=2"}}.dump());
   ASSERT_EQ(ab_status, 200) << ab.dump();
   EXPECT_NO_THROW(ParseMove(ab["move"].get<std::string>(), Position::Start(StartKind::kStandard, 6)));
-  const std::string net = Get("/api/info").second["players"].back();
+  const json info = Get("/api/info").second;
+  const std::string net = info["players"].back();
+  // The info says which boards each player plays: the 8x8 net its own, the alpha-beta player all.
+  EXPECT_EQ(info["boards"][net], json({8})) << info.dump();
+  EXPECT_EQ(info["boards"]["ab:depth=2"], json({6, 7, 8})) << info.dump();
   const auto [net_status, refused] = Post("/api/genmove", json{{"rules", {{"size", 6}}}, {"player", net}}.dump());
   EXPECT_EQ(net_status, 400) << refused.dump();
   EXPECT_NE(refused["error"].get<std::string>().find("does not play 6x6 boards"), std::string::npos);
