@@ -34,6 +34,7 @@ struct ExamCommand {
   int positions = 2000, spacing = 4, playouts = 64, games = 100, every = 1, symmetries = 1, threads = 1;
   std::string precision = "auto";  // the net's arithmetic (net/net_options.h)
   double solve_seconds = 0.5;
+  int64_t solve_nodes = 0;  // positions each proof may search (0: none); a bound the load does not move
   int64_t memory_mb = 256;
   std::string misjudged;  // where to write the positions the last net marked misjudges
   std::string net;        // a net file to mark instead of the checkpoints
@@ -99,6 +100,15 @@ RunGames ReadRunGames(const run::RunDir& dir) {
   return games;
 }
 
+// The bounds of each proof: --solve-seconds, --solve-nodes or both (the
+// first reached ends it).
+solve::SolveLimits ProofLimits(const ExamCommand& c) {
+  solve::SolveLimits limits;
+  limits.seconds = c.solve_seconds;
+  limits.nodes = c.solve_nodes;
+  return limits;
+}
+
 // The run's exam set: read from exam/positions.txt, else made from its games
 // and written there.
 std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, const ExamCommand& c) {
@@ -106,8 +116,7 @@ std::vector<ExamPosition> ExamSet(const run::RunDir& dir, const Rules& rules, co
   const RunGames games = ReadRunGames(dir);
   const std::vector<ExamCandidate> candidates = ExamCandidates(games.games, c.spacing, c.positions, 1);
   if (candidates.empty()) throw Error(dir.GamesDir() + ": no game records to draw exam positions from");
-  solve::SolveLimits limits;
-  limits.seconds = c.solve_seconds;
+  const solve::SolveLimits limits = ProofLimits(c);
   // The proofs shared out among --threads threads, each one solver of one
   // thread on its own table: a proof's time is its own core's.
   std::vector<ExamPosition> set(candidates.size());
@@ -200,7 +209,11 @@ int RunExam(int argc, char** argv) {
   cli.add_option("--run", c.run, "the run directory")->required();
   cli.add_option("--positions", c.positions, "positions to draw from its games")->check(CLI::Range(1, 1000000));
   cli.add_option("--spacing", c.spacing, "plies between two positions of a game")->check(CLI::Range(1, 100));
-  cli.add_option("--solve-seconds", c.solve_seconds, "seconds for each proof")->check(CLI::Range(0.001, 3600.0));
+  cli.add_option("--solve-seconds", c.solve_seconds, "seconds for each proof (0.5; none with --solve-nodes alone)")
+      ->check(CLI::Range(0.001, 3600.0));
+  cli.add_option("--solve-nodes", c.solve_nodes,
+                 "positions each proof may search: marks that neither the machine nor its load moves")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   cli.add_option("--playouts", c.playouts, "the engine's playouts a move")->check(CLI::Range(1, 1000000));
   cli.add_option("--games", c.games, "games from proven wins against the solver")->check(CLI::Range(0, 100000));
   cli.add_option("--every", c.every, "mark every k-th checkpoint (and the last)")->check(CLI::Range(1, 100000));
@@ -222,6 +235,7 @@ int RunExam(int argc, char** argv) {
                  "instead of the exam set: how well a net fits its labels")
       ->check(CLI::Range(1, 1000000));
   LOAZ_PARSE(cli, argc, argv);
+  if (c.solve_nodes > 0 && cli.count("--solve-seconds") == 0) c.solve_seconds = 0;  // the nodes alone bound it
 
   const run::RunDir dir(c.run);
   dir.CheckHoldsRun("--run ");
@@ -232,7 +246,7 @@ int RunExam(int argc, char** argv) {
   PrintSet(set);
   ExamOptions opts;
   opts.rules = config.rules;
-  opts.limits.seconds = c.solve_seconds;
+  opts.limits = ProofLimits(c);
   opts.games = c.games;
   solve::Solver solver(c.memory_mb);
   std::printf(

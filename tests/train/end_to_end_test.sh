@@ -111,6 +111,11 @@ grep -qE '^\| 0 \| 0\.00 \|' <<<"$exam" && grep -qE '^\| 60 \|' <<<"$exam" || fa
 exam=$("$loaz" exam --run "$run" --net "$run/net.safetensors" --playouts 2 --games 0 --misjudged "$tmp/mis.txt" 2>&1) ||
   fail "loaz exam --net: $exam"
 grep -qF "| $run/net.safetensors | - |" <<<"$exam" && [ -f "$tmp/mis.txt" ] || fail "exam --net: $exam"
+# A node bound for each proof: marks that the load does not move, the same twice.
+one=$("$loaz" exam --run "$run" --net "$run/net.safetensors" --solve-nodes 3000 --playouts 2 --games 2 2>&1) ||
+  fail "loaz exam --solve-nodes: $one"
+two=$("$loaz" exam --run "$run" --net "$run/net.safetensors" --solve-nodes 3000 --playouts 2 --games 2 2>&1)
+[ "$one" = "$two" ] && grep -qF "| $run/net.safetensors | - |" <<<"$one" || fail "exam --solve-nodes, twice: $one // $two"
 if "$loaz" exam --run "$run" --net "$tmp/no.safetensors" 2>"$tmp/exam.err"; then fail "exam of a missing net"; fi
 grep -q "no.safetensors" "$tmp/exam.err" && [ "$(wc -l <"$tmp/exam.err")" -eq 1 ] || fail "exam error: $(cat "$tmp/exam.err")"
 # loaz label: the run's samples proven, the exam's games held out, written as the shards of a new run and of its control.
