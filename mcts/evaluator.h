@@ -34,7 +34,7 @@ class Evaluator {
 
   // Returns whether it evaluates positions on the board of `size`: a net's
   // evaluator the board it was trained on, the shipped nets' each board with
-  // a net (DefaultNetsEvaluator), the uniform and rollout evaluators any.
+  // a net (BoardSizeEvaluator), the uniform and rollout evaluators any.
   virtual bool PlaysBoardSize(int size) const { return true; }
 };
 

@@ -237,9 +237,19 @@ std::string ShippedNetPath(int size) {
   return "";
 }
 
+namespace {
+
+// The net $LOAZ_NET names for every board, or "".
+std::string NetOfEnvironment() {
+  const char* env = std::getenv("LOAZ_NET");
+  return env ? env : "";
+}
+
+}  // namespace
+
 std::string DefaultNetPath() {
-  if (const char* env = std::getenv("LOAZ_NET"); env && *env) return env;
-  return ShippedNetPath(kBoardSize);
+  const std::string named = NetOfEnvironment();
+  return named.empty() ? ShippedNetPath(kBoardSize) : named;
 }
 
 std::string DefaultEngineSpec() {
@@ -289,14 +299,9 @@ std::map<int, std::string> ShippedNetFiles() {
 std::string EvaluatorOf(const PlayerSpec& spec, MctsSpec& keys) {
   auto fail = [&](const std::string& why) { throw ParseError("player '" + Excerpt(spec.text()) + "': " + why); };
   if (keys.net.empty() && keys.evaluator.empty()) {
-    const char* env = std::getenv("LOAZ_NET");
-    if (!env || !*env) {
-      if (ShippedNetFiles().empty())
-        fail("no net= given, and the default net " + DefaultNetPath() +
-             " does not exist (set LOAZ_NET or give net=FILE)");
-      return "shipped";
-    }
-    keys.net = env;
+    keys.net = NetOfEnvironment();
+    if (keys.net.empty() && !ShippedNetFiles().empty()) return "shipped";
+    if (keys.net.empty()) keys.net = DefaultNetPath();
     if (!std::filesystem::is_regular_file(keys.net))
       fail("no net= given, and the default net " + keys.net + " does not exist (set LOAZ_NET or give net=FILE)");
   }
