@@ -596,7 +596,9 @@ TEST(ModelTest, TheTrainingOnlyHeadsTrainButAreNeitherExportedNorRun) {
                                            : std::vector<int64_t>{5, row.outputs, kNumSquares};
     EXPECT_EQ(out.heads[h].sizes(), shape) << row.name;
     EXPECT_EQ(out.heads[h].numel(), 5 * HeadFloats(row)) << row.name;
-    if (row.shape == HeadShape::kPolicy) EXPECT_FALSE(torch::equal(out.heads[h], out.policy)) << row.name;
+    if (row.shape == HeadShape::kPolicy) {
+      EXPECT_FALSE(torch::equal(out.heads[h], out.policy)) << row.name;
+    }
   }
 
   // The export: the same net without the heads, which plays as the model does.

@@ -242,7 +242,9 @@ TEST(ReplayBufferTest, TheSoftPolicyTargetIsThePolicyFlattened) {
     for (int i = 0; i < kPolicySize; ++i) norm += p[i] > 0 ? std::pow(double(p[i]), 0.25) : 0.0;
     for (int i = 0; i < kPolicySize; ++i) {
       EXPECT_EQ(p[i] > 0, q[i] > 0) << "row " << r << " slot " << i;
-      if (p[i] > 0) EXPECT_NEAR(q[i], std::pow(double(p[i]), 0.25) / norm, 1e-6) << "row " << r << " slot " << i;
+      if (p[i] > 0) {
+        EXPECT_NEAR(q[i], std::pow(double(p[i]), 0.25) / norm, 1e-6) << "row " << r << " slot " << i;
+      }
       soft_total += q[i], max = std::max<double>(max, p[i]), soft_max = std::max<double>(soft_max, q[i]);
     }
     EXPECT_NEAR(soft_total, 1.0, 1e-5);
