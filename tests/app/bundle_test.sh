@@ -3,7 +3,7 @@
 # a minimal Debian 12 root (mmdebstrap --variant=minbase), the bundle
 # unpacked in it, and in a chroot (as root): every library the programs
 # load is the bundle's or glibc's, `bin/loaz gtp` answers genmove with the
-# shipped net, `bin/loaz serve` answers / with the page, and `bin/loaz
+# shipped nets (8x8 and 6x6), `bin/loaz serve` answers / with the page, and `bin/loaz
 # train configs/tiny.yaml` makes a checkpoint. .ci/run runs it; it needs
 # root, mmdebstrap and Debian's mirror.
 # usage: bundle_test.sh dist/loazero-VERSION-linux-x86_64.tar.gz
@@ -45,6 +45,9 @@ echo "== loaz gtp plays the shipped net"
 reply=$(printf 'genmove b\nquit\n' | (inside 'bin/loaz gtp --player mcts:playouts=100') 2>"$tmp/gtp.err")
 echo "$reply" | grep -qE '^= [a-h][1-8][-x][a-h][1-8]' || fail "gtp: $reply $(cat "$tmp/gtp.err")"
 echo "$reply" | head -1
+echo "== and the shipped 6x6 net on the 6x6 board"
+reply=$(printf 'boardsize 6\ngenmove b\nquit\n' | (inside 'bin/loaz gtp --player mcts:playouts=100') 2>"$tmp/gtp.err")
+echo "$reply" | grep -qE '^= [a-f][1-6][-x][a-f][1-6]$' || fail "gtp on 6x6: $reply $(cat "$tmp/gtp.err")"
 echo "== loaz serve answers /"
 port=$((20000 + RANDOM % 20000))
 (inside "bin/loaz serve --port $port") >"$tmp/serve.log" 2>&1 &
