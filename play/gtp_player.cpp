@@ -54,6 +54,7 @@ class GtpPlayer : public Player {
     Restart();
   }
   std::string name() const override { return name_; }
+  bool PlaysBoardSize(int) const override { return true; }  // the engine says, by its answers
   void NewGame() override {
     synced_ = false;
     if (engine_->dead()) Restart();  // after a timeout in the last game

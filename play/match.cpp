@@ -231,6 +231,10 @@ MatchResult RunMatch(const MatchConfig& input) {
   }
   // The first pair is made here, so that a bad spec fails before any thread starts.
   std::unique_ptr<Player> first_a = config.make_a(), first_b = config.make_b();
+  for (const Player* player : {first_a.get(), first_b.get()})
+    if (!player->PlaysBoardSize(config.rules.size))
+      throw Error("match: " + player->name() + " does not play the " + std::to_string(config.rules.size) + "x" +
+                  std::to_string(config.rules.size) + " board (a net plays the board it was trained on)");
   MatchState state;
   state.result.a = first_a->name();
   state.result.b = first_b->name();

@@ -222,6 +222,24 @@ TEST(MatchTest, AGameClockIsToldToThePlayersAndItsFlagFalls) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(MatchTest, APlayerThatDoesNotPlayTheBoardIsRefusedBeforeAnyGame) {
+  // A player that says nothing of sizes plays 8x8 alone (Player::PlaysBoardSize), as a net of 8x8 does.
+  struct EightOnly : Player {
+    std::string name() const override { return "eight-only"; }
+    Move ChooseMove(const Game& game, const Clock&) override {
+      ADD_FAILURE() << "a game was played";
+      MoveList moves;
+      game.position().GenerateMoves(moves);
+      return moves[0];
+    }
+  };
+  MatchConfig config = SmallMatch("random", "random", 2);
+  config.rules.size = 6;
+  config.make_b = [] { return std::make_unique<EightOnly>(); };
+  const std::string error = MatchError(config);
+  EXPECT_NE(error.find("eight-only does not play the 6x6 board"), std::string::npos) << error;
+}
+
 TEST(MatchTest, MoveCapEndsEveryGame) {
   MatchConfig config = SmallMatch("random", "random", 2);
   config.rules.max_plies = 6;
@@ -251,6 +269,11 @@ TEST(MatchTest, ExternalEngineThroughTheProtocol) {
   const MatchResult remote =
       RunMatch(SmallMatch("gtp:cmd=" + std::string(LOAZ_BINARY) + " gtp --player ab:depth=2", "ab:depth=1", 4));
   ExpectSameGames(local, remote);
+  // On 6x6 too: the engine is told the board by the start position.
+  MatchConfig six_local = SmallMatch("ab:depth=2", "ab:depth=1", 2), six_remote = six_local;
+  six_local.rules.size = six_remote.rules.size = 6;
+  six_remote.player_a = "gtp:cmd=" + std::string(LOAZ_BINARY) + " gtp --player ab:depth=2";
+  ExpectSameGames(RunMatch(six_local), RunMatch(six_remote));
 }
 
 TEST(MatchTest, AFailingEngineIsNamed) {

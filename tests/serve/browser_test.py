@@ -209,6 +209,8 @@ def main():
         check("size=6" in js("return location.hash;"), f"the address {js('return location.hash;')} lacks size=6")
         driver.refresh()
         wait("document.querySelectorAll('#board rect.square').length === 36", what="the 6x6 board after a reload")
+        offered = js("return [...document.querySelectorAll('#player option')].filter((o) => !o.disabled).length;")
+        check(offered == 3, f"{offered} players offered on 6x6 after a reload, not the three")
         # The players offered are those that play the board: the engine
         # with no net named plays 8x8 and 6x6 (a shipped net each), not 7x7.
         Select(driver.find_element(By.ID, "player")).select_by_value("mcts:threads=1")
