@@ -23,7 +23,9 @@
 #   a fresh net trained for MINUTES on the pooled replay shards of those runs
 #   (docs/TRAINING.md, "D3 at 40 minutes' data"): every sample in the window,
 #   the rate run down over the budget's second half, no self-play (not with AB_FROM),
-#   AB_PLAYOUTS=N: the match at N playouts a move each instead of AB_SECONDS
+#   AB_PLAYOUTS=N: the match at N playouts a move each instead of AB_SECONDS,
+#   AB_THREADS=N: games at a time in each match (2; 1 leaves a core to
+#   another match beside it)
 #
 # With AB_FROM, every arm (the first too) is `loaz fork --run RUN --step STEP
 # --to AB_RUNS/NAME-x` with its overrides, so the arms share RUN's hours up to
@@ -35,12 +37,12 @@
 # --resume`). SPRT: H0 Elo 0, H1 Elo 30, alpha = beta = 0.05.
 set -euo pipefail
 if [ $# -lt 4 ] || [ $# -gt 8 ]; then
-  sed -n '14,26p' "$0" | sed 's/^# //' >&2
+  sed -n '14,28p' "$0" | sed 's/^# //' >&2
   exit 2
 fi
 name=$1 minutes=$2
 shift 2
-games=${AB_GAMES:-400} seconds=${AB_SECONDS:-0.1}
+games=${AB_GAMES:-400} seconds=${AB_SECONDS:-0.1} match_threads=${AB_THREADS:-2}
 root=$(cd "$(dirname "$0")/.." && pwd)
 loaz=${LOAZ:-$root/build/app/loaz}
 dir=${AB_RUNS:-runs} config=${AB_CONFIG:-$root/configs/default.yaml}
@@ -172,6 +174,6 @@ for ((j = 1; j < i; j++)); do
   x=${arms[$j]}
   "$loaz" match "mcts:net=$dir/$name-$x/net.safetensors,$limit" \
     "mcts:net=$dir/$name-a/net.safetensors,$limit" \
-    --games "$games" --openings random:plies=4 --threads 2 --sprt 0,30,0.05,0.05 \
+    --games "$games" --openings random:plies=4 --threads "$match_threads" --sprt 0,30,0.05,0.05 \
     --out "$dir/$name-${x}a.games" --resume --summary "$dir/$name-${x}a.json"
 done

@@ -166,9 +166,10 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["games"] >= 2'
 [ -s "$tmp/ab/t-ba.games/game_000001.txt" ] || fail "ab.sh kept no records of its match"
 # AB_OFFLINE: trainers alone on the pooled shards of both arms (each
 # source's shards linked under a name of their own), their match at
-# AB_PLAYOUTS playouts a move; a source without shards is refused.
+# AB_PLAYOUTS playouts a move, one game at a time (AB_THREADS); a source
+# without shards is refused.
 AB_OFFLINE="$tmp/ab/t-a,$tmp/ab/t-b" AB_CONFIG="$src/configs/tiny.yaml" AB_RUNS="$tmp/abo" AB_GAMES=2 \
-  AB_PLAYOUTS=8 LOAZ="$loaz" AB_PIN=$pin "$src/scripts/ab.sh" o 0.25 "replay.min_samples=50" \
+  AB_PLAYOUTS=8 AB_THREADS=1 LOAZ="$loaz" AB_PIN=$pin "$src/scripts/ab.sh" o 0.25 "replay.min_samples=50" \
   "replay.min_samples=50 net.channels=8" >"$tmp/abo.log" 2>&1 || fail "ab.sh AB_OFFLINE: $(tail -3 "$tmp/abo.log")"
 pooled=$(($(ls "$tmp/ab/t-a/selfplay" | grep -c '\.shard$') + $(ls "$tmp/ab/t-b/selfplay" | grep -c '\.shard$')))
 for arm in a b; do
