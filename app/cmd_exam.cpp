@@ -249,9 +249,10 @@ int RunExam(int argc, char** argv) {
   opts.limits = ProofLimits(c);
   opts.games = c.games;
   solve::Solver solver(c.memory_mb);
-  std::printf(
-      "\n| step | hours | value has the proven sign | move keeps a proven win | wins against the solver |\n"
-      "| --- | --- | --- | --- | --- |\n");
+  // --value-only marks no moves and plays no games: its table has no columns for them.
+  std::printf(c.value_only ? "\n| step | hours | value has the proven sign |\n| --- | --- | --- |\n"
+                           : "\n| step | hours | value has the proven sign | move keeps a proven win | wins "
+                             "against the solver |\n| --- | --- | --- | --- | --- |\n");
   for (const Examinee& e : examinees) {
     const PlayerSpec spec =
         PlayerSpec::Parse("mcts:net=" + e.path + ",playouts=" + std::to_string(c.playouts) +
@@ -259,10 +260,14 @@ int RunExam(int argc, char** argv) {
     const std::shared_ptr<Evaluator> net = MakeMctsEvaluator(spec);
     const std::unique_ptr<Player> engine = MakeMctsPlayer(spec, net);
     const ExamMarks m = TakeExam(set, *net, c.value_only ? nullptr : engine.get(), solver, opts);
-    std::printf("| %s | %s | %.1f%% of %d | %.1f%% of %d (%d unsettled) | %.1f%% of %d (%d drawn) |\n", e.step.c_str(),
-                e.hours.c_str(), 100 * m.Share(m.value_right, m.value_asked), m.value_asked,
-                100 * m.Share(m.moves_kept, m.moves_asked), m.moves_asked, m.moves_unknown,
-                100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
+    std::printf("| %s | %s | %.1f%% of %d |", e.step.c_str(), e.hours.c_str(),
+                100 * m.Share(m.value_right, m.value_asked), m.value_asked);
+    if (!c.value_only) {
+      std::printf(" %.1f%% of %d (%d unsettled) | %.1f%% of %d (%d drawn) |",
+                  100 * m.Share(m.moves_kept, m.moves_asked), m.moves_asked, m.moves_unknown,
+                  100 * m.Share(m.games_won, m.games), m.games, m.games_drawn);
+    }
+    std::printf("\n");
     std::fflush(stdout);
     if (&e == &examinees.back()) PrintSources(set, m, opts.rules.simultaneous);
     if (!c.misjudged.empty() && &e == &examinees.back()) {

@@ -149,6 +149,14 @@ if AVERAGE=two LOAZ="$loaz" "$src/scripts/curve.sh" "$run" "ab:depth=1" 2 "9" 0.
   fail "curve.sh took AVERAGE=two"
 fi
 grep -q "AVERAGE=two is not a positive count" "$tmp/curve.err" || fail "curve.sh AVERAGE error: $(cat "$tmp/curve.err")"
+# scripts/six_gpu.sh where there is no GPU (DEVICE cpu, a tiny net, the
+# value's exam alone): a run of configs/six.yaml, then the exam of its
+# checkpoints on the common set of docs/six-exam.
+SIX_GPU_VALUE_ONLY=1 SIX_GPU_SETS="net.blocks=1 net.channels=8 replay.min_samples=200 train.checkpoint_every=10 selfplay.workers=1" \
+  "$src/scripts/six_gpu.sh" "$loaz" "$tmp/six" 0.4 cpu >"$tmp/six.log" 2>&1 || fail "six_gpu.sh: $(tail -3 "$tmp/six.log")"
+grep -Eq '^\| [1-9][0-9]* \| [0-9.]+ \| [0-9.]+% of 1209 \|$' "$tmp/six/exam-value.txt" ||
+  fail "six_gpu.sh: no exam of a trained checkpoint: $(cat "$tmp/six.log")"
+[ -s "$tmp/six/six-gpu/net.safetensors" ] || fail "six_gpu.sh: the run has no export"
 # scripts/ab.sh: two arms side by side in a folder of their own (a core
 # each where there are two), then their exports' match.
 pin=0
