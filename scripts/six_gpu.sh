@@ -19,9 +19,11 @@
 #   quick check), SIX_GPU_SETS="key=value ..." further overrides of the run.
 set -euo pipefail
 if [ $# -lt 2 ] || [ $# -gt 4 ]; then
-  sed -n '11,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '11,19p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
+[ -x "$1" ] && [ -f "$1" ] || { echo "six_gpu.sh: LOAZ_TORCH $1 is not a binary" >&2; exit 2; }
+[[ ${3:-8} =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "six_gpu.sh: MINUTES $3 is not a number" >&2; exit 2; }
 loaz=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 minutes=${3:-8} device=${4:-cuda}
@@ -47,7 +49,7 @@ if [ -d "$run" ]; then
   "$loaz" train --run "$run" --set run.max_hours="$(python3 -c "print($minutes / 60)")" >>"$out/train.txt" 2>&1
 else
   "$loaz" train configs/six.yaml "${sets[@]}" >"$out/train.txt" 2>&1
-fi
+fi || { echo "six_gpu.sh: the run failed ($out/train.txt):" >&2; tail -3 "$out/train.txt" >&2; exit 1; }
 tail -2 "$out/train.txt"
 
 mkdir -p "$run/exam"

@@ -157,6 +157,10 @@ SIX_GPU_VALUE_ONLY=1 SIX_GPU_SETS="net.blocks=1 net.channels=8 replay.min_sample
 grep -Eq '^\| [1-9][0-9]* \| [0-9.]+ \| [0-9.]+% of 1209 \|$' "$tmp/six/exam-value.txt" ||
   fail "six_gpu.sh: no exam of a trained checkpoint: $(cat "$tmp/six.log")"
 [ -s "$tmp/six/six-gpu/net.safetensors" ] || fail "six_gpu.sh: the run has no export"
+if "$src/scripts/six_gpu.sh" "$tmp/no-loaz" "$tmp/six-bad" 2>"$tmp/six-bad.err"; then
+  fail "six_gpu.sh took a binary that is not there"
+fi
+grep -q "is not a binary" "$tmp/six-bad.err" || fail "six_gpu.sh error: $(cat "$tmp/six-bad.err")"
 # scripts/ab.sh: two arms side by side in a folder of their own (a core
 # each where there are two), then their exports' match.
 pin=0
