@@ -92,6 +92,9 @@ async function applyAddress() {
         resized = $('size').value !== (size || '8');
         $('size').value = size || '8';
       }
+      // A position shown meanwhile (the user set one, stepped or played
+      // while the server answered) wins over the address being read.
+      const before = game.asked;
       let start = params.get('fen') || null;
       if (start !== null) {
         try {
@@ -104,12 +107,15 @@ async function applyAddress() {
       const asked = (params.get('moves') || '').split(' ').filter((m) => m !== '');
       const {moves, why} = await legalPrefix(start, asked);
       if (why) problems.push(`its moves stop after ${moves.length} of ${asked.length} (${why})`);
+      let current = game.asked === before;  // nothing else was shown meanwhile
       // A first load has no board yet: it draws one whatever the address says.
-      if (game.status === null || resized || start !== game.start || moves.join(' ') !== game.line.join(' '))
-        await newGame(start, moves, false);
+      if (current && (game.status === null || resized || start !== game.start || moves.join(' ') !== game.line.join(' ')))
+        current = await newGame(start, moves, false);
       const ply = params.get('ply');
       if (ply !== null && !/^\d+$/.test(ply)) problems.push(`its ply '${ply}' is not a number`);
-      else if (ply !== null && Number(ply) !== game.ply) await goTo(Number(ply));
+      else if (current && ply !== null && Number(ply) !== game.ply) current = await goTo(Number(ply));
+      // Overtaken: the address's problems are no longer about what is shown.
+      if (!current) problems.length = 0;
     }
   } finally {
     applyingAddress = false;

@@ -236,12 +236,13 @@ async function showPosition() {
   return true;
 }
 
-// Shows ply `ply` of the line: no engine move follows.
+// Shows ply `ply` of the line: no engine move follows. Returns whether
+// its position is the one shown (no later request overtook it).
 async function goTo(ply) {
   stopSearch();
   game.ply = Math.max(0, Math.min(game.line.length, ply));
   game.selected = null;
-  await showPosition();
+  return showPosition();
 }
 
 // Makes `moves` the line and shows its end (a branch where it leaves the old line).
@@ -356,6 +357,9 @@ function clickSquare(name) {
   render();
 }
 
+// Starts a game from `start` (null: the rules' start) with `moves` played;
+// the engine moves when it is its turn and `engineMoves`. Returns whether
+// its position is the one shown.
 async function newGame(start = null, moves = [], engineMoves = true) {
   stopSearch();
   game.start = start;
@@ -367,7 +371,9 @@ async function newGame(start = null, moves = [], engineMoves = true) {
   for (const id of ['eval-black', 'eval-white']) $(id).style.height = '0';
   $('eval-draw').style.height = '100%';
   delete $('eval-bar').dataset.wdl;
-  if (await showPosition() && engineMoves) maybeEngineMove();
+  const shown = await showPosition();
+  if (shown && engineMoves) maybeEngineMove();
+  return shown;
 }
 
 async function undo() {

@@ -7,7 +7,8 @@ the net: the evaluation bar and the arrows change while the search runs, a
 click in the principal variation goes there, two steps back (the first
 one's reply arriving last) show the right position and another move there
 makes a branch; a reload and a step to Runs and back (the back button)
-return to that line at that ply (the page's address holds it); opens the
+return to that line at that ply (the page's address holds it), and a
+position set while the page still reads the address stays; opens the
 Runs view, checks that a chart drew and that lines the run writes meanwhile
 are appended without a reload, and that a copied link opens a game in the
 viewer at its ply; opens a table of addresses (the page's own, an older
@@ -189,12 +190,27 @@ def main():
         driver.back()
         wait("!document.getElementById('view-play').classList.contains('hidden')")
         ply_is("2/3")
+        wait("!applyingAddress", what="the address read")
         check(line_of() == branched, f"after the back button the line is {line_of()}, not {branched}")
-
-        # Solve: a position won in one is proven, with its move.
+        # A position set while the page still reads the address (the
+        # server's replies held back 0.4 s each) is the one that stays.
+        driver.find_element(By.ID, "tab-runs").click()
+        wait("!document.getElementById('view-runs').classList.contains('hidden')")
+        js("""window.fetchBefore = window.fetch;
+              window.fetch = (path, init) => !String(path).includes('/api/position') ? window.fetchBefore(path, init)
+                : new Promise((resolve) => setTimeout(resolve, 400)).then(() => window.fetchBefore(path, init));""")
+        driver.back()
+        wait("!document.getElementById('view-play').classList.contains('hidden')")
+        check(js("return applyingAddress;"), "the address was read before the position was set")
         js("document.getElementById('fen').value = '7w/8/7w/8/8/b7/8/b7 b';")
         driver.find_element(By.ID, "set-position").click()
-        wait("game.status && game.status.fen === '7w/8/7w/8/8/b7/8/b7 b'", what="the position set")
+        wait("!applyingAddress && game.status && game.status.fen === '7w/8/7w/8/8/b7/8/b7 b'", what="the position set")
+        js("window.fetch = window.fetchBefore;")
+        check(js("return game.line.length;") == 0, f"the position set shows the line {line_of()}")
+        hash = js("return decodeURIComponent(location.hash);")
+        check("fen=7w/8/7w/8/8/b7/8/b7 b" in hash.replace("+", " "), f"the address {hash} is not the position set")
+
+        # Solve: a position won in one is proven, with its move.
         driver.find_element(By.ID, "solve").click()
         wait("document.getElementById('solve-result').textContent.startsWith('Proven')", what="the solver's result")
         solved = text("#solve-result")
