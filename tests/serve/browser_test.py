@@ -193,12 +193,13 @@ def main():
         wait("!applyingAddress", what="the address read")
         check(line_of() == branched, f"after the back button the line is {line_of()}, not {branched}")
         # A position set while the page still reads the address (the
-        # server's replies held back 0.4 s each) is the one that stays.
+        # server's replies held back 1 s each, so that the page is still reading it
+        # when the test looks, however slow the machine) is the one that stays.
         driver.find_element(By.ID, "tab-runs").click()
         wait("!document.getElementById('view-runs').classList.contains('hidden')")
         js("""window.fetchBefore = window.fetch;
               window.fetch = (path, init) => !String(path).includes('/api/position') ? window.fetchBefore(path, init)
-                : new Promise((resolve) => setTimeout(resolve, 400)).then(() => window.fetchBefore(path, init));""")
+                : new Promise((resolve) => setTimeout(resolve, 1000)).then(() => window.fetchBefore(path, init));""")
         driver.back()
         wait("!document.getElementById('view-play').classList.contains('hidden')")
         check(js("return applyingAddress;"), "the address was read before the position was set")
